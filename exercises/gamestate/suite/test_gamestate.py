@@ -1,0 +1,151 @@
+"""The gamestate exercise: the student's own GameState class.
+
+Every reachable position is reached by replaying the trusted game's move
+sequences on the student's class, from a fresh ``GameState()`` each time.
+"""
+
+from collections import Counter
+
+import pytest
+
+from grader.harness import checks, isolation, mistakes
+from grader.harness.flawed_game import FlawedGame
+from grader.harness.probes import GameProbe
+from grader.harness.wire import Foreign
+
+POSITIONS = isolation.reachable(isolation.new_game())
+FIRST_MOVES = [(s, p) for s, p in POSITIONS if len(p) <= 1]
+# Positions where a slide that ignored closed cells would find more moves.
+BLOCKED = [
+    (s, p) for s, p in POSITIONS
+    if set(FlawedGame(through_closed=True).replay(p).get_legal_moves()) != set(s.get_legal_moves())
+]
+
+
+@pytest.fixture
+def game(student):
+    return GameProbe(student)
+
+
+def items(answer):
+    """The moves in an answer of any collection type, or None."""
+    if type(answer) in (list, tuple, set, frozenset):
+        return list(answer)
+    if isinstance(answer, Foreign) and answer.items is not None:
+        return answer.items
+    return None
+
+
+def same_moves(expected, answer, multiset=False):
+    got = items(answer)
+    if got is None or not all(checks.is_move(m) for m in got):
+        return False
+    if multiset:
+        return Counter(got) == Counter(expected)
+    return set(got) == set(expected)
+
+
+def moves_text(moves):
+    return "the moves " + ", ".join(f"({x}, {y})" for x, y in sorted(moves))
+
+
+def shared_board(game):
+    """Whether playing on one state changes a fresh one (a class-level board)."""
+    game.play(game.new(), (0, 0))
+    return not same_moves(isolation.new_game().get_legal_moves(), game.moves(game.new()))
+
+
+def diagnose_moves(game, differences):
+    def reproduces(model, difference):
+        return same_moves(model.replay(difference.path).get_legal_moves(), difference.actual,
+                          multiset=True)
+
+    found = checks.returned_a_stub(differences) or mistakes.diagnose(
+        mistakes.GAME_MODELS, reproduces, differences)
+    if not found and shared_board(game):
+        found = "shared_class_board"
+    return found
+
+
+def check_legal_moves(game, positions, what="get_legal_moves"):
+    differences = checks.collect(
+        positions, lambda s, path: game.moves(game.replay(path)),
+        lambda s, answer: same_moves(s.get_legal_moves(), answer),
+        lambda s: moves_text(s.get_legal_moves()),
+    )
+    if differences:
+        checks.fail(what, differences, len(positions), diagnose_moves(game, differences))
+
+
+def test_start_position(game):
+    check_legal_moves(game, POSITIONS[:1], "get_legal_moves at the start (5 open cells, "
+                                           "(2, 1) blocked)")
+
+
+def test_first_moves(game):
+    check_legal_moves(game, FIRST_MOVES, "get_legal_moves before a player's first move")
+
+
+def test_legal_moves_everywhere(game):
+    check_legal_moves(game, POSITIONS)
+
+
+def test_slides_are_blocked(game):
+    check_legal_moves(game, BLOCKED, "get_legal_moves where closed cells block a slide")
+
+
+def test_moves_are_a_list_of_tuples(game):
+    def plain(state, answer):
+        return (type(answer) is list and all(checks.is_move(m) for m in answer)
+                and len(set(answer)) == len(answer))
+
+    differences = checks.collect(
+        POSITIONS, lambda s, path: game.moves(game.replay(path)), plain,
+        lambda s: f"a list of (x, y) tuples, each once: {sorted(s.get_legal_moves())!r}",
+    )
+    if differences:
+        answer = differences[0].actual
+        if type(answer) is list and all(checks.is_move(m) for m in answer):
+            mistake = diagnose_moves(game, differences)  # duplicates
+        elif checks.all_none(differences):
+            mistake = "stub"
+        else:
+            mistake = "moves_not_list"
+        checks.fail("The type of get_legal_moves' answer", differences, len(POSITIONS), mistake)
+
+
+def test_forecast_returns_new_state(game):
+    def new_object(state, path):
+        parent = game.replay(path)
+        return [game.same(parent, game.play(parent, m)) for m in state.get_legal_moves()]
+
+    differences = checks.collect(
+        [(s, p) for s, p in POSITIONS if s.get_legal_moves()], new_object,
+        lambda s, answer: not any(answer), lambda s: "a new GameState for every move",
+    )
+    if differences:
+        checks.fail("forecast_move", differences, len(POSITIONS), "forecast_returns_self",
+                    shown=lambda answer: "the same object it was called on")
+
+
+def test_forecast_leaves_parent_unchanged(game):
+    def changes(state, path):
+        """What forecasting each move did to the parent, as text (empty: nothing)."""
+        parent = game.replay(path)
+        before = game.moves(parent)
+        for move in state.get_legal_moves():
+            child = game.play(parent, move)
+            after = game.moves(parent)
+            if not same_moves(items(before) or [], after, multiset=True):
+                return f"after forecast_move({move}) the parent's legal moves were {after!r}"
+            shared = game.shares(parent, child)
+            if shared:
+                return f"the new state shares {', '.join(shared[:3])} with its parent"
+        return ""
+
+    differences = checks.collect(
+        POSITIONS, changes, lambda s, answer: not answer, lambda s: "the parent left unchanged",
+    )
+    if differences:
+        mistake = "shared_class_board" if shared_board(game) else "forecast_mutates"
+        checks.fail("forecast_move", differences, len(POSITIONS), mistake, shown=str)

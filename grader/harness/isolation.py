@@ -1,0 +1,148 @@
+"""The trusted mini-isolation game.
+
+Students have seen the lesson's reference state, so this one keeps the same
+attributes: ``_board[x][y]`` (0 open, 1 closed), ``_parity`` (0 when player 1 is
+to move) and ``_player_locations`` (``[None, None]`` before the first moves).
+The board size and blocked cells are parameters so that the suites can also
+run a student's search on larger boards.
+"""
+
+import copy
+
+SMALL = {"width": 3, "height": 2, "blocked": ((2, 1),)}
+LARGE = {"width": 4, "height": 3, "blocked": ((3, 2), (1, 1))}
+
+# The eight queen directions, as (dx, dy).
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+class GameState:
+    """A mini-isolation position. Moves are ``(x, y)`` = (column, row)."""
+
+    def __init__(self, width=3, height=2, blocked=((2, 1),)):
+        self._width = width
+        self._height = height
+        self._board = [[0] * height for _ in range(width)]
+        for x, y in blocked:
+            self._board[x][y] = 1
+        self._parity = 0
+        self._player_locations = [None, None]
+
+    def forecast_move(self, move):
+        """Return a new state with ``move`` played by the player to move."""
+        if move not in self.get_legal_moves():
+            raise RuntimeError(f"illegal move {move!r}")
+        return self._play(move)
+
+    def _play(self, move):
+        child = copy.deepcopy(self)
+        x, y = move
+        child._board[x][y] = 1
+        child._player_locations[self._parity] = move
+        child._parity ^= 1
+        return child
+
+    def get_legal_moves(self):
+        """Return the list of moves open to the player to move."""
+        here = self._player_locations[self._parity]
+        if here is None:
+            return [
+                (x, y)
+                for x in range(self._width)
+                for y in range(self._height)
+                if self._board[x][y] == 0
+            ]
+        return [move for step in DIRECTIONS for move in self._slide(here, step)]
+
+    def _slide(self, start, step):
+        x, y = start
+        dx, dy = step
+        while True:
+            x, y = x + dx, y + dy
+            if not (0 <= x < self._width and 0 <= y < self._height):
+                return
+            if self._board[x][y]:
+                return
+            yield (x, y)
+
+    def replay(self, path):
+        """The position after playing ``path`` from this one."""
+        state = self
+        for move in path:
+            state = state.forecast_move(move)
+        return state
+
+    def player(self):
+        """0 when player 1 is to move, 1 when player 2 is."""
+        return self._parity
+
+
+def new_game(size=SMALL):
+    return GameState(size["width"], size["height"], size["blocked"])
+
+
+def to_data(state):
+    """Plain data that describes ``state`` fully (it crosses process borders)."""
+    return {
+        "width": state._width,
+        "height": state._height,
+        "board": [list(column) for column in state._board],
+        "parity": state._parity,
+        "locations": [list(loc) if loc else None for loc in state._player_locations],
+    }
+
+
+def from_data(data):
+    """Rebuild a trusted state from :func:`to_data`'s output."""
+    state = GameState(data["width"], data["height"], ())
+    state._board = [list(column) for column in data["board"]]
+    state._parity = data["parity"]
+    state._player_locations = [tuple(loc) if loc else None for loc in data["locations"]]
+    return state
+
+
+def key(state):
+    """A hashable key of a position (equal positions, equal keys)."""
+    return (
+        state._width,
+        state._height,
+        tuple(map(tuple, state._board)),
+        state._parity,
+        tuple(state._player_locations),
+    )
+
+
+def reachable(root):
+    """Every position reachable from ``root``, each once, with the shortest
+    move sequence that reaches it, smallest first (fewest moves, then the
+    sequence's order) so that feedback can name the smallest failing state."""
+    seen = {key(root): ()}
+    order = [(root, ())]
+    frontier = [(root, ())]
+    while frontier:
+        nxt = []
+        for state, path in frontier:
+            for move in sorted(state.get_legal_moves()):
+                child = state.forecast_move(move)
+                k = key(child)
+                if k not in seen:
+                    seen[k] = path + (move,)
+                    nxt.append((child, path + (move,)))
+        nxt.sort(key=lambda item: item[1])
+        order.extend(nxt)
+        frontier = nxt
+    return order
+
+
+def draw(state):
+    """The board as text: ``1``/``2`` the players, ``#`` closed, ``.`` open."""
+    locations = {loc: str(i + 1) for i, loc in enumerate(state._player_locations) if loc}
+    lines = ["     " + " ".join(f"x={x}" for x in range(state._width))]
+    for y in range(state._height):
+        cells = []
+        for x in range(state._width):
+            mark = locations.get((x, y)) or ("#" if state._board[x][y] else ".")
+            cells.append(f" {mark} ")
+        lines.append(f"y={y}  " + " ".join(cells))
+    lines.append(f"player {state._parity + 1} to move")
+    return "\n".join(lines)

@@ -1,0 +1,36 @@
+"""Resource limits the supervisor sets on itself before any student code runs.
+
+The student's worker inherits them. In the Docker sandbox the container's
+own limits come first; these are a second line there and the only one in
+the local sandbox.
+"""
+
+import os
+import resource
+
+
+def _processes_of(uid):
+    """How many processes ``uid`` runs now (RLIMIT_NPROC counts them all)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                count += os.stat(f"/proc/{entry}").st_uid == uid
+            except OSError:
+                pass
+    return count
+
+
+def _set(which, value):
+    soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(which, (value, value))
+
+
+def apply(limits, cpu_seconds):
+    _set(resource.RLIMIT_AS, limits["memory_mb"] << 20)
+    _set(resource.RLIMIT_CORE, 0)
+    _set(resource.RLIMIT_FSIZE, limits["file_bytes"])
+    _set(resource.RLIMIT_CPU, int(cpu_seconds))
+    _set(resource.RLIMIT_NPROC, _processes_of(os.getuid()) + limits["processes"])

@@ -1,0 +1,131 @@
+"""The pytest plugin that turns a suite run into grading results.
+
+It gives the suites their fixtures (``student``, ``notes``), turns each test's
+outcome into a result with a status the report understands, and writes one
+JSON line per finished test to the results channel, so that a run killed
+half-way still leaves every finished verdict behind.
+"""
+
+import json
+import time
+
+import pytest
+
+from grader.harness.checks import Mismatch
+from grader.harness.student import (
+    ImportFailed,
+    Student,
+    StudentFault,
+    describe_import_failure,
+)
+
+
+class Budget:
+    """The deadline of each call: the per-call limit, within the test's own."""
+
+    def __init__(self, call_seconds, test_seconds):
+        self.call_seconds = call_seconds
+        self.test_end = time.monotonic() + test_seconds
+
+    def deadline(self):
+        return min(time.monotonic() + self.call_seconds, self.test_end)
+
+
+class BoundStudent:
+    """The student's worker as one test sees it: calls carry the test's budget."""
+
+    def __init__(self, student, budget):
+        self._student = student
+        self.budget = budget
+        self.busy = False
+
+    def _run(self, method, *args, **kwargs):
+        self.busy = True
+        result = method(*args, deadline=self.budget.deadline(), **kwargs)
+        self.busy = False
+        return result
+
+    def call(self, target, name, *args, **kwargs):
+        return self._run(self._student.call, target, name, *args, **kwargs)
+
+    def inspect(self, op, a, b):
+        return self._run(self._student.inspect, op, a, b)
+
+
+def _status(excinfo):
+    """(status, message, mistakes, internal) of a test that did not pass."""
+    exc = excinfo.value
+    if isinstance(exc, Mismatch):
+        return "failed", exc.message, exc.mistakes, False
+    if isinstance(exc, StudentFault):
+        return exc.status, str(exc), _fault_mistakes(exc), False
+    if excinfo.typename == "Failed" and str(exc).lstrip().startswith("Timeout"):
+        return "timeout", "the test's time limit was reached", [], False
+    return "error", f"internal grader error: {excinfo.typename}: {exc}", [], True
+
+
+def _fault_mistakes(exc):
+    if isinstance(exc, ImportFailed):
+        return ["syntax_error" if exc.failure.get("kind") == "syntax" else "import_crash"]
+    return []
+
+
+class Grading:
+    """Registered by the supervisor with the job's settings and results channel."""
+
+    def __init__(self, job, channel):
+        self._job = job
+        self.channel = channel
+        limits = job["limits"]
+        self._student = Student(job["submission"], job["modules"], limits["output_bytes"])
+        self._notes = []
+        self._results = {}
+
+    def emit(self, message):
+        self.channel.write(json.dumps(message) + "\n")
+        self.channel.flush()
+
+    @pytest.fixture
+    def student(self, request):
+        limits = self._job["limits"]
+        seconds = self._job["tests"].get(request.node.originalname, {}).get(
+            "seconds", limits["test_seconds"]
+        )
+        bound = BoundStudent(self._student, Budget(limits["call_seconds"], seconds))
+        yield bound
+        if bound.busy:  # the test was stopped inside a call: don't reuse that worker
+            self._student.stop()
+
+    @pytest.fixture
+    def notes(self):
+        return self._notes
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        name = item.originalname
+        if report.when == "call" or (report.failed and name not in self._results):
+            if report.passed:
+                result = {"status": "passed", "message": "", "mistakes": []}
+            else:
+                status, message, mistakes, internal = _status(call.excinfo)
+                result = {"status": status, "message": message, "mistakes": mistakes,
+                          "internal": internal}
+            result["duration_ms"] = int(call.duration * 1000)
+            self._results[name] = result
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        name = nodeid.rsplit("::", 1)[-1].split("[")[0]
+        if name in self._results and not self._results[name].get("sent"):
+            self._results[name]["sent"] = True
+            self.emit({"event": "test", "name": name,
+                       **{k: v for k, v in self._results[name].items() if k != "sent"}})
+
+    def pytest_sessionfinish(self, session):
+        self._student.stop()
+        failure = self._student.import_failure
+        self.emit({"event": "session",
+                   "import_error": describe_import_failure(failure) if failure else None,
+                   "output": self._student.output(),
+                   "notes": list(dict.fromkeys(self._notes))})

@@ -1,0 +1,226 @@
+"""The supervisor's handle on the student's worker process.
+
+Every call runs under a deadline; a worker that misses it is killed (its
+whole process group) and restarted on the next call. The student's output is
+read by a thread and capped, so a flood can neither block the worker nor fill
+the supervisor's memory.
+"""
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from grader.harness import wire
+
+WORKER = Path(__file__).resolve().parent / "worker.py"
+START_SECONDS = 10  # importing the student's files
+
+
+class StudentFault(Exception):
+    """Something the student's code did; it costs points, never crashes the grader."""
+
+    status = "error"
+
+
+class ImportFailed(StudentFault):
+    def __init__(self, failure):
+        self.failure = failure
+        super().__init__(describe_import_failure(failure))
+
+
+class CallTimeout(StudentFault):
+    status = "timeout"
+
+
+class WorkerDied(StudentFault):
+    pass
+
+
+class Raised(StudentFault):
+    def __init__(self, name, raised):
+        self.raised = raised
+        where = f"\n{raised['traceback']}" if raised.get("traceback") else ""
+        super().__init__(f"{name} raised {raised['type']}: {raised['message']}{where}")
+
+
+class Missing(StudentFault):
+    pass
+
+
+def describe_import_failure(failure):
+    if failure.get("kind") == "syntax":
+        return (
+            f"{failure['file']} has a syntax error on line {failure['line']}: "
+            f"{failure['message']}\n    {failure['text']}"
+        )
+    where = f"\n{failure['traceback']}" if failure.get("traceback") else ""
+    return (
+        f"importing {failure['module']}.py raised {failure['type']}: "
+        f"{failure['message']}{where}"
+    )
+
+
+class OutputTap:
+    """Keeps the first ``cap`` bytes of a stream and counts the rest."""
+
+    def __init__(self, stream, cap):
+        self.cap = cap
+        self.kept = bytearray()
+        self.total = 0
+        self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _drain(self, stream):
+        while chunk := stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536):
+            self.total += len(chunk)
+            room = self.cap - len(self.kept)
+            if room > 0:
+                self.kept += chunk[:room]
+
+
+class Student:
+    """Calls into the student's modules, one worker process at a time."""
+
+    def __init__(self, submission, modules, output_cap=65536):
+        self.submission = str(submission)
+        self.modules = list(modules)
+        self.output_cap = output_cap
+        self.process = None
+        self.taps = []
+        self.import_failure = None
+        self.restarts = 0
+
+    # -- the worker's life -------------------------------------------------
+
+    def _spawn(self):
+        to_worker_r, to_worker_w = os.pipe()
+        from_worker_r, from_worker_w = os.pipe()
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-B", "-u", str(WORKER), str(to_worker_r), str(from_worker_w),
+             self.submission, *self.modules],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(to_worker_r, from_worker_w),
+            cwd=self.submission,
+            start_new_session=True,
+        )
+        os.close(to_worker_r)
+        os.close(from_worker_w)
+        self.requests = os.fdopen(to_worker_w, "wb")
+        self.answers = from_worker_r
+        self.pending = bytearray()
+        self.taps.append(OutputTap(self.process.stdout, self.output_cap))
+
+    def start(self):
+        """Start the worker unless it runs; raise ImportFailed if the files don't import."""
+        if self.import_failure:
+            raise ImportFailed(self.import_failure)
+        if self.process and self.process.poll() is None:
+            return
+        self._spawn()
+        hello = self._receive(time.monotonic() + START_SECONDS, "importing your files")
+        if "import_failed" in hello:
+            self.import_failure = hello["import_failed"]
+            self.stop()
+            raise ImportFailed(self.import_failure)
+
+    def stop(self):
+        if not self.process:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.process.wait()
+        self.requests.close()
+        os.close(self.answers)
+        self.process = None
+
+    # -- calls ---------------------------------------------------------------
+
+    def _receive(self, deadline, doing):
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            ready = select.select([self.answers], [], [], max(left, 0))[0] if left > 0 else []
+            if not ready:
+                self.stop()
+                self.restarts += 1
+                raise CallTimeout(f"time limit reached while {doing}")
+            chunk = os.read(self.answers, 65536)
+            if not chunk:
+                self._died(doing)
+            self.pending += chunk
+            if len(self.pending) > wire.MAX_LINE:
+                self.stop()
+                raise WorkerDied(f"the answer while {doing} was too large")
+        line, _, rest = bytes(self.pending).partition(b"\n")
+        self.pending = bytearray(rest)
+        try:
+            return wire.loads(line)
+        except wire.BadMessage as exc:
+            self.stop()
+            raise WorkerDied(f"the worker sent garbage while {doing}: {exc}") from None
+
+    def _died(self, doing):
+        code = self.process.wait()
+        self.stop()
+        self.restarts += 1
+        if code < 0:
+            how = f"was killed by signal {signal.Signals(-code).name}"
+            if -code == signal.SIGKILL:
+                how += " (often: out of memory)"
+        else:
+            how = f"ended the process with exit code {code}"
+        raise WorkerDied(f"your code {how} while {doing}")
+
+    def request(self, message, deadline, doing):
+        self.start()
+        try:
+            self.requests.write(wire.dumps(message))
+            self.requests.flush()
+        except BrokenPipeError:
+            self._died(doing)
+        reply = self._receive(deadline, doing)
+        if "missing" in reply:
+            raise Missing(f"your file has no function or method named {reply['missing']}")
+        if "raised" in reply:
+            raise Raised(message.get("name", "your code"), reply["raised"])
+        if "bad_request" in reply:
+            raise WorkerDied(f"the worker refused a request: {reply['bad_request']}")
+        return reply
+
+    def call(self, target, name, *args, deadline, count_in=None, keep=False):
+        """Call ``name`` on a module (``target`` = "module", name) or a kept object."""
+        message = {"op": "call", "target": list(target), "name": name,
+                   "args": list(args), "count_in": count_in, "keep": keep}
+        reply = self.request(message, deadline, f"running {name}")
+        try:
+            reply["value"] = wire.decode(reply.get("value"))
+        except wire.BadMessage as exc:
+            raise WorkerDied(f"unreadable answer from {name}: {exc}") from None
+        return reply
+
+    def inspect(self, op, a, b, deadline):
+        """Compare two kept objects: "same" (identity) or "shares" (common parts)."""
+        return self.request({"op": op, "a": a, "b": b}, deadline, "inspecting states")["value"]
+
+    def drop(self, deadline):
+        if self.process:
+            self.request({"op": "drop"}, deadline, "clearing states")
+
+    # -- output ----------------------------------------------------------------
+
+    def output(self):
+        """What the student's code printed, capped, with the total size."""
+        for tap in self.taps:
+            tap.thread.join(timeout=1)
+        kept = b"".join(bytes(tap.kept) for tap in self.taps)[: self.output_cap]
+        total = sum(tap.total for tap in self.taps)
+        return {"text": kept.decode("utf-8", "replace"), "bytes": total,
+                "truncated": total > len(kept)}

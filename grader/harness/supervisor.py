@@ -1,0 +1,51 @@
+"""The trusted process inside the sandbox: runs one exercise's suite.
+
+Run as ``python -I supervisor.py JOB.json``. Standard output becomes the
+results channel (one JSON line per event, written only by the plugin);
+pytest's own output is sent to standard error. The student's code never runs
+here: it runs in the worker that the suite's fixtures start.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[2])]
+
+import pytest  # noqa: E402
+
+from grader.harness import limits  # noqa: E402
+from grader.harness.plugin import Grading  # noqa: E402
+
+
+def pytest_args(job):
+    suite = job["suite"]
+    backstop = max(int(t.get("seconds", job["limits"]["test_seconds"]))
+                   for t in job["tests"].values()) + 10
+    return [
+        suite,
+        "--rootdir", suite,
+        "-c", os.devnull,  # no ini file from anywhere else
+        "-p", "pytest_timeout",
+        "-p", "no:cacheprovider",
+        "-o", f"timeout={backstop}",
+        "-q", "--no-header", "-rN",
+    ]
+
+
+def main(argv):
+    with open(argv[0], encoding="utf-8") as handle:
+        job = json.load(handle)
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
+    grading = Grading(job, channel)
+    code = pytest.main(pytest_args(job), plugins=[grading])
+    grading.emit({"event": "end", "pytest_exit": int(code)})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,211 @@
+"""The untrusted worker: imports the student's files and answers calls.
+
+It runs in its own process, apart from the pytest process that decides the
+verdicts. Requests arrive as JSON lines on one pipe and answers leave on
+another; the student's prints go to stdout/stderr, which the supervisor
+captures separately. Everything sent back is plain data (see ``wire``).
+
+Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION MODULE...``.
+"""
+
+import os
+import sys
+import traceback
+from pathlib import Path
+
+HARNESS = Path(__file__).resolve().parent
+sys.path[:0] = [str(HARNESS.parent.parent)]
+
+from grader.harness import isolation, wire  # noqa: E402  (needs the path above)
+
+
+def _student_frames(exc, submission):
+    """The traceback, keeping only the frames in the student's own files."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if frame.filename.startswith(submission)
+    ]
+    lines = [
+        f'  File "{Path(f.filename).name}", line {f.lineno}, in {f.name}\n    {f.line}'
+        for f in frames[-8:]
+    ]
+    return "\n".join(lines)
+
+
+def _exception(exc, submission):
+    return {
+        "type": type(exc).__name__,
+        "message": _text(exc),
+        "traceback": _student_frames(exc, submission),
+    }
+
+
+def _text(exc):
+    try:
+        return str(exc)[: wire.MAX_TEXT]
+    except BaseException:
+        return type(exc).__name__
+
+
+def _import_failure(name, exc, submission):
+    failure = {"module": name, **_exception(exc, submission)}
+    if isinstance(exc, SyntaxError):
+        failure.update(
+            kind="syntax",
+            file=Path(exc.filename or f"{name}.py").name,
+            line=exc.lineno,
+            text=(exc.text or "").rstrip("\n")[: wire.MAX_TEXT],
+            message=exc.msg,
+        )
+    else:
+        failure["kind"] = "crash"
+    return failure
+
+
+class Worker:
+    def __init__(self, submission, module_names):
+        self.submission = submission
+        self.module_names = module_names
+        self.modules = {}
+        self.handles = {}
+
+    def import_all(self):
+        """Import the student's modules; a plain-data failure, or None."""
+        import importlib
+
+        for name in self.module_names:
+            try:
+                self.modules[name] = importlib.import_module(name)
+            except BaseException as exc:  # SystemExit and friends included
+                return _import_failure(name, exc, self.submission)
+        return None
+
+    def serve(self, request):
+        op = request.get("op")
+        if op == "call":
+            return self.call(request)
+        if op == "shares":
+            return {"value": self.shares(request["a"], request["b"])}
+        if op == "same":
+            return {"value": self.handles[request["a"]] is self.handles[request["b"]]}
+        if op == "drop":
+            self.handles.clear()
+            return {"value": None}
+        return {"bad_request": str(op)}
+
+    def _resolve(self, target):
+        kind, name = target
+        if kind == "module":
+            return self.modules[name]
+        return self.handles[name]
+
+    def _argument(self, arg):
+        if type(arg) is dict and "state" in arg:
+            return isolation.from_data(arg["state"])
+        if type(arg) is dict and "handle" in arg:
+            return self.handles[arg["handle"]]
+        if type(arg) is dict and "tuple" in arg:
+            return tuple(arg["tuple"])
+        return arg
+
+    def call(self, request):
+        target = self._resolve(request["target"])
+        name = request["name"]
+        function = getattr(target, name, None)
+        if not callable(function):
+            return {"missing": name}
+        args = [self._argument(arg) for arg in request.get("args", [])]
+        counter = _Counter(self.modules[request["count_in"]]) if request.get("count_in") else None
+        try:
+            value = function(*args)
+        except BaseException as exc:
+            return {"raised": _exception(exc, self.submission)}
+        finally:
+            if counter:
+                counter.remove()
+        reply = {"value": wire.encode(value), "calls": counter.calls if counter else None}
+        if request.get("keep"):
+            handle = len(self.handles) + 1
+            self.handles[handle] = value
+            reply["handle"] = handle
+        return reply
+
+    def shares(self, a, b):
+        """Paths of mutable objects that two states have in common."""
+        first = {}
+        _walk(self.handles[a], "state", lambda obj, path: first.setdefault(id(obj), path))
+        common = []
+        _walk(
+            self.handles[b],
+            "state",
+            lambda obj, path: common.append(path) if id(obj) in first else None,
+        )
+        return common[:20]
+
+
+class _Counter:
+    """Swaps a module's ``terminal_test`` for a trusted one that counts calls.
+
+    The student's own ``call_counter`` is never read: this count is taken
+    from outside, so editing the given block changes nothing.
+    """
+
+    def __init__(self, module):
+        self.module = module
+        self.calls = 0
+        self.saved = module.__dict__.get("terminal_test")
+        module.terminal_test = self.terminal_test
+
+    def terminal_test(self, gameState):
+        self.calls += 1
+        return not gameState.get_legal_moves()
+
+    def remove(self):
+        self.module.terminal_test = self.saved
+
+
+MUTABLE = (list, dict, set, bytearray)
+
+
+def _walk(obj, path, visit, depth=0, budget=None):
+    """Visit every mutable object reachable from ``obj``'s attributes."""
+    budget = budget if budget is not None else [5000]
+    if depth > 5 or budget[0] <= 0:
+        return
+    budget[0] -= 1
+    if depth and (isinstance(obj, MUTABLE) or hasattr(obj, "__dict__")):
+        visit(obj, path)
+    if type(obj) is dict:
+        children = [(f"{path}[{k!r}]", v) for k, v in list(obj.items())[:100]]
+    elif type(obj) in (list, tuple):
+        children = [(f"{path}[{i}]", v) for i, v in enumerate(obj[:100])]
+    elif hasattr(obj, "__dict__") and not isinstance(obj, type) and (depth == 0 or not callable(obj)):
+        children = [(f"{path}.{k}", v) for k, v in list(vars(obj).items())[:100]]
+    else:
+        children = []
+    for child_path, child in children:
+        _walk(child, child_path, visit, depth + 1, budget)
+
+
+def main(argv):
+    rpc_in, rpc_out, submission, *module_names = argv
+    requests = os.fdopen(int(rpc_in), "rb")
+    answers = os.fdopen(int(rpc_out), "wb")
+    sys.path[:0] = [submission, str(HARNESS / "shims")]
+    worker = Worker(os.path.realpath(submission), module_names)
+    failure = worker.import_all()
+    answers.write(wire.dumps({"import_failed": failure} if failure else {"ready": True}))
+    answers.flush()
+    for line in requests:
+        request = wire.loads(line)
+        try:
+            reply = worker.serve(request)
+        except (KeyError, IndexError, TypeError) as exc:
+            reply = {"bad_request": repr(exc)}
+        answers.write(wire.dumps(reply))
+        answers.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,195 @@
+"""Assembling the report of one submission, and checking it against the schema.
+
+What comes out of a sandbox is untrusted data: every event is checked, every
+string is capped and escaped, and hints are looked up here from the mistake
+ids rather than taken as text. Every report is validated before it leaves.
+"""
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+from grader import __version__
+from grader.harness.mistakes import HINTS
+
+SCHEMA = Path(__file__).resolve().parent / "schema" / "report.schema.json"
+STATUSES = ("passed", "failed", "error", "timeout")
+MESSAGE_CAP = 4000
+# C0 controls but tab and newline, DEL, C1 controls: shown as escapes.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+@cache
+def schema():
+    return json.loads(SCHEMA.read_text(encoding="utf-8"))
+
+
+def validate(report):
+    """Raise jsonschema.ValidationError unless ``report`` follows the schema."""
+    jsonschema.validate(report, schema(), format_checker=jsonschema.FormatChecker())
+    return report
+
+
+def clean(text, cap=MESSAGE_CAP):
+    """Printable, valid text: escapes for controls and lone surrogates, then capped."""
+    if not isinstance(text, str):
+        text = ""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return text if len(text) <= cap else text[:cap] + f"... [{len(text) - cap} characters cut]"
+
+
+def _test_events(run):
+    """The well-formed test events of a run, by name."""
+    found = {}
+    for event in run.events:
+        if event.get("event") == "test" and isinstance(event.get("name"), str):
+            if event.get("status") in STATUSES:
+                found.setdefault(event["name"], event)
+    return found
+
+
+def _session(run, name):
+    for event in run.events:
+        if event.get("event") == name:
+            return event
+    return {}
+
+
+def _output(session):
+    output = session.get("output")
+    if not isinstance(output, dict):
+        return {"text": "", "bytes": 0, "truncated": False}
+    size = output.get("bytes")
+    return {
+        "text": clean(output.get("text", ""), cap=1 << 16),
+        "bytes": size if type(size) is int and size >= 0 else 0,
+        "truncated": output.get("truncated") is True,
+    }
+
+
+def _mistakes(event):
+    ids = event.get("mistakes")
+    return [m for m in ids if m in HINTS] if isinstance(ids, list) else []
+
+
+def _test_entry(spec, event, run):
+    """One test of the report, from its event (or from how the run ended)."""
+    entry = {"name": spec.name, "title": spec.title, "status": None, "score": 0,
+             "max_score": spec.points, "visibility": spec.visibility, "message": "",
+             "hint": None, "mistakes": [], "duration_ms": 0}
+    if event is None:
+        if run.timed_out:
+            status, message = "timeout", (
+                f"not finished: the whole run reached its limit of {run.limits['total_seconds']:g} s")
+        else:
+            status, message = "error", "not run: the grader stopped before this test"
+        internal = not run.timed_out
+    else:
+        status, message = event["status"], clean(event.get("message", ""))
+        internal = event.get("internal") is True
+        entry["mistakes"] = _mistakes(event)
+        entry["hint"] = HINTS[entry["mistakes"][0]] if entry["mistakes"] else None
+        duration = event.get("duration_ms")
+        entry["duration_ms"] = duration if type(duration) is int and duration >= 0 else 0
+    entry.update(status=status, message=message,
+                 score=spec.points if status == "passed" else 0)
+    return entry, internal
+
+
+def _base(exercise, submission, backend, limits, duration_ms):
+    return {
+        "schema_version": 1,
+        "grader_version": __version__,
+        "exercise": exercise.id,
+        "title": exercise.title,
+        "status": "graded",
+        "score": None,
+        "max_score": exercise.max_score,
+        "message": "",
+        "tests": [],
+        "notes": [],
+        "output": {"text": "", "bytes": 0, "truncated": False},
+        "submission": {"files": submission.manifest() if submission else [],
+                       "ignored": [clean(n, 300) for n in submission.ignored] if submission else []},
+        "sandbox": {"backend": backend, "limits": limits},
+        "duration_ms": int(duration_ms),
+    }
+
+
+def _summary(score, max_score, tests, import_error, run):
+    passed = sum(t["status"] == "passed" for t in tests)
+    parts = [f"{score:g}/{max_score:g} points: {passed} of {len(tests)} tests passed."]
+    if import_error:
+        parts.append(f"Your file could not be imported, so no test could run: {import_error}")
+    if run.timed_out:
+        parts.append(f"The run was stopped at its time limit of "
+                     f"{run.limits['total_seconds']:g} s.")
+    failing = next((t for t in tests if t["status"] != "passed"), None)
+    if failing and not import_error:
+        parts.append(f"First to fix: {failing['title']} ({failing['status']}).")
+    return " ".join(parts)
+
+
+def build(exercise, submission, run, duration_ms):
+    """The report of a run that the sandbox carried out."""
+    events = _test_events(run)
+    session = _session(run, "session")
+    tests, internal = [], []
+    for spec in exercise.tests:
+        entry, broken = _test_entry(spec, events.get(spec.name), run)
+        tests.append(entry)
+        if broken:
+            internal.append(spec.name)
+    report = _base(exercise, submission, run.backend, run.limits, duration_ms)
+    report["sandbox"].update(exit_code=run.exit_code, timed_out=run.timed_out,
+                             out_of_memory=run.out_of_memory)
+    report["tests"] = tests
+    report["output"] = _output(session)
+    notes = session.get("notes")
+    report["notes"] = [clean(n) for n in notes if isinstance(n, str)][:20] \
+        if isinstance(notes, list) else []
+    if internal:
+        return validate(_as_error(report, f"the grader failed in {', '.join(internal)}"))
+    import_error = session.get("import_error")
+    score = sum(t["score"] for t in tests)
+    report.update(status="graded", score=score, message=_summary(
+        score, exercise.max_score, tests,
+        clean(import_error) if isinstance(import_error, str) else None, run))
+    return validate(report)
+
+
+def _as_error(report, why):
+    report.update(status="error", score=None, message=clean(
+        f"Not graded: {why}. No score was charged; grade this submission again."))
+    return report
+
+
+def _not_run(exercise, message):
+    return [
+        {"name": t.name, "title": t.title, "status": "error", "score": 0, "max_score": t.points,
+         "visibility": t.visibility, "message": message, "hint": None, "mistakes": [],
+         "duration_ms": 0}
+        for t in exercise.tests
+    ]
+
+
+def grader_error(exercise, submission, why, backend, limits, duration_ms=0):
+    """The report when the grader itself could not grade (no sandbox, a bug)."""
+    report = _base(exercise, submission, backend, limits, duration_ms)
+    report["tests"] = _not_run(exercise, "not run")
+    return validate(_as_error(report, why))
+
+
+def rejected(exercise, why, limits, duration_ms=0):
+    """The report of a submission whose files could not be taken in: zero points."""
+    report = _base(exercise, None, "none", limits, duration_ms)
+    report["submission"]["rejected"] = clean(why)
+    report["tests"] = _not_run(exercise, f"not run: the submission was rejected: {clean(why)}")
+    report.update(status="graded", score=0,
+                  message=clean(f"0/{exercise.max_score:g} points: the submission was "
+                                f"rejected: {why}"))
+    return validate(report)

@@ -1,0 +1,105 @@
+"""Sandboxes: where a submission's suite runs, apart from the grader's host side.
+
+A backend takes an exercise, a submission and limits, runs the harness's
+supervisor in a fresh, limited environment and hands back a :class:`Run`:
+the result events the supervisor wrote (untrusted data, checked by
+``grader.report``) and facts about how the run ended.
+"""
+
+import json
+from dataclasses import dataclass, field
+
+RESULTS_CAP = 4 << 20  # bytes of result events read from one run
+LOG_CAP = 64 << 10  # bytes of the supervisor's own log kept
+
+
+class SandboxUnavailable(Exception):
+    """The grader can't run a sandbox here: a grader-side error, never a zero."""
+
+
+@dataclass
+class Run:
+    backend: str
+    limits: dict
+    events: list = field(default_factory=list)
+    exit_code: int | None = None
+    timed_out: bool = False
+    out_of_memory: bool = False
+    log: str = ""
+
+
+def job(exercise, limits, suite, submission):
+    """The supervisor's instructions, as plain data."""
+    return {
+        "exercise": exercise.id,
+        "suite": str(suite),
+        "submission": str(submission),
+        "modules": exercise.modules,
+        "limits": {
+            "call_seconds": limits.call_seconds,
+            "test_seconds": limits.test_seconds,
+            "output_bytes": limits.output_bytes,
+            "memory_mb": limits.memory_mb,
+            "processes": limits.processes,
+            "file_bytes": limits.file_bytes,
+            "total_seconds": limits.total_seconds,
+        },
+        "tests": {t.name: ({"seconds": t.seconds} if t.seconds else {}) for t in exercise.tests},
+    }
+
+
+def parse_events(data):
+    """The JSON objects among the lines of the results channel (others dropped)."""
+    events = []
+    for line in data[:RESULTS_CAP].splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            events.append(event)
+    return events
+
+
+class Unavailable:
+    """Stands in for a backend that can't run here: every run is a grader error."""
+
+    def __init__(self, name, why):
+        self.name = name
+        self.why = why
+
+    def run(self, exercise, submission, limits):
+        raise SandboxUnavailable(self.why)
+
+
+def _docker():
+    raise SandboxUnavailable("the Docker sandbox is not part of this version of minimax-grader")
+
+
+def backend(name):
+    """The sandbox called ``name`` ("local" or "docker"), or an :class:`Unavailable`."""
+    if name == "local":
+        from grader.sandbox.local import LocalSandbox
+
+        return LocalSandbox()
+    if name != "docker":
+        raise ValueError(f"unknown sandbox {name!r}")
+    try:
+        return _docker()
+    except SandboxUnavailable as exc:
+        return Unavailable(name, str(exc))
+
+
+def choose(name, warn):
+    """The backend for ``--sandbox name``; ``auto`` falls back to local with a warning."""
+    if name != "auto":
+        chosen = backend(name)
+        if isinstance(chosen, Unavailable):
+            chosen.why += "; grade with --sandbox local (not a security boundary)"
+        return chosen
+    chosen = backend("docker")
+    if isinstance(chosen, Unavailable):
+        warn(f"warning: {chosen.why}; grading in the local sandbox, which is not a "
+             "security boundary")
+        return backend("local")
+    return chosen

@@ -1,0 +1,82 @@
+"""Proving the grader on the project's own submissions.
+
+Every reference solution in ``solutions/<id>/`` must get full marks; every
+case of the corpus in ``tests/corpus/<id>/<case>/`` must get what its
+``expect.toml`` says: full marks, or lost marks with the named mistake
+diagnosed and, where listed, exactly those tests failing.
+"""
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader import exercises, grading
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Case:
+    exercise: str
+    path: Path
+    full_marks: bool
+    mistake: str | None = None
+    failing: list | None = None
+    notes: list = field(default_factory=list)
+
+    @property
+    def label(self):
+        return f"{self.exercise}/{self.path.name}"
+
+
+def _corpus_case(exercise, folder):
+    with open(folder / "expect.toml", "rb") as handle:
+        expect = tomllib.load(handle)
+    return Case(exercise, folder, expect["full_marks"], expect.get("mistake"),
+                expect.get("failing"), expect.get("notes", []))
+
+
+def cases(root=ROOT, corpus=True):
+    """The reference solutions, then the corpus (when ``corpus``)."""
+    found = [
+        Case(folder.name, folder, True)
+        for folder in sorted((root / "solutions").iterdir()) if folder.is_dir()
+    ]
+    corpus_root = root / "tests" / "corpus"
+    if corpus and corpus_root.is_dir():
+        for exercise in sorted(p for p in corpus_root.iterdir() if p.is_dir()):
+            for folder in sorted(p for p in exercise.iterdir() if (p / "expect.toml").is_file()):
+                found.append(_corpus_case(exercise.name, folder))
+    return found
+
+
+def judge(case, report):
+    """What is wrong with ``report`` for ``case`` (an empty list: as expected)."""
+    if report["status"] != "graded":
+        return [f"not graded: {report['message']}"]
+    problems = []
+    full = report["score"] == report["max_score"]
+    if case.full_marks and not full:
+        failed = [t["name"] for t in report["tests"] if t["status"] != "passed"]
+        problems.append(f"expected full marks, got {report['score']:g}/"
+                        f"{report['max_score']:g} (failed: {', '.join(failed)})")
+    if not case.full_marks and full:
+        problems.append("expected lost marks, got full marks")
+    found = {m for t in report["tests"] for m in t["mistakes"]}
+    if case.mistake and case.mistake not in found:
+        problems.append(f"expected the mistake {case.mistake}, "
+                        f"diagnosed: {', '.join(sorted(found)) or 'none'}")
+    failing = sorted(t["name"] for t in report["tests"] if t["status"] != "passed")
+    if case.failing is not None and failing != sorted(case.failing):
+        problems.append(f"expected failing {sorted(case.failing)}, got {failing}")
+    for note in case.notes:
+        if not any(note in n for n in report["notes"]):
+            problems.append(f"expected a note saying {note!r}")
+    return problems
+
+
+def check(case, sandbox):
+    """Grade ``case`` and judge it: (report, problems)."""
+    exercise = exercises.load(case.exercise)
+    report = grading.grade(exercise, case.path, sandbox, exercise.limits)
+    return report, judge(case, report)
