@@ -72,11 +72,12 @@ def cmd_grade(args):
     exercise = _exercise(args.exercise)
     if args.output and not Path(args.output).resolve().parent.is_dir():
         raise UsageError(f"{args.output}: its folder does not exist")
-    chosen = sandbox.choose(args.sandbox, warn=lambda text: print(text, file=sys.stderr))
     try:
-        report = grading.grade(exercise, args.submission, chosen, _limits(exercise, args))
+        intake.kind(args.submission)
     except intake.UsageError as exc:
         raise UsageError(str(exc)) from None
+    chosen = sandbox.choose(args.sandbox, warn=lambda text: print(text, file=sys.stderr))
+    report = grading.grade(exercise, args.submission, chosen, _limits(exercise, args))
     text = render.RENDERERS[args.format](report)
     if args.output:
         _write(text, args.output)

@@ -10,7 +10,7 @@ def grade(exercise, path, sandbox, limits):
     """The schema-valid report for the submission at ``path``.
 
     ``intake.UsageError`` (nothing gradable at ``path``) is the only exception
-    that escapes: the caller reports it as a usage error.
+    that escapes: callers check ``intake.kind(path)`` first.
     """
     started = time.monotonic()
 

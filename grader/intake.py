@@ -124,15 +124,21 @@ def from_zip(path, files):
     return Submission(taken, ignored, str(path))
 
 
-def take(path, files):
-    """The submission at ``path`` for an exercise that grades ``files``."""
+def kind(path):
+    """"folder", "zip" or "py"; a UsageError for anything that can't be graded."""
     path = Path(path)
     if not path.exists() and not path.is_symlink():
         raise UsageError(f"{path}: no such file or folder")
     if path.is_dir() and not path.is_symlink():
-        return from_folder(path, files)
-    if path.suffix == ".zip":
-        return from_zip(path, files)
-    if path.suffix == ".py":
-        return from_file(path, files)
+        return "folder"
+    if path.suffix in (".zip", ".py"):
+        return path.suffix[1:]
     raise UsageError(f"{path}: give a folder, the .py file itself, or a .zip")
+
+
+READERS = {"folder": from_folder, "zip": from_zip, "py": from_file}
+
+
+def take(path, files):
+    """The submission at ``path`` for an exercise that grades ``files``."""
+    return READERS[kind(path)](Path(path), files)

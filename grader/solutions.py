@@ -26,6 +26,8 @@ class Case:
 
     @property
     def label(self):
+        if self.path.parent.name == "solutions":
+            return f"solution of {self.exercise}"
         return f"{self.exercise}/{self.path.name}"
 
 

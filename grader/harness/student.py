@@ -45,7 +45,8 @@ class Raised(StudentFault):
     def __init__(self, name, raised):
         self.raised = raised
         where = f"\n{raised['traceback']}" if raised.get("traceback") else ""
-        super().__init__(f"{name} raised {raised['type']}: {raised['message']}{where}")
+        why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
+        super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}{where}")
 
 
 class Missing(StudentFault):
@@ -58,11 +59,22 @@ def describe_import_failure(failure):
             f"{failure['file']} has a syntax error on line {failure['line']}: "
             f"{failure['message']}\n    {failure['text']}"
         )
+    if failure.get("kind") == "stopped":
+        return failure["message"]
     where = f"\n{failure['traceback']}" if failure.get("traceback") else ""
     return (
         f"importing {failure['module']}.py raised {failure['type']}: "
         f"{failure['message']}{where}"
     )
+
+
+def _missing_text(name, on):
+    if on == "NoneType":
+        return (f"{name} was called on None: a call before it (forecast_move?) "
+                "returned None instead of a state")
+    if on == "module":
+        return f"your file has no function or class named {name}"
+    return f"your {on} object has no method named {name}"
 
 
 class OutputTap:
@@ -124,7 +136,10 @@ class Student:
         if self.process and self.process.poll() is None:
             return
         self._spawn()
-        hello = self._receive(time.monotonic() + START_SECONDS, "importing your files")
+        try:
+            hello = self._receive(time.monotonic() + START_SECONDS, "importing your files")
+        except (CallTimeout, WorkerDied) as exc:  # no use trying again in the next test
+            hello = {"import_failed": {"kind": "stopped", "message": str(exc)}}
         if "import_failed" in hello:
             self.import_failure = hello["import_failed"]
             self.stop()
@@ -188,7 +203,7 @@ class Student:
             self._died(doing)
         reply = self._receive(deadline, doing)
         if "missing" in reply:
-            raise Missing(f"your file has no function or method named {reply['missing']}")
+            raise Missing(_missing_text(reply["missing"], reply.get("on")))
         if "raised" in reply:
             raise Raised(message.get("name", "your code"), reply["raised"])
         if "bad_request" in reply:

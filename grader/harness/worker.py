@@ -114,7 +114,7 @@ class Worker:
         name = request["name"]
         function = getattr(target, name, None)
         if not callable(function):
-            return {"missing": name}
+            return {"missing": name, "on": type(target).__name__}
         args = [self._argument(arg) for arg in request.get("args", [])]
         counter = _Counter(self.modules[request["count_in"]]) if request.get("count_in") else None
         try:

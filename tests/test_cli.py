@@ -1,0 +1,158 @@
+"""The command line: every command, every format, every usage error."""
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+import zipfile
+
+import pytest
+
+from grader import cli, report
+from conftest import ROOT, SOLUTIONS
+
+WRONG_HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text().replace(
+    "return 1\n", "return -1\n", 1)
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_shows_every_exercise(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    for name in ("gamestate", "helpers", "decision", "depth_limit", "minimax_helpers.py"):
+        assert name in out
+
+
+def test_stub_writes_and_never_overwrites(capsys, tmp_path):
+    code, out, _ = run(capsys, "stub", "depth_limit", str(tmp_path))
+    assert code == 0 and "minimax.py" in out
+    written = (tmp_path / "minimax.py").read_text()
+    assert "call_counter = 0" in written
+    (tmp_path / "minimax.py").write_text("my work")
+    code, _, err = run(capsys, "stub", "depth_limit", str(tmp_path))
+    assert code == 2 and "already in" in err and "--force" in err
+    assert (tmp_path / "minimax.py").read_text() == "my work"
+    assert run(capsys, "stub", "depth_limit", str(tmp_path), "--force")[0] == 0
+    assert (tmp_path / "minimax.py").read_text() == written
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "gradescope", "junit"])
+def test_grade_in_every_format(capsys, fmt):
+    code, out, err = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers",
+                         "--format", fmt, str(SOLUTIONS / "helpers"))
+    assert code == 0
+    if fmt == "json":
+        assert report.validate(json.loads(out))["score"] == 10
+    elif fmt == "gradescope":
+        assert json.loads(out)["score"] == 10
+    elif fmt == "junit":
+        assert ET.fromstring(out.split("?>", 1)[1]).get("failures") == "0"
+    else:
+        assert "10/10 points" in out
+
+
+def test_a_wrong_submission_exits_zero_with_feedback(capsys, submission):
+    folder = submission("minimax_helpers.py", WRONG_HELPERS)
+    code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers", str(folder))
+    assert code == 0
+    assert "Hint: Your terminal values are the wrong way round" in out
+
+
+def test_output_file_gets_the_report_and_stdout_the_summary(capsys, tmp_path):
+    target = tmp_path / "report.json"
+    code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "decision",
+                       "--format", "json", "-o", str(target), str(SOLUTIONS / "decision"))
+    assert code == 0 and out.startswith("10/10 points")
+    assert report.validate(json.loads(target.read_text()))["exercise"] == "decision"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_a_zip_and_a_single_file_are_graded(capsys, tmp_path):
+    archive = tmp_path / "hw.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.write(SOLUTIONS / "gamestate" / "gamestate.py", "hw/gamestate.py")
+    for path in (archive, SOLUTIONS / "gamestate" / "gamestate.py"):
+        code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "gamestate",
+                           "--format", "json", str(path))
+        assert code == 0 and json.loads(out)["score"] == 12
+
+
+def test_a_rejected_submission_is_graded_zero_with_the_reason(capsys, submission):
+    folder = submission("minimax_helpers.py", "")
+    code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers",
+                       "--format", "json", str(folder))
+    result = json.loads(out)
+    assert code == 0 and result["score"] == 0
+    assert result["message"] == "0/10 points: the submission was rejected: minimax_helpers.py is empty"
+
+
+def test_extra_files_are_ignored_and_listed(capsys, solution_copy):
+    folder = solution_copy("helpers")
+    (folder / "scratch.py").write_text("print('scratch')")
+    code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers",
+                       "--format", "json", str(folder))
+    result = json.loads(out)
+    assert result["score"] == 10 and result["submission"]["ignored"] == ["scratch.py"]
+
+
+def test_limits_from_the_command_line_reach_the_report(capsys):
+    code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers",
+                       "--format", "json", "--call-seconds", "2", "--memory-mb", "600",
+                       str(SOLUTIONS / "helpers"))
+    limits = json.loads(out)["sandbox"]["limits"]
+    assert limits["call_seconds"] == 2 and limits["memory_mb"] == 600
+
+
+def test_docker_unavailable_is_an_error_report_never_a_zero(capsys):
+    code, out, _ = run(capsys, "grade", "--sandbox", "docker", "--exercise", "helpers",
+                       "--format", "json", str(SOLUTIONS / "helpers"))
+    result = json.loads(out)
+    assert code == 0 and result["status"] == "error" and result["score"] is None
+    assert "--sandbox local" in result["message"]
+
+
+def test_auto_falls_back_to_local_with_a_warning(capsys):
+    code, out, err = run(capsys, "grade", "--exercise", "helpers", "--format", "json",
+                         str(SOLUTIONS / "helpers"))
+    assert code == 0 and json.loads(out)["sandbox"]["backend"] == "local"
+    assert err.count("\n") == 1 and "not a security boundary" in err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["grade", "--exercise", "nope", "x"], "unknown exercise 'nope'; the exercises are: "
+                                          "decision, depth_limit, gamestate, helpers"),
+    (["grade", "--exercise", "helpers", "/no/such/path"], "no such file or folder"),
+    (["grade", "--exercise", "helpers", str(ROOT / "pyproject.toml")], "give a folder"),
+    (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(SOLUTIONS / "helpers")],
+     "its folder does not exist"),
+    (["stub", "nope"], "unknown exercise 'nope'"),
+    (["check-solutions", "--root", "/"], "no solutions/ folder here"),
+])
+def test_usage_errors_exit_2_with_a_clear_message(capsys, argv, says):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and says in err and out == ""
+
+
+@pytest.mark.parametrize("argv", [["grade", "x"], ["grade", "--exercise", "helpers", "--format",
+                                                    "pdf", "x"], ["frobnicate"], []])
+def test_argument_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as caught:
+        cli.main(argv)
+    assert caught.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_check_solutions_passes_on_the_reference_solutions(capsys):
+    code, out, _ = run(capsys, "check-solutions", "--solutions-only")
+    assert code == 0 and "0 surprise(s)" in out
+
+
+def test_the_console_entry_point_runs():
+    done = subprocess.run([sys.executable, "-m", "grader", "--version"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.startswith("minimax-grader ")

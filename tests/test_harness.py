@@ -1,0 +1,157 @@
+"""The worker and its client: plain data only, deadlines, deaths, capped output."""
+
+import time
+
+import pytest
+
+from grader.harness import isolation, wire
+from grader.harness.student import (
+    CallTimeout,
+    ImportFailed,
+    Missing,
+    Raised,
+    Student,
+    WorkerDied,
+)
+
+STUDENT_CODE = '''
+import os, sys, time
+
+class Liar(tuple):
+    def __eq__(self, other):
+        return True
+    __hash__ = tuple.__hash__
+
+def lie(state):
+    return Liar((0, 0))
+
+def echo(value):
+    return value
+
+def spin(state):
+    while True:
+        pass
+
+def leave(code):
+    os._exit(code)
+
+def flood(state):
+    sys.stdout.write("x" * 1_000_000)
+    return (0, 0)
+
+def moves(state):
+    return state.get_legal_moves()
+
+def boom(state):
+    return helper(state)
+
+def helper(state):
+    raise ValueError("bad " * 100)
+
+def gen(state):
+    yield from state.get_legal_moves()
+'''
+
+
+def soon(seconds=5):
+    return time.monotonic() + seconds
+
+
+@pytest.fixture
+def student(tmp_path):
+    (tmp_path / "code.py").write_text(STUDENT_CODE)
+    worker = Student(tmp_path, ["code"], output_cap=1000)
+    yield worker
+    worker.stop()
+
+
+def root_arg():
+    return {"state": isolation.to_data(isolation.new_game())}
+
+
+def test_answers_arrive_as_plain_data(student):
+    reply = student.call(("module", "code"), "moves", root_arg(), deadline=soon())
+    assert sorted(reply["value"]) == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
+    assert all(type(m) is tuple for m in reply["value"])
+
+
+def test_an_object_that_equals_everything_arrives_as_foreign(student):
+    value = student.call(("module", "code"), "lie", root_arg(), deadline=soon())["value"]
+    assert isinstance(value, wire.Foreign) and value.type_name == "Liar"
+    assert value != (0, 0)
+
+
+def test_a_generator_is_named_and_its_items_kept(student):
+    value = student.call(("module", "code"), "gen", root_arg(), deadline=soon())["value"]
+    assert isinstance(value, wire.Foreign) and value.type_name == "generator"
+    assert len(value.items) == 5
+
+
+def test_an_endless_loop_times_out_and_the_next_call_works(student):
+    started = time.monotonic()
+    with pytest.raises(CallTimeout):
+        student.call(("module", "code"), "spin", root_arg(), deadline=soon(0.5))
+    assert time.monotonic() - started < 3
+    assert student.call(("module", "code"), "echo", 5, deadline=soon())["value"] == 5
+    assert student.restarts == 1
+
+
+def test_a_worker_that_exits_is_reported_and_replaced(student):
+    with pytest.raises(WorkerDied, match="exit code 0"):
+        student.call(("module", "code"), "leave", 0, deadline=soon())
+    assert student.call(("module", "code"), "echo", [1], deadline=soon())["value"] == [1]
+
+
+def test_a_raised_error_shows_the_student_frames_only(student):
+    with pytest.raises(Raised) as caught:
+        student.call(("module", "code"), "boom", root_arg(), deadline=soon())
+    text = str(caught.value)
+    assert text.startswith("boom raised ValueError: bad bad")
+    assert 'File "code.py"' in text and "in helper" in text
+    assert "worker.py" not in text
+
+
+def test_a_missing_function_is_named(student):
+    with pytest.raises(Missing, match="no function or class named nothing_here"):
+        student.call(("module", "code"), "nothing_here", deadline=soon())
+
+
+def test_output_is_captured_and_capped(student):
+    student.call(("module", "code"), "flood", root_arg(), deadline=soon())
+    student.stop()
+    output = student.output()
+    assert output["bytes"] == 1_000_000 and output["truncated"]
+    assert len(output["text"]) == 1000
+
+
+def test_syntax_error_names_file_line_and_text(tmp_path):
+    (tmp_path / "code.py").write_text("x = 1\ndef f(:\n    pass\n")
+    worker = Student(tmp_path, ["code"])
+    with pytest.raises(ImportFailed) as caught:
+        worker.start()
+    assert str(caught.value).startswith("code.py has a syntax error on line 2")
+    assert "def f(:" in str(caught.value)
+    with pytest.raises(ImportFailed):  # remembered, not retried
+        worker.start()
+
+
+def test_crash_at_import_shows_the_student_traceback(tmp_path):
+    (tmp_path / "code.py").write_text("print('hi')\nvalue = undefined_name\n")
+    worker = Student(tmp_path, ["code"])
+    with pytest.raises(ImportFailed) as caught:
+        worker.start()
+    text = str(caught.value)
+    assert "importing code.py raised NameError" in text and "line 2" in text
+    assert "importlib" not in text
+
+
+def test_wire_round_trip_keeps_exact_types():
+    for value in [None, 3, True, 1.5, float("inf"), "s", [1, (2, 3)], (1,), {(0, 1)}]:
+        assert wire.decode(wire.encode(value)) == value
+        assert type(wire.decode(wire.encode(value))) is type(value)
+
+
+def test_wire_refuses_malformed_messages():
+    for bad in [{"list": 3}, {"what": 1}, [1, 2], "text", {"bool": "yes"}]:
+        with pytest.raises(wire.BadMessage):
+            wire.decode(bad)

@@ -1,0 +1,83 @@
+"""The trusted game and search agree with the facts of the lesson."""
+
+import pytest
+
+from grader.harness import isolation, mistakes
+from grader.harness.search import Flaws, Search
+
+ROOT = isolation.new_game()
+POSITIONS = isolation.reachable(ROOT)
+
+
+def test_the_game_has_155_reachable_positions():
+    assert len(POSITIONS) == 155
+    assert len({isolation.key(s) for s, _ in POSITIONS}) == 155
+
+
+def test_start_has_five_open_cells_and_the_corner_blocked():
+    assert sorted(ROOT.get_legal_moves()) == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
+
+
+def test_positions_come_smallest_first():
+    lengths = [len(path) for _, path in POSITIONS]
+    assert lengths == sorted(lengths)
+    assert POSITIONS[0][1] == ()
+
+
+@pytest.mark.parametrize("depth, calls", [(None, 224), (1, 5), (2, 25), (3, 77)])
+def test_terminal_test_counts_from_the_empty_board(depth, calls):
+    assert Search().decision(ROOT, depth)[0] == calls
+
+
+def test_empty_board_values_and_best_moves():
+    search = Search()
+    assert search.min_value(ROOT) == -1
+    assert search.best_moves(ROOT) == {(0, 0), (2, 0), (0, 1)}
+
+
+def test_forecast_move_leaves_the_parent_alone():
+    child = ROOT.forecast_move((0, 0))
+    assert ROOT.get_legal_moves() != child.get_legal_moves()
+    assert ROOT._player_locations == [None, None] and ROOT._parity == 0
+    assert child._player_locations == [(0, 0), None] and child._parity == 1
+
+
+def test_a_slide_stops_at_closed_cells_and_the_other_player():
+    state = ROOT.replay([(0, 0), (1, 0)])
+    assert sorted(state.get_legal_moves()) == [(0, 1), (1, 1)]
+
+
+def test_state_data_round_trip():
+    for state, _ in POSITIONS:
+        assert isolation.key(isolation.from_data(isolation.to_data(state))) == isolation.key(state)
+
+
+@pytest.mark.parametrize("mistake, flaws", mistakes.SEARCH_MODELS, ids=[m for m, _ in mistakes.SEARCH_MODELS])
+def test_every_search_model_differs_from_the_reference(mistake, flaws):
+    """A model identical to the reference could never be diagnosed."""
+    flawed, reference = Search(flaws), Search()
+    differs = any(
+        flawed.min_value(s, d) != reference.min_value(s, d)
+        or flawed.decision(s, d) != reference.decision(s, d)
+        for s, _ in POSITIONS if s.get_legal_moves() for d in (None, 1, 2, 3)
+    )
+    assert differs, mistake
+
+
+@pytest.mark.parametrize("index", range(len(mistakes.GAME_MODELS)))
+def test_every_game_model_differs_from_the_reference(index):
+    mistake, model = mistakes.GAME_MODELS[index]
+    differs = any(
+        sorted(model.replay(path).get_legal_moves()) != sorted(state.get_legal_moves())
+        for state, path in POSITIONS
+    )
+    assert differs, mistake
+
+
+def test_every_model_names_a_known_mistake():
+    for mistake, _ in mistakes.SEARCH_MODELS + mistakes.GAME_MODELS:
+        assert mistake in mistakes.HINTS
+
+
+def test_flaws_default_to_the_reference():
+    assert Search(Flaws()).decision(ROOT) == Search().decision(ROOT)
