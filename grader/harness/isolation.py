@@ -35,7 +35,10 @@ class GameState:
         return self._play(move)
 
     def _play(self, move):
-        child = copy.deepcopy(self)
+        # A deep copy, written out: copy.deepcopy is the search's main cost.
+        child = copy.copy(self)
+        child._board = [list(column) for column in self._board]
+        child._player_locations = list(self._player_locations)
         x, y = move
         child._board[x][y] = 1
         child._player_locations[self._parity] = move
