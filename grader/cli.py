@@ -149,6 +149,6 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except UsageError as exc:
+    except (UsageError, exercises.BadExercise) as exc:
         print(f"minimax-grader: error: {exc}", file=sys.stderr)
         return USAGE_ERROR

@@ -78,6 +78,9 @@ class Exercise:
 
 
 def known(root=ROOT):
+    if not root.is_dir():
+        raise BadExercise(f"no exercises at {root}: install minimax-grader from its source "
+                          "checkout (pip install -e .)")
     return sorted(p.name for p in root.iterdir() if (p / "exercise.toml").is_file())
 
 

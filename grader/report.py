@@ -76,6 +76,14 @@ def _mistakes(event):
     return [m for m in ids if m in HINTS] if isinstance(ids, list) else []
 
 
+def hint(found):
+    """The hint for the mistakes diagnosed in one test (two when both fit)."""
+    if len(found) > 1:
+        return "Two mistakes fit your answers equally well. " + " Or: ".join(
+            HINTS[m] for m in found)
+    return HINTS[found[0]] if found else None
+
+
 def _test_entry(spec, event, run):
     """One test of the report, from its event (or from how the run ended)."""
     entry = {"name": spec.name, "title": spec.title, "status": None, "score": 0,
@@ -92,7 +100,7 @@ def _test_entry(spec, event, run):
         status, message = event["status"], clean(event.get("message", ""))
         internal = event.get("internal") is True
         entry["mistakes"] = _mistakes(event)
-        entry["hint"] = HINTS[entry["mistakes"][0]] if entry["mistakes"] else None
+        entry["hint"] = hint(entry["mistakes"])
         duration = event.get("duration_ms")
         entry["duration_ms"] = duration if type(duration) is int and duration >= 0 else 0
     entry.update(status=status, message=message,

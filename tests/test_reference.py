@@ -81,3 +81,27 @@ def test_every_model_names_a_known_mistake():
 
 def test_flaws_default_to_the_reference():
     assert Search(Flaws()).decision(ROOT) == Search().decision(ROOT)
+
+
+def test_larger_board_decision_positions_tell_right_from_wrong():
+    from grader.harness import positions
+
+    chosen = positions.large(positions.LARGE_DECISION_PATHS)
+    search = Search()
+    outside = 0
+    for state, path in chosen:
+        best = search.best_moves(state)
+        assert len(best) < len(state.get_legal_moves()), path
+        outside += all(x == 3 or y == 2 for x, y in best)
+    assert outside >= 3
+
+
+def test_larger_board_depth_positions_tell_right_from_wrong():
+    from grader.harness import positions
+
+    chosen = positions.large(positions.LARGE_DEPTH_PATHS)
+    assert chosen[0][1] == ()
+    search = Search()
+    for state, path in chosen[1:]:
+        for depth in (2, 3):
+            assert len(search.best_moves(state, depth)) < len(state.get_legal_moves()), path

@@ -1,40 +1,47 @@
 """Comparing a student's answers with the reference, and saying how they differ.
 
-A check walks the positions smallest first, collects every difference, and
-fails with the smallest one drawn as a board, expected against actual, and
-the name of the known mistake that explains the differences, if any.
+A check asks the student about every position, smallest first, and keeps
+each answer as an :class:`Observation`. If any is wrong, the test fails with
+the smallest wrong one drawn as a board, expected against actual, and the
+known mistakes whose models explain the answers, if any.
 """
 
 from dataclasses import dataclass, field
 
 from grader.harness import isolation, mistakes
 from grader.harness.student import Raised
-from grader.harness.wire import Foreign, describe
+from grader.harness.wire import describe
 
 
 class Mismatch(AssertionError):
-    """A test failed on the student's answers: the message and the mistake found."""
+    """A test failed on the student's answers: the message and the mistakes found."""
 
-    def __init__(self, message, mistake=None):
+    def __init__(self, message, found=()):
         super().__init__(message)
-        if mistake and mistake not in mistakes.HINTS:
-            raise ValueError(f"unknown mistake {mistake!r}")
+        unknown = [m for m in found if m not in mistakes.HINTS]
+        if unknown:
+            raise ValueError(f"unknown mistakes {unknown!r}")
         self.message = message
-        self.mistakes = [mistake] if mistake else []
+        self.mistakes = list(found)
 
 
 @dataclass
-class Difference:
+class Observation:
     state: object
     path: tuple
-    expected: str
-    actual: object  # the student's decoded answer, or the Raised fault
-    extra: dict = field(default_factory=dict)
+    answer: object  # the student's decoded answer, or the Raised fault
+    ok: bool
+    extra: dict = field(default_factory=dict)  # shown with the answer (the depth, say)
+    expected: str = ""  # what was due, as text; filled in for wrong answers only
 
 
 def is_move(value):
     """A move is a plain tuple of two plain ints (nothing that merely claims it)."""
     return type(value) is tuple and len(value) == 2 and all(type(c) is int for c in value)
+
+
+def raised(observation):
+    return isinstance(observation.answer, Raised)
 
 
 def where(path):
@@ -44,55 +51,51 @@ def where(path):
 
 
 def collect(positions, ask, agrees, expected_text, label=None):
-    """The differences between the student's answers and the reference.
+    """The student's answer on every position, judged.
 
-    ``ask(state, path)`` returns the student's answer (a ``Raised`` fault is
-    recorded as the answer); ``agrees(state, answer)`` judges it. ``label``
-    is shown with each difference (the depth searched, say).
+    ``ask(state, path)`` returns the answer (a ``Raised`` fault is kept as the
+    answer, and is wrong); ``agrees(state, answer)`` judges it.
     """
-    differences = []
+    observations = []
     for state, path in positions:
         try:
             answer = ask(state, path)
         except Raised as fault:
             answer = fault
-        if isinstance(answer, Raised) or not agrees(state, answer):
-            differences.append(
-                Difference(state, path, expected_text(state), answer, dict(label or {})))
-    return differences
+        ok = not isinstance(answer, Raised) and agrees(state, answer)
+        observation = Observation(state, path, answer, ok, dict(label or {}))
+        if not ok:
+            observation.expected = expected_text(state)
+        observations.append(observation)
+    return observations
 
 
-def fail(what, differences, total, mistake=None, advice=None, shown=describe):
-    """Raise a Mismatch that shows the smallest difference.
+def wrong(observations):
+    return [o for o in observations if not o.ok]
 
-    ``shown`` turns the student's answer into text (a raised error is shown
-    as it is).
-    """
-    first = differences[0]
-    got = str(first.actual) if isinstance(first.actual, Raised) else shown(first.actual)
+
+def returned_a_stub(observations):
+    """The untouched starter answers None everywhere."""
+    return ["stub"] if observations and all(o.answer is None for o in observations) else []
+
+
+def verdict(what, observations, diagnose=None, shown=describe):
+    """Fail with the smallest wrong answer, if any; ``diagnose(observations)``
+    names the mistakes, ``shown`` turns an answer into text."""
+    bad = wrong(observations)
+    if not bad:
+        return
+    first = bad[0]
+    got = str(first.answer) if raised(first) else shown(first.answer)
     lines = [
-        f"{what} is wrong on {len(differences)} of {total} positions. The smallest one, "
+        f"{what} is wrong on {len(bad)} of {len(observations)} positions. The smallest one, "
         f"reached from {where(first.path)}:",
         "",
         isolation.draw(first.state),
         "",
+        *[f"{key}: {value}" for key, value in first.extra.items()],
         f"expected: {first.expected}",
         f"got:      {got}",
     ]
-    lines += [f"{key}: {value}" for key, value in first.extra.items()]
-    if advice:
-        lines += ["", advice]
-    raise Mismatch("\n".join(lines), mistake)
-
-
-def all_none(differences):
-    return all(d.actual is None for d in differences)
-
-
-def returned_a_stub(differences):
-    """The untouched starter returns None on every position it is asked about."""
-    return "stub" if differences and all_none(differences) else None
-
-
-def foreign(value):
-    return isinstance(value, Foreign)
+    raise Mismatch("\n".join(lines), returned_a_stub(observations)
+                   or (diagnose(observations) if diagnose else []))

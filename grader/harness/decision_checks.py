@@ -14,16 +14,11 @@ REFERENCE = Search()
 FUNCTION = "minimax_decision"
 
 
-def nonterminal(positions):
-    """The decision need not handle a finished game."""
-    return [(state, path) for state, path in positions if state.get_legal_moves()]
-
-
 def moves_text(moves):
     return "one of " + ", ".join(f"({x}, {y})" for x, y in sorted(moves))
 
 
-def _decide(probe, depth):
+def _ask(probe, depth):
     extra = () if depth is None else (depth,)
     return lambda state, path: probe.counted(FUNCTION, state, *extra)
 
@@ -32,46 +27,49 @@ def _label(depth):
     return {"depth": depth} if depth is not None else None
 
 
-def _depth(difference):
-    return difference.extra.get("depth")
+def _depth(observation):
+    return observation.extra.get("depth")
 
 
 def _is_number(value):
     return type(value) in (int, float)
 
 
-def _diagnose_moves(differences):
-    answers = [d.actual for d in differences if not isinstance(d.actual, checks.Raised)]
-    if len(answers) == len(differences):
-        if all(move is None for move, _ in answers):
-            return "stub"
-        if all(_is_number(move) for move, _ in answers):
-            return "returns_score"
+def _move_likelihood(flaws, observation):
+    """The chance that the model picks the student's move (ties split evenly)."""
+    if checks.raised(observation):
+        return 0
+    best = Search(flaws).best_moves(observation.state, _depth(observation))
+    return 1 / len(best) if observation.answer[0] in best else 0
 
-    def reproduces(flaws, difference):
-        if isinstance(difference.actual, checks.Raised):
-            return False
-        move = difference.actual[0]
-        return checks.is_move(move) and move in Search(flaws).best_moves(
-            difference.state, _depth(difference))
 
-    return mistakes.diagnose(mistakes.SEARCH_MODELS, reproduces, differences)
+def _random_player(observation):
+    return 1 / len(observation.state.get_legal_moves())
+
+
+def _diagnose_moves(observations):
+    bad = checks.wrong(observations)
+    if not any(checks.raised(o) for o in bad):
+        moves = [o.answer[0] for o in bad]
+        if all(move is None for move in moves) and len(bad) == len(observations):
+            return ["stub"]
+        if all(_is_number(move) for move in moves):
+            return ["returns_score"]
+    return mistakes.diagnose(mistakes.SEARCH_MODELS, _move_likelihood, observations, _random_player)
 
 
 def check_moves(probe, positions, depths=(None,)):
     """The move is one of the best at every position (and depth)."""
-    differences = []
+    observations = []
     for depth in depths:
-        differences += checks.collect(
-            positions, _decide(probe, depth),
+        observations += checks.collect(
+            positions, _ask(probe, depth),
             lambda s, answer: checks.is_move(answer[0])
             and answer[0] in REFERENCE.best_moves(s, depth),
             lambda s: moves_text(REFERENCE.best_moves(s, depth)),
-            _label(depth),
-        )
-    if differences:
-        checks.fail(f"The move of {FUNCTION}", differences, len(positions) * len(depths),
-                    _diagnose_moves(differences), shown=lambda answer: describe(answer[0]))
+            _label(depth))
+    checks.verdict(f"The move of {FUNCTION}", observations, _diagnose_moves,
+                   shown=lambda answer: describe(answer[0]))
 
 
 def _calls(flaws, state, depth):
@@ -80,20 +78,18 @@ def _calls(flaws, state, depth):
 
 def check_counts(probe, positions, depths):
     """The search calls terminal_test exactly as often as the reference."""
-    differences = []
+    observations = []
     for depth in depths:
-        differences += checks.collect(
-            positions, _decide(probe, depth),
+        observations += checks.collect(
+            positions, _ask(probe, depth),
             lambda s, answer: answer[1] == _calls(None, s, depth),
             lambda s: f"{_calls(None, s, depth)} calls to terminal_test",
-            _label(depth),
-        )
-    if differences:
-        def reproduces(flaws, difference):
-            return not isinstance(difference.actual, checks.Raised) and \
-                difference.actual[1] == _calls(flaws, difference.state, _depth(difference))
+            _label(depth))
 
-        checks.fail(f"The number of terminal tests in {FUNCTION}", differences,
-                    len(positions) * len(depths),
-                    mistakes.diagnose(mistakes.SEARCH_MODELS, reproduces, differences),
-                    shown=lambda answer: f"{answer[1]} calls to terminal_test")
+    def reproduces(flaws, observation):
+        return not checks.raised(observation) and \
+            observation.answer[1] == _calls(flaws, observation.state, _depth(observation))
+
+    checks.verdict(f"The number of terminal tests in {FUNCTION}", observations,
+                   lambda found: mistakes.diagnose(mistakes.SEARCH_MODELS, reproduces, found),
+                   shown=lambda answer: f"{answer[1]} calls to terminal_test")

@@ -5,6 +5,8 @@ reference there is a model of each mistake, and a failing test names the
 mistake whose model gives the student's answers on the failing positions.
 """
 
+import math
+
 from grader.harness.flawed_game import ORTHOGONAL, FlawedGame
 from grader.harness.isolation import DIRECTIONS
 from grader.harness.search import Flaws
@@ -78,9 +80,9 @@ HINTS = {
 SEARCH_MODELS = [
     ("flipped_utilities", Flaws(flipped_utilities=True)),
     ("utility_for_player_to_move", Flaws(mover_utility=True)),
-    ("inverted_terminal_test", Flaws(inverted_terminal=True)),
     ("recursion_swapped", Flaws(recursion_swapped=True)),
     ("aggregation_swapped", Flaws(aggregation_swapped=True)),
+    ("aggregation_swapped", Flaws(aggregation_swapped=True, start_kept=True)),
     ("min_starts_at_zero", Flaws(min_from_zero=True)),
     ("max_starts_at_zero", Flaws(max_from_zero=True)),
     ("cutoff_before_terminal", Flaws(cutoff_first=True)),
@@ -110,13 +112,37 @@ GAME_MODELS = [
 ]
 
 
-def diagnose(models, reproduces, differences, sample=12):
-    """The id of the first model that reproduces every sampled difference.
+def _spread(items, count):
+    """Up to ``count`` items, evenly spread over ``items``."""
+    if len(items) <= count:
+        return items
+    return [items[i * len(items) // count] for i in range(count)]
 
-    ``reproduces(model, difference)`` says whether the model, in the student's
-    place, would have given the student's answer.
+
+def diagnose(models, likelihood, observations, baseline=None, sample=24, most=2):
+    """The mistakes whose models best explain the student's answers.
+
+    ``likelihood(model, observation)`` is the chance that the model, in the
+    student's place, gives the student's answer: 1 or 0 for a value, 1/k
+    when the model finds k moves equally good and the student's is one of
+    them. A model is a candidate when it explains every sampled answer, the
+    wrong ones and a spread of the right ones; candidates are ranked by their
+    joint likelihood, which must beat ``baseline(observation)`` (a player
+    choosing at random) where one is given. The best is named, with a second
+    only when it fits exactly as well; more ties than ``most`` name nothing.
     """
+    chosen = _spread([o for o in observations if not o.ok], sample)
+    chosen += _spread([o for o in observations if o.ok], sample)
+    floor = sum(math.log(baseline(o)) for o in chosen) if baseline else -math.inf
+    scores = {}
     for mistake, model in models:
-        if all(reproduces(model, d) for d in differences[:sample]):
-            return mistake
-    return None
+        odds = [likelihood(model, o) for o in chosen]
+        if min(odds, default=0) > 0:
+            score = sum(math.log(p) for p in odds)
+            if score > floor + 1e-9 and score > scores.get(mistake, -math.inf):
+                scores[mistake] = score
+    if not scores:
+        return []
+    top = max(scores.values())
+    best = [m for m, score in scores.items() if score >= top - 1e-9]
+    return best if len(best) <= most else []

@@ -91,6 +91,9 @@ class Grading:
         seconds = self._job["tests"].get(request.node.originalname, {}).get(
             "seconds", limits["test_seconds"]
         )
+        # Every test starts from a fresh import: what one test did to the
+        # student's module (a class attribute changed, say) can't leak into the next.
+        self._student.stop()
         bound = BoundStudent(self._student, Budget(limits["call_seconds"], seconds))
         yield bound
         if bound.busy:  # the test was stopped inside a call: don't reuse that worker

@@ -14,9 +14,9 @@ import math
 class Flaws:
     flipped_utilities: bool = False  # +1 at max terminals, -1 at min terminals
     mover_utility: bool = False  # terminal scored for the player to move: always -1
-    inverted_terminal: bool = False  # "terminal" while moves remain
     recursion_swapped: bool = False  # min_value recurses into min_value, max into max
     aggregation_swapped: bool = False  # min_value takes the max and vice versa
+    start_kept: bool = False  # ... but still starts from +inf (min) or -inf (max)
     min_from_zero: bool = False  # min_value's running value starts at 0
     max_from_zero: bool = False  # max_value's running value starts at 0
     cutoff_first: bool = False  # depth cutoff tested before the terminal test
@@ -47,8 +47,7 @@ class Search:
 
     def terminal_test(self, state):
         self.calls += 2 if self.flaws.double_terminal_test else 1
-        over = not state.get_legal_moves()
-        return not over if self.flaws.inverted_terminal else over
+        return not state.get_legal_moves()
 
     def _cut(self, depth):
         return depth is not None and depth <= 0
@@ -71,23 +70,24 @@ class Search:
         return None
 
     def min_value(self, state, depth=None):
-        value = self._leaf(state, depth, +1)
-        if value is not None:
-            return value
-        step = self.min_value if self.flaws.recursion_swapped else self.max_value
-        pick = max if self.flaws.aggregation_swapped else min
-        value = 0 if self.flaws.min_from_zero else math.inf
-        for move in state.get_legal_moves():
-            value = pick(value, step(state.forecast_move(move), self._child_depth(depth)))
-        return value
+        return self._node(state, depth, minimising=True)
 
     def max_value(self, state, depth=None):
-        value = self._leaf(state, depth, -1)
+        return self._node(state, depth, minimising=False)
+
+    def _node(self, state, depth, minimising):
+        flaws = self.flaws
+        value = self._leaf(state, depth, +1 if minimising else -1)
         if value is not None:
             return value
-        step = self.max_value if self.flaws.recursion_swapped else self.min_value
-        pick = min if self.flaws.aggregation_swapped else max
-        value = 0 if self.flaws.max_from_zero else -math.inf
+        own, other = (self.min_value, self.max_value) if minimising else (self.max_value,
+                                                                           self.min_value)
+        step = own if flaws.recursion_swapped else other
+        takes_min = minimising != flaws.aggregation_swapped
+        pick = min if takes_min else max
+        value = math.inf if takes_min != flaws.start_kept else -math.inf
+        if flaws.min_from_zero and minimising or flaws.max_from_zero and not minimising:
+            value = 0
         for move in state.get_legal_moves():
             value = pick(value, step(state.forecast_move(move), self._child_depth(depth)))
         return value

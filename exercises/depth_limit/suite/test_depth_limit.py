@@ -6,16 +6,13 @@ from outside; the module's own ``call_counter`` is never read.
 
 import pytest
 
-from grader.harness import checks, isolation
-from grader.harness.decision_checks import check_counts, check_moves, nonterminal
+from grader.harness import checks
+from grader.harness.decision_checks import check_counts, check_moves
+from grader.harness.positions import LARGE_DEPTH_PATHS, SMALL, large, nonterminal
 from grader.harness.probes import SearchProbe
 
-POSITIONS = nonterminal(isolation.reachable(isolation.new_game()))
+POSITIONS = nonterminal(SMALL)
 DEPTHS = range(1, 7)
-LARGE_ROOT = isolation.new_game(isolation.LARGE)
-LARGE = nonterminal(
-    [(s, p) for s, p in isolation.reachable(LARGE_ROOT) if len(p) == 2]
-)[::9]
 
 
 @pytest.fixture
@@ -28,17 +25,16 @@ def test_depth_one_counts_five(search):
 
 
 def test_cutoff_returns_zero(search):
+    def scored_as_terminal(observations):
+        bad = checks.wrong(observations)
+        return ["cutoff_scored_as_terminal"] if all(o.answer in (1, -1) for o in bad) else []
+
     for name in ("min_value", "max_value"):
-        differences = checks.collect(
+        observations = checks.collect(
             POSITIONS, lambda s, _: search(name, s, 0),
             lambda s, value: type(value) in (int, float) and value == 0,
-            lambda s: "0 (the cutoff, on a position that is not terminal)",
-        )
-        if differences:
-            mistake = checks.returned_a_stub(differences)
-            if not mistake and all(d.actual in (1, -1) for d in differences):
-                mistake = "cutoff_scored_as_terminal"
-            checks.fail(f"{name}(state, 0)", differences, len(POSITIONS), mistake)
+            lambda s: "0 (the cutoff, on a position that is not terminal)")
+        checks.verdict(f"{name}(state, 0)", observations, scored_as_terminal)
 
 
 def test_call_counts(search):
@@ -50,6 +46,6 @@ def test_best_moves(search):
 
 
 def test_larger_board(search):
-    positions = [(LARGE_ROOT, ())] + LARGE
+    positions = large(LARGE_DEPTH_PATHS)
     check_counts(search, positions, [1, 2, 3])
     check_moves(search, positions, [1, 2, 3])

@@ -55,26 +55,27 @@ def shared_board(game):
     return not same_moves(isolation.new_game().get_legal_moves(), game.moves(game.new()))
 
 
-def diagnose_moves(game, differences):
-    def reproduces(model, difference):
-        return same_moves(model.replay(difference.path).get_legal_moves(), difference.actual,
-                          multiset=True)
+def diagnose_moves(game, observations):
+    def reproduces(model, observation):
+        return same_moves(model.replay(observation.path).get_legal_moves(),
+                          observation.answer, multiset=True)
 
-    found = checks.returned_a_stub(differences) or mistakes.diagnose(
-        mistakes.GAME_MODELS, reproduces, differences)
+    found = mistakes.diagnose(mistakes.GAME_MODELS, reproduces, observations)
     if not found and shared_board(game):
-        found = "shared_class_board"
+        found = ["shared_class_board"]
     return found
 
 
+def ask_moves(game):
+    return lambda state, path: game.moves(game.replay(path))
+
+
 def check_legal_moves(game, positions, what="get_legal_moves"):
-    differences = checks.collect(
-        positions, lambda s, path: game.moves(game.replay(path)),
+    observations = checks.collect(
+        positions, ask_moves(game),
         lambda s, answer: same_moves(s.get_legal_moves(), answer),
-        lambda s: moves_text(s.get_legal_moves()),
-    )
-    if differences:
-        checks.fail(what, differences, len(positions), diagnose_moves(game, differences))
+        lambda s: moves_text(s.get_legal_moves()))
+    checks.verdict(what, observations, lambda found: diagnose_moves(game, found))
 
 
 def test_start_position(game):
@@ -99,19 +100,16 @@ def test_moves_are_a_list_of_tuples(game):
         return (type(answer) is list and all(checks.is_move(m) for m in answer)
                 and len(set(answer)) == len(answer))
 
-    differences = checks.collect(
-        POSITIONS, lambda s, path: game.moves(game.replay(path)), plain,
-        lambda s: f"a list of (x, y) tuples, each once: {sorted(s.get_legal_moves())!r}",
-    )
-    if differences:
-        answer = differences[0].actual
+    def diagnose(observations):
+        answer = checks.wrong(observations)[0].answer
         if type(answer) is list and all(checks.is_move(m) for m in answer):
-            mistake = diagnose_moves(game, differences)  # duplicates
-        elif checks.all_none(differences):
-            mistake = "stub"
-        else:
-            mistake = "moves_not_list"
-        checks.fail("The type of get_legal_moves' answer", differences, len(POSITIONS), mistake)
+            return diagnose_moves(game, observations)  # a move comes out twice
+        return ["moves_not_list"]
+
+    observations = checks.collect(
+        POSITIONS, ask_moves(game), plain,
+        lambda s: f"a list of (x, y) tuples, each once: {sorted(s.get_legal_moves())!r}")
+    checks.verdict("The type of get_legal_moves' answer", observations, diagnose)
 
 
 def test_forecast_returns_new_state(game):
@@ -119,13 +117,11 @@ def test_forecast_returns_new_state(game):
         parent = game.replay(path)
         return [game.same(parent, game.play(parent, m)) for m in state.get_legal_moves()]
 
-    differences = checks.collect(
+    observations = checks.collect(
         [(s, p) for s, p in POSITIONS if s.get_legal_moves()], new_object,
-        lambda s, answer: not any(answer), lambda s: "a new GameState for every move",
-    )
-    if differences:
-        checks.fail("forecast_move", differences, len(POSITIONS), "forecast_returns_self",
-                    shown=lambda answer: "the same object it was called on")
+        lambda s, answer: not any(answer), lambda s: "a new GameState for every move")
+    checks.verdict("forecast_move", observations, lambda found: ["forecast_returns_self"],
+                   shown=lambda answer: "the same object it was called on")
 
 
 def test_forecast_leaves_parent_unchanged(game):
@@ -143,9 +139,7 @@ def test_forecast_leaves_parent_unchanged(game):
                 return f"the new state shares {', '.join(shared[:3])} with its parent"
         return ""
 
-    differences = checks.collect(
-        POSITIONS, changes, lambda s, answer: not answer, lambda s: "the parent left unchanged",
-    )
-    if differences:
-        mistake = "shared_class_board" if shared_board(game) else "forecast_mutates"
-        checks.fail("forecast_move", differences, len(POSITIONS), mistake, shown=str)
+    observations = checks.collect(
+        POSITIONS, changes, lambda s, answer: not answer, lambda s: "the parent left unchanged")
+    checks.verdict("forecast_move", observations, lambda found: [
+        "shared_class_board" if shared_board(game) else "forecast_mutates"], shown=str)

@@ -14,6 +14,8 @@ from grader.harness.search import Search
 MODULE = "minimax_helpers"
 POSITIONS = isolation.reachable(isolation.new_game())
 REFERENCE = Search()
+NONE_NOTE = ("terminal_test returned None where False was meant; it was accepted, as "
+             "`if terminal_test(state):` treats both alike, but return False to be clear.")
 
 
 @pytest.fixture
@@ -21,51 +23,50 @@ def helpers(student):
     return SearchProbe(student, MODULE)
 
 
+def over(state):
+    return not state.get_legal_moves()
+
+
 def test_terminal_test(helpers, notes):
     def agrees(state, answer):
-        if answer is None and state.get_legal_moves():
-            notes.append("terminal_test returned None where False was meant; it was "
-                         "accepted, as `if terminal_test(state):` treats both alike, but "
-                         "return False to be clear.")
-            return True
-        return type(answer) is bool and answer == REFERENCE.terminal_test(state)
+        return answer is over(state) or answer is None and not over(state)
 
-    differences = checks.collect(
+    observations = checks.collect(
         POSITIONS, lambda s, _: helpers.plain("terminal_test", s), agrees,
-        lambda s: repr(not s.get_legal_moves()),
-    )
-    if differences:
-        mistake = checks.returned_a_stub(differences)
-        if not mistake and all(d.actual is (not d.expected == "True") for d in differences):
-            mistake = "inverted_terminal_test"
-        checks.fail("terminal_test", differences, len(POSITIONS), mistake)
+        lambda s: repr(over(s)))
+    answers = [o.answer for o in observations]
+    if None in answers and (True in answers or False in answers):
+        notes.append(NONE_NOTE)
+
+    def inverted(observations):
+        bad = checks.wrong(observations)
+        return ["inverted_terminal_test"] if all(o.answer is (not over(o.state))
+                                                 for o in bad) else []
+
+    checks.verdict("terminal_test", observations, inverted)
 
 
-def _check_value(helpers, name, positions):
+def check_value(helpers, name, positions):
     expected = getattr(REFERENCE, name)
+    observations = checks.collect(
+        positions, lambda s, _: helpers(name, s),
+        lambda s, answer: type(answer) in (int, float) and answer == expected(s),
+        lambda s: repr(expected(s)))
 
-    def agrees(state, answer):
-        return type(answer) in (int, float) and answer == expected(state)
+    def reproduces(flaws, observation):
+        return getattr(Search(flaws), name)(observation.state) == observation.answer
 
-    differences = checks.collect(
-        positions, lambda s, _: helpers(name, s), agrees, lambda s: repr(expected(s)),
-    )
-    if differences:
-        def reproduces(flaws, difference):
-            return getattr(Search(flaws), name)(difference.state) == difference.actual
-
-        mistake = checks.returned_a_stub(differences) or mistakes.diagnose(
-            mistakes.SEARCH_MODELS, reproduces, differences)
-        checks.fail(name, differences, len(positions), mistake)
+    checks.verdict(name, observations, lambda found: mistakes.diagnose(
+        mistakes.SEARCH_MODELS, reproduces, found))
 
 
 def test_min_value_empty_board(helpers):
-    _check_value(helpers, "min_value", POSITIONS[:1])
+    check_value(helpers, "min_value", POSITIONS[:1])
 
 
 def test_min_value(helpers):
-    _check_value(helpers, "min_value", POSITIONS)
+    check_value(helpers, "min_value", POSITIONS)
 
 
 def test_max_value(helpers):
-    _check_value(helpers, "max_value", POSITIONS)
+    check_value(helpers, "max_value", POSITIONS)
