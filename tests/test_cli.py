@@ -156,3 +156,11 @@ def test_the_console_entry_point_runs():
     done = subprocess.run([sys.executable, "-m", "grader", "--version"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and done.stdout.startswith("minimax-grader ")
+
+
+def test_check_solutions_exits_1_on_a_surprise(capsys, tmp_path):
+    wrong = tmp_path / "solutions" / "helpers"
+    wrong.mkdir(parents=True)
+    (wrong / "minimax_helpers.py").write_text(WRONG_HELPERS)
+    code, out, _ = run(capsys, "check-solutions", "--root", str(tmp_path))
+    assert code == 1 and "1 surprise(s)" in out and "expected full marks" in out

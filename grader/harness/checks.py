@@ -87,8 +87,9 @@ def verdict(what, observations, diagnose=None, shown=describe):
         return
     first = bad[0]
     got = str(first.answer) if raised(first) else shown(first.answer)
+    cases = "cases (position and depth)" if first.extra else "positions"
     lines = [
-        f"{what} is wrong on {len(bad)} of {len(observations)} positions. The smallest one, "
+        f"{what} is wrong on {len(bad)} of {len(observations)} {cases}. The smallest one, "
         f"reached from {where(first.path)}:",
         "",
         isolation.draw(first.state),
