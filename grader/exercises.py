@@ -59,6 +59,7 @@ class Exercise:
     tests: tuple
     limits: Limits
     folder: Path
+    provides: tuple = ()  # modules the course gives students (harness/provided)
 
     @property
     def suite(self):
@@ -95,7 +96,7 @@ def load(name, root=ROOT):
         exercise = Exercise(
             id=name, title=data["title"], summary=data.get("summary", ""),
             files=tuple(data["files"]), tests=tests, limits=Limits(**data.get("limits", {})),
-            folder=folder,
+            folder=folder, provides=tuple(data.get("provides", ())),
         )
     except (KeyError, TypeError) as exc:
         raise BadExercise(f"{folder / 'exercise.toml'}: {exc}") from None

@@ -5,6 +5,7 @@ import time
 import pytest
 
 from grader.harness import isolation, wire
+from grader.harness.provided import provide
 from grader.harness.student import (
     CallTimeout,
     ImportFailed,
@@ -60,7 +61,8 @@ def soon(seconds=5):
 @pytest.fixture
 def student(tmp_path):
     (tmp_path / "code.py").write_text(STUDENT_CODE)
-    worker = Student(tmp_path, ["code"], output_cap=1000)
+    provide(["gamestate"], tmp_path / "provided")
+    worker = Student(tmp_path, ["code"], tmp_path / "provided", output_cap=1000)
     yield worker
     worker.stop()
 
@@ -126,7 +128,7 @@ def test_output_is_captured_and_capped(student):
 
 def test_syntax_error_names_file_line_and_text(tmp_path):
     (tmp_path / "code.py").write_text("x = 1\ndef f(:\n    pass\n")
-    worker = Student(tmp_path, ["code"])
+    worker = Student(tmp_path, ["code"], tmp_path)
     with pytest.raises(ImportFailed) as caught:
         worker.start()
     assert str(caught.value).startswith("code.py has a syntax error on line 2")
@@ -137,7 +139,7 @@ def test_syntax_error_names_file_line_and_text(tmp_path):
 
 def test_crash_at_import_shows_the_student_traceback(tmp_path):
     (tmp_path / "code.py").write_text("print('hi')\nvalue = undefined_name\n")
-    worker = Student(tmp_path, ["code"])
+    worker = Student(tmp_path, ["code"], tmp_path)
     with pytest.raises(ImportFailed) as caught:
         worker.start()
     text = str(caught.value)

@@ -73,11 +73,12 @@ def _fault_mistakes(exc):
 class Grading:
     """Registered by the supervisor with the job's settings and results channel."""
 
-    def __init__(self, job, channel):
+    def __init__(self, job, channel, spawner=None):
         self._job = job
         self.channel = channel
         limits = job["limits"]
-        self._student = Student(job["submission"], job["modules"], limits["output_bytes"])
+        self._student = Student(job["submission"], job["modules"], job["provided"],
+                                limits["output_bytes"], spawner)
         self._notes = []
         self._results = {}
 

@@ -9,15 +9,12 @@ the supervisor's memory.
 import os
 import select
 import signal
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 from grader.harness import wire
+from grader.harness.spawn import LocalSpawner, SpawnFailed
 
-WORKER = Path(__file__).resolve().parent / "worker.py"
 START_SECONDS = 10  # importing the student's files
 
 
@@ -98,11 +95,13 @@ class OutputTap:
 class Student:
     """Calls into the student's modules, one worker process at a time."""
 
-    def __init__(self, submission, modules, output_cap=65536):
+    def __init__(self, submission, modules, provided, output_cap=65536, spawner=None):
         self.submission = str(submission)
+        self.provided = str(provided)
         self.modules = list(modules)
         self.output_cap = output_cap
-        self.process = None
+        self.spawner = spawner or LocalSpawner()
+        self.worker = None
         self.taps = []
         self.import_failure = None
         self.restarts = 0
@@ -110,30 +109,19 @@ class Student:
     # -- the worker's life -------------------------------------------------
 
     def _spawn(self):
-        to_worker_r, to_worker_w = os.pipe()
-        from_worker_r, from_worker_w = os.pipe()
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-B", "-u", str(WORKER), str(to_worker_r), str(from_worker_w),
-             self.submission, *self.modules],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            pass_fds=(to_worker_r, from_worker_w),
-            cwd=self.submission,
-            start_new_session=True,
-        )
-        os.close(to_worker_r)
-        os.close(from_worker_w)
-        self.requests = os.fdopen(to_worker_w, "wb")
-        self.answers = from_worker_r
+        try:
+            self.worker = self.spawner.spawn(
+                [self.submission, self.provided, *self.modules], cwd=self.submission)
+        except SpawnFailed as exc:
+            raise WorkerDied(str(exc)) from None
         self.pending = bytearray()
-        self.taps.append(OutputTap(self.process.stdout, self.output_cap))
+        self.taps.append(OutputTap(self.worker.output, self.output_cap))
 
     def start(self):
         """Start the worker unless it runs; raise ImportFailed if the files don't import."""
         if self.import_failure:
             raise ImportFailed(self.import_failure)
-        if self.process and self.process.poll() is None:
+        if self.worker:
             return
         self._spawn()
         try:
@@ -146,28 +134,27 @@ class Student:
             raise ImportFailed(self.import_failure)
 
     def stop(self):
-        if not self.process:
-            return
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.process.wait()
-        self.requests.close()
-        os.close(self.answers)
-        self.process = None
+        """Kill the worker, if one runs; the exit code, if it is known."""
+        if not self.worker:
+            return None
+        worker, self.worker = self.worker, None
+        self.spawner.kill(worker.pid)
+        code = self.spawner.wait(worker.pid)
+        worker.requests.close()
+        os.close(worker.answers)
+        return code
 
     # -- calls ---------------------------------------------------------------
 
     def _receive(self, deadline, doing):
         while b"\n" not in self.pending:
             left = deadline - time.monotonic()
-            ready = select.select([self.answers], [], [], max(left, 0))[0] if left > 0 else []
+            ready = select.select([self.worker.answers], [], [], left)[0] if left > 0 else []
             if not ready:
                 self.stop()
                 self.restarts += 1
                 raise CallTimeout(f"time limit reached while {doing}")
-            chunk = os.read(self.answers, 65536)
+            chunk = os.read(self.worker.answers, 65536)
             if not chunk:
                 self._died(doing)
             self.pending += chunk
@@ -183,10 +170,11 @@ class Student:
             raise WorkerDied(f"the worker sent garbage while {doing}: {exc}") from None
 
     def _died(self, doing):
-        code = self.process.wait()
-        self.stop()
+        code = self.stop()
         self.restarts += 1
-        if code < 0:
+        if code is None:
+            how = "ended"
+        elif code < 0:
             how = f"was killed by signal {signal.Signals(-code).name}"
             if -code == signal.SIGKILL:
                 how += " (often: out of memory)"
@@ -197,8 +185,8 @@ class Student:
     def request(self, message, deadline, doing):
         self.start()
         try:
-            self.requests.write(wire.dumps(message))
-            self.requests.flush()
+            self.worker.requests.write(wire.dumps(message))
+            self.worker.requests.flush()
         except BrokenPipeError:
             self._died(doing)
         reply = self._receive(deadline, doing)
@@ -224,10 +212,6 @@ class Student:
     def inspect(self, op, a, b, deadline):
         """Compare two kept objects: "same" (identity) or "shares" (common parts)."""
         return self.request({"op": op, "a": a, "b": b}, deadline, "inspecting states")["value"]
-
-    def drop(self, deadline):
-        if self.process:
-            self.request({"op": "drop"}, deadline, "clearing states")
 
     # -- output ----------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 """The trusted process inside the sandbox: runs one exercise's suite.
 
-Run as ``python -I supervisor.py JOB.json``. Standard output becomes the
+Run as ``python -I supervisor.py JOB.json [BROKER_FD]``; with BROKER_FD the
+worker is started by the container's launcher (see ``spawn``), as another
+user. Standard output becomes the
 results channel (one JSON line per event, written only by the plugin);
 pytest's own output is sent to standard error. The student's code never runs
 here: it runs in the worker that the suite's fixtures start.
@@ -17,6 +19,7 @@ import pytest  # noqa: E402
 
 from grader.harness import limits  # noqa: E402
 from grader.harness.plugin import Grading  # noqa: E402
+from grader.harness.spawn import BrokerSpawner  # noqa: E402
 
 
 def pytest_args(job):
@@ -41,7 +44,8 @@ def main(argv):
     os.dup2(2, 1)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
-    grading = Grading(job, channel)
+    spawner = BrokerSpawner(int(argv[1])) if len(argv) > 1 else None
+    grading = Grading(job, channel, spawner)
     code = pytest.main(pytest_args(job), plugins=[grading])
     grading.emit({"event": "end", "pytest_exit": int(code)})
     return 0

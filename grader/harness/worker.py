@@ -5,7 +5,10 @@ verdicts. Requests arrive as JSON lines on one pipe and answers leave on
 another; the student's prints go to stdout/stderr, which the supervisor
 captures separately. Everything sent back is plain data (see ``wire``).
 
-Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION MODULE...``.
+Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION PROVIDED MODULE...``,
+where PROVIDED is the folder of the modules the course gives students. The
+worker imports nothing of the grader but ``wire``: in the Docker sandbox the
+student's user can read nothing else.
 """
 
 import os
@@ -16,7 +19,7 @@ from pathlib import Path
 HARNESS = Path(__file__).resolve().parent
 sys.path[:0] = [str(HARNESS.parent.parent)]
 
-from grader.harness import isolation, wire  # noqa: E402  (needs the path above)
+from grader.harness import wire  # noqa: E402  (needs the path above)
 
 
 def _student_frames(exc, submission):
@@ -89,9 +92,6 @@ class Worker:
             return {"value": self.shares(request["a"], request["b"])}
         if op == "same":
             return {"value": self.handles[request["a"]] is self.handles[request["b"]]}
-        if op == "drop":
-            self.handles.clear()
-            return {"value": None}
         return {"bad_request": str(op)}
 
     def _resolve(self, target):
@@ -102,7 +102,9 @@ class Worker:
 
     def _argument(self, arg):
         if type(arg) is dict and "state" in arg:
-            return isolation.from_data(arg["state"])
+            import gamestate  # the provided, trusted game (see harness/provided)
+
+            return gamestate.from_data(arg["state"])
         if type(arg) is dict and "handle" in arg:
             return self.handles[arg["handle"]]
         if type(arg) is dict and "tuple" in arg:
@@ -189,10 +191,10 @@ def _walk(obj, path, visit, depth=0, budget=None):
 
 
 def main(argv):
-    rpc_in, rpc_out, submission, *module_names = argv
+    rpc_in, rpc_out, submission, provided, *module_names = argv
     requests = os.fdopen(int(rpc_in), "rb")
     answers = os.fdopen(int(rpc_out), "wb")
-    sys.path[:0] = [submission, str(HARNESS / "shims")]
+    sys.path[:0] = [submission, provided]
     worker = Worker(os.path.realpath(submission), module_names)
     failure = worker.import_all()
     answers.write(wire.dumps({"import_failed": failure} if failure else {"ready": True}))

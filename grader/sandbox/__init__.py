@@ -28,12 +28,14 @@ class Run:
     log: str = ""
 
 
-def job(exercise, limits, suite, submission):
-    """The supervisor's instructions, as plain data."""
+def job(exercise, limits, suite, work):
+    """The supervisor's instructions, as plain data, for a run in ``work``."""
     return {
         "exercise": exercise.id,
         "suite": str(suite),
-        "submission": str(submission),
+        "submission": str(work / "submission"),
+        "provided": str(work / "provided"),
+        "provides": list(exercise.provides),
         "modules": exercise.modules,
         "limits": {
             "call_seconds": limits.call_seconds,

@@ -14,6 +14,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from grader.harness.provided import provide
 from grader.sandbox import LOG_CAP, RESULTS_CAP, Run, job, parse_events
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "harness" / "supervisor.py"
@@ -38,12 +39,14 @@ class LocalSandbox:
     def run(self, exercise, submission, limits):
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work:
             work = Path(work)
-            folder = work / "submission"
+            settings = job(exercise, limits, exercise.suite, work)
+            folder = Path(settings["submission"])
             folder.mkdir()
             for name, data in submission.files.items():
                 (folder / name).write_bytes(data)
+            provide(exercise.provides, settings["provided"])
             job_file = work / "job.json"
-            job_file.write_text(json.dumps(job(exercise, limits, exercise.suite, folder)))
+            job_file.write_text(json.dumps(settings))
             return self._supervise(work, job_file, limits)
 
     def _supervise(self, work, job_file, limits):
