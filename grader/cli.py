@@ -109,6 +109,20 @@ def cmd_check_solutions(args):
     return 1 if surprises else 0
 
 
+def cmd_image(args):
+    from grader import image
+    from grader.sandbox import SandboxUnavailable
+    from grader.sandbox.docker import connect
+
+    try:
+        client = connect()
+    except SandboxUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    built, seconds = image.build(client, base=args.base, tag=args.tag)
+    print(f"built {args.tag} ({built.short_id}) in {seconds:.0f} s")
+    return 0
+
+
 def parser():
     top = argparse.ArgumentParser(prog="minimax-grader", description=(
         "Grade the minimax exercises of an intro-AI course."))
@@ -132,6 +146,14 @@ def parser():
         grade.add_argument(f"--{limit}", type=kind, help="override the exercise's limit")
     grade.add_argument("submission", help="a folder, the .py file itself, or a .zip")
 
+    image = commands.add_parser("image", help="the Docker sandbox's grading image")
+    image_commands = image.add_subparsers(dest="image_command", required=True)
+    build = image_commands.add_parser("build", help="build the grading image (no registry needed)")
+    build.add_argument("--base", default="auto", help=(
+        "the base image: auto (python:3.11-slim if present, else one made from Debian's "
+        "packages with docker/make-base-image), or any image name"))
+    build.add_argument("--tag", default=f"minimax-grader:{__version__}")
+
     check = commands.add_parser(
         "check-solutions", help="prove the reference solutions and the test corpus")
     check.add_argument("--root", default=str(solutions.ROOT), help="the source checkout")
@@ -141,7 +163,7 @@ def parser():
     return top
 
 
-COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade,
+COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "image": cmd_image,
             "check-solutions": cmd_check_solutions}
 
 

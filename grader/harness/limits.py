@@ -29,7 +29,10 @@ def _set(which, value):
 
 
 def apply(limits, cpu_seconds):
-    _set(resource.RLIMIT_AS, limits["memory_mb"] << 20)
+    # In the Docker sandbox the container's memory limit does this job, so
+    # that running out of memory shows as the container's OOM kill.
+    if limits.get("address_space_mb"):
+        _set(resource.RLIMIT_AS, limits["address_space_mb"] << 20)
     _set(resource.RLIMIT_CORE, 0)
     _set(resource.RLIMIT_FSIZE, limits["file_bytes"])
     _set(resource.RLIMIT_CPU, int(cpu_seconds))

@@ -28,8 +28,12 @@ class Run:
     log: str = ""
 
 
-def job(exercise, limits, suite, work):
-    """The supervisor's instructions, as plain data, for a run in ``work``."""
+def job(exercise, limits, suite, work, address_space=True):
+    """The supervisor's instructions, as plain data, for a run in ``work``.
+
+    ``address_space``: whether each process's address space is capped at the
+    memory limit (when nothing else caps the memory).
+    """
     return {
         "exercise": exercise.id,
         "suite": str(suite),
@@ -42,6 +46,7 @@ def job(exercise, limits, suite, work):
             "test_seconds": limits.test_seconds,
             "output_bytes": limits.output_bytes,
             "memory_mb": limits.memory_mb,
+            "address_space_mb": limits.memory_mb if address_space else 0,
             "processes": limits.processes,
             "file_bytes": limits.file_bytes,
             "total_seconds": limits.total_seconds,
@@ -75,7 +80,15 @@ class Unavailable:
 
 
 def _docker():
-    raise SandboxUnavailable("the Docker sandbox is not part of this version of minimax-grader")
+    from grader import image
+    from grader.sandbox.docker import DockerSandbox, connect, sweep
+
+    client = connect()
+    why = image.problem(client)
+    if why:
+        raise SandboxUnavailable(why)
+    sweep(client)
+    return DockerSandbox(client)
 
 
 def backend(name):
@@ -96,8 +109,6 @@ def choose(name, warn):
     """The backend for ``--sandbox name``; ``auto`` falls back to local with a warning."""
     if name != "auto":
         chosen = backend(name)
-        if isinstance(chosen, Unavailable):
-            chosen.why += "; grade with --sandbox local (not a security boundary)"
         return chosen
     chosen = backend("docker")
     if isinstance(chosen, Unavailable):

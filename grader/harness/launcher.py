@@ -1,0 +1,104 @@
+"""The Docker sandbox's entry point: unpack the job, start the supervisor.
+
+It is the container's only process that runs as root, and it keeps only the
+capabilities to change user and to kill (the container drops all others and
+forbids new privileges). It unpacks the job archive from standard input into
+the work tmpfs, starts the supervisor as the ``grader`` user with the
+container's stdout as its results channel, and then starts and kills the
+student's workers, as the ``student`` user, when the supervisor asks (see
+``spawn``). When the supervisor ends, every student process is killed.
+"""
+
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tarfile
+from pathlib import Path, PurePosixPath
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[2])]
+
+from grader.harness import limits  # noqa: E402
+from grader.harness.provided import provide  # noqa: E402
+from grader.harness.spawn import LocalSpawner, serve  # noqa: E402
+
+WORK = Path("/work")
+SUPERVISOR = Path(__file__).resolve().parent / "supervisor.py"
+GRADER_UID = 10001
+STUDENT_UID = 10002
+MAX_ARCHIVE = 16 << 20
+ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
+       "TMPDIR": "/tmp"}
+
+
+def unpack(data):
+    """Write the job archive's regular files under WORK (nothing else is accepted)."""
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        for member in archive.getmembers():
+            name = PurePosixPath(member.name)
+            if not member.isfile() or name.is_absolute() or ".." in name.parts:
+                raise SystemExit(f"launcher: refusing archive member {member.name!r}")
+            target = WORK / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(archive.extractfile(member).read())
+            target.chmod(0o644)
+
+
+def student_pids():
+    """Every process of the student's user (forks that left their group too)."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                status = Path(f"/proc/{entry}/status").read_text()
+            except OSError:
+                continue
+            uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
+            if int(uid_line.split()[1]) == STUDENT_UID:
+                yield int(entry)
+
+
+class StudentSpawner(LocalSpawner):
+    """Starts workers as the student; a kill ends every student process."""
+
+    def kill(self, pid):
+        super().kill(pid)
+        self.kill_all()
+
+    def kill_all(self):
+        for pid in student_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def main():
+    data = sys.stdin.buffer.read(MAX_ARCHIVE + 1)
+    if len(data) > MAX_ARCHIVE:
+        raise SystemExit("launcher: the job archive is too large")
+    unpack(data)
+    job_file = WORK / "job.json"
+    job = json.loads(job_file.read_text())
+    provide(job["provides"], job["provided"])
+    limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    supervisor = subprocess.Popen(
+        [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file), str(theirs.fileno())],
+        user=GRADER_UID, group=GRADER_UID, extra_groups=[], pass_fds=(theirs.fileno(),),
+        env=ENV, cwd=WORK, stdin=subprocess.DEVNULL,
+    )
+    theirs.close()
+    spawner = StudentSpawner(user=STUDENT_UID, env=ENV)
+    try:
+        serve(ours, spawner)
+    finally:
+        code = supervisor.wait()
+        spawner.kill_all()
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

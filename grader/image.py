@@ -1,0 +1,92 @@
+"""Building the grading image, with no registry and no network in the build.
+
+The build context is staged from the source tree: the Dockerfile, the
+harness, the exercises' suites and a wheelhouse of pytest and pytest-timeout
+downloaded on the host. The image is labelled with a hash of what it holds,
+so that an image older than the harness is noticed instead of used.
+"""
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from grader.sandbox.docker import IMAGE
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = "minimax-grader-base:bookworm"
+REGISTRY_BASE = "python:3.11-slim"
+HASH_LABEL = "minimax-grader.contents"
+REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1"]
+
+
+def context_files(root=ROOT):
+    """(path in the context, path in the source tree) of what the image holds."""
+    files = [("Dockerfile", root / "Dockerfile"), ("grader/__init__.py", root / "grader/__init__.py")]
+    sources = sorted((root / "grader" / "harness").rglob("*.py"))
+    for exercise in sorted((root / "exercises").iterdir()):
+        sources += [exercise / "exercise.toml", *sorted((exercise / "suite").rglob("*.py"))]
+    files += [(str(p.relative_to(root)), p) for p in sources if "__pycache__" not in p.parts]
+    return files
+
+
+def contents_hash(root=ROOT):
+    digest = hashlib.sha256()
+    for name, path in context_files(root):
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def stage(target, root=ROOT):
+    """Copy the context into ``target`` and download the wheelhouse there."""
+    for name, path in context_files(root):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target / name)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
+                    "--dest", str(target / "wheelhouse"), *REQUIREMENTS], check=True)
+
+
+def pick_base(client, base):
+    """``auto``: python:3.11-slim if it is here, else the Debian-made base (made if missing)."""
+    from docker.errors import ImageNotFound
+
+    if base != "auto":
+        return base
+    for candidate in (REGISTRY_BASE, BASE):
+        try:
+            client.images.get(candidate)
+            return candidate
+        except ImageNotFound:
+            pass
+    subprocess.run([str(ROOT / "docker" / "make-base-image"), BASE], check=True)
+    return BASE
+
+
+def build(client, base="auto", tag=IMAGE, say=print):
+    """Build the grading image; (the image, seconds taken)."""
+    started = time.monotonic()
+    base = pick_base(client, base)
+    say(f"building {tag} on {base} ...")
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-image-") as folder:
+        stage(Path(folder))
+        image, _ = client.images.build(path=folder, tag=tag, buildargs={"BASE_IMAGE": base},
+                                       labels={HASH_LABEL: contents_hash()}, rm=True,
+                                       forcerm=True)
+    return image, time.monotonic() - started
+
+
+def problem(client, tag=IMAGE):
+    """Why the grading image can't be used (missing, out of date), or None."""
+    from docker.errors import ImageNotFound
+
+    try:
+        image = client.images.get(tag)
+    except ImageNotFound:
+        return f"the grading image {tag} is missing; build it with: minimax-grader image build"
+    if image.labels.get(HASH_LABEL) != contents_hash():
+        return (f"the grading image {tag} is older than the harness or the suites; "
+                "rebuild it with: minimax-grader image build")
+    return None

@@ -1,0 +1,206 @@
+"""The Docker sandbox: one fresh, hardened container per submission.
+
+The job (settings and the student's files) goes in as a tar archive on the
+container's stdin; the supervisor's result events come out on its stdout,
+which the host reads as a stream with a byte cap. The wall-clock limit is
+the host's own deadline, enforced with a kill. Every container is labelled
+and removed in every path; leftovers of crashed runs are swept by label.
+"""
+
+import io
+import json
+import os
+import socket
+import tarfile
+import threading
+import time
+
+from pathlib import PurePosixPath
+
+from grader import __version__
+from grader.sandbox import LOG_CAP, RESULTS_CAP, Run, SandboxUnavailable, job, parse_events
+
+IMAGE = f"minimax-grader:{__version__}"
+LABEL = "minimax-grader.sandbox"
+WORK = PurePosixPath("/work")
+SUITES = "/opt/minimax-grader/exercises"
+WORK_MB = 64
+STOP_GRACE = 10  # seconds for the engine to end a killed container
+
+
+def _archive(settings, submission):
+    """The job archive: job.json and the student's files."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        entries = {"job.json": json.dumps(settings).encode()}
+        entries.update({f"submission/{n}": d for n, d in submission.files.items()})
+        for name, data in entries.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mode = 0o644
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def host_config(limits):
+    """The container's settings: the hardening lives here, in one place."""
+    from docker.types import LogConfig, Ulimit
+
+    return dict(
+        network_mode="none",
+        read_only=True,
+        tmpfs={str(WORK): f"rw,size={WORK_MB}m,mode=755", "/tmp": f"rw,size={WORK_MB}m,mode=1777"},
+        mem_limit=f"{limits.memory_mb}m",
+        memswap_limit=f"{limits.memory_mb}m",
+        nano_cpus=1_000_000_000,
+        pids_limit=limits.processes * 2,
+        cap_drop=["ALL"],
+        # The launcher changes to the grader's and the student's users and
+        # kills the student's processes; nothing else is kept.
+        cap_add=["SETUID", "SETGID", "KILL"],
+        security_opt=["no-new-privileges"],
+        user="0:0",
+        ulimits=[
+            Ulimit(name="nofile", soft=256, hard=256),
+            Ulimit(name="fsize", soft=limits.file_bytes, hard=limits.file_bytes),
+            Ulimit(name="core", soft=0, hard=0),
+        ],
+        environment={"LANG": "C.UTF-8", "PATH": "/usr/local/bin:/usr/bin:/bin"},
+        log_config=LogConfig(type="json-file", config={"max-size": "1m", "max-file": "1"}),
+        init=True,
+        stdin_open=True,
+    )
+
+
+def _owner():
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def sweep(client):
+    """Remove the grader's containers that no live grading run owns."""
+    removed = 0
+    for container in client.containers.list(all=True, filters={"label": LABEL}):
+        owner = container.labels.get(f"{LABEL}.owner", "")
+        host, _, pid = owner.partition(":")
+        if container.status == "running" and host == socket.gethostname() and _alive(pid):
+            continue
+        try:
+            container.remove(force=True)
+            removed += 1
+        except Exception:  # gone already, or the engine is busy: next sweep
+            pass
+    return removed
+
+
+def _alive(pid):
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def connect():
+    """A client for an engine that answers, or SandboxUnavailable saying why."""
+    try:
+        import docker
+
+        client = docker.from_env(timeout=30)
+        client.ping()
+        return client
+    except Exception as exc:
+        raise SandboxUnavailable(
+            f"no Docker engine answers ({exc.__class__.__name__}); start Docker, or grade with "
+            "--sandbox local") from None
+
+
+class _Pump(threading.Thread):
+    """Reads the container's multiplexed output, keeping capped stdout and stderr."""
+
+    def __init__(self, sock):
+        super().__init__(daemon=True)
+        self.sock = sock
+        self.out, self.err = bytearray(), bytearray()
+
+    def run(self):
+        from docker.utils.socket import frames_iter
+
+        try:
+            for stream, data in frames_iter(self.sock, tty=False):
+                sink, cap = (self.out, RESULTS_CAP) if stream == 1 else (self.err, LOG_CAP)
+                if len(sink) < cap:
+                    sink += data[: cap - len(sink)]
+        except OSError:
+            pass  # the connection ends with the container
+
+
+class DockerSandbox:
+    name = "docker"
+
+    def __init__(self, client, image=IMAGE):
+        self.client = client
+        self.image = image
+
+    def run(self, exercise, submission, limits):
+        from docker.errors import DockerException
+        from requests.exceptions import RequestException
+
+        settings = job(exercise, limits, f"{SUITES}/{exercise.id}/suite", WORK,
+                       address_space=False)
+        try:
+            container = self.client.containers.create(
+                self.image, labels={LABEL: "1", f"{LABEL}.owner": _owner(),
+                                    f"{LABEL}.exercise": exercise.id},
+                **host_config(limits))
+        except (DockerException, RequestException) as exc:
+            raise SandboxUnavailable(f"the engine refused the container: {exc}") from None
+        try:
+            return self._supervise(container, _archive(settings, submission), limits)
+        except (DockerException, RequestException, OSError) as exc:
+            raise SandboxUnavailable(f"the engine failed during the run: {exc}") from None
+        finally:
+            _remove(container)
+
+    def _supervise(self, container, archive, limits):
+        sock = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1,
+                                               "stream": 1, "logs": 1})
+        raw = sock._sock  # the SDK's wrapper can't half-close; the socket can
+        pump = _Pump(sock)
+        pump.start()
+        container.start()
+        raw.sendall(archive)
+        raw.shutdown(socket.SHUT_WR)
+        pump.join(timeout=limits.total_seconds)
+        timed_out = pump.is_alive()
+        if timed_out:
+            container.kill()
+            pump.join(timeout=STOP_GRACE)
+        sock.close()
+        state = _final_state(container)
+        return Run(
+            backend=self.name, limits=limits.facts(), events=parse_events(
+                bytes(pump.out).decode("utf-8", "replace")),
+            exit_code=state.get("ExitCode"), timed_out=timed_out,
+            out_of_memory=bool(state.get("OOMKilled")),
+            log=bytes(pump.err).decode("utf-8", "replace"),
+        )
+
+
+def _final_state(container):
+    """The container's state once it has stopped (the SDK's wait() is no deadline)."""
+    deadline = time.monotonic() + STOP_GRACE
+    while True:
+        container.reload()
+        state = container.attrs.get("State", {})
+        if state.get("Status") in ("exited", "dead") or time.monotonic() > deadline:
+            return state
+        time.sleep(0.05)
+
+
+def _remove(container):
+    try:
+        container.remove(force=True)
+    except Exception:  # already gone; a leftover is swept by label next time
+        pass
