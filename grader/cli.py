@@ -118,6 +118,9 @@ def cmd_image(args):
         client = connect()
     except SandboxUnavailable as exc:
         raise UsageError(str(exc)) from None
+    if not args.force and not image.problem(client, args.tag):
+        print(f"{args.tag} is up to date; nothing to do (--force rebuilds it)")
+        return 0
     built, seconds = image.build(client, base=args.base, tag=args.tag)
     print(f"built {args.tag} ({built.short_id}) in {seconds:.0f} s")
     return 0
@@ -153,6 +156,7 @@ def parser():
         "the base image: auto (python:3.11-slim if present, else one made from Debian's "
         "packages with docker/make-base-image), or any image name"))
     build.add_argument("--tag", default=f"minimax-grader:{__version__}")
+    build.add_argument("--force", action="store_true", help="rebuild even when up to date")
 
     check = commands.add_parser(
         "check-solutions", help="prove the reference solutions and the test corpus")

@@ -136,6 +136,9 @@ def _summary(score, max_score, tests, import_error, run):
     if run.timed_out:
         parts.append(f"The run was stopped at its time limit of "
                      f"{run.limits['total_seconds']:g} s.")
+    if run.out_of_memory:
+        parts.append(f"Your code ran out of memory (the limit is "
+                     f"{run.limits['memory_mb']:g} MB) and was killed.")
     failing = next((t for t in tests if t["status"] != "passed"), None)
     if failing and not import_error:
         parts.append(f"First to fix: {failing['title']} ({failing['status']}).")

@@ -38,3 +38,40 @@ def solution_copy(tmp_path):
         shutil.copytree(SOLUTIONS / exercise_id, target)
         return target
     return copy
+
+
+DOCKER_SKIPS = []
+
+
+@pytest.fixture(scope="session")
+def docker_client():
+    """A client of a Docker engine with an up-to-date grading image.
+
+    Skipped only where no engine answers, and then said loudly at the end of
+    the run; under CI (CI=true) a missing engine fails instead.
+    """
+    import os
+
+    from grader import image
+    from grader.sandbox import SandboxUnavailable
+    from grader.sandbox.docker import connect
+
+    try:
+        client = connect()
+    except SandboxUnavailable as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs a Docker engine: {exc}")
+        DOCKER_SKIPS.append(str(exc))
+        pytest.skip(f"NO DOCKER ENGINE: {exc}")
+    if image.problem(client):
+        image.build(client)
+    return client
+
+
+def pytest_terminal_summary(terminalreporter):
+    if DOCKER_SKIPS:
+        bar = "!" * 78
+        terminalreporter.write_line(bar, red=True, bold=True)
+        terminalreporter.write_line("THE DOCKER SANDBOX WAS NOT TESTED: no Docker engine answers "
+                                    f"({DOCKER_SKIPS[0]})", red=True, bold=True)
+        terminalreporter.write_line(bar, red=True, bold=True)

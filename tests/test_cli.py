@@ -108,15 +108,21 @@ def test_limits_from_the_command_line_reach_the_report(capsys):
     assert limits["call_seconds"] == 2 and limits["memory_mb"] == 600
 
 
-def test_docker_unavailable_is_an_error_report_never_a_zero(capsys):
+@pytest.fixture
+def no_engine(monkeypatch):
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+
+
+def test_docker_unavailable_is_an_error_report_never_a_zero(capsys, no_engine):
     code, out, _ = run(capsys, "grade", "--sandbox", "docker", "--exercise", "helpers",
                        "--format", "json", str(SOLUTIONS / "helpers"))
     result = json.loads(out)
     assert code == 0 and result["status"] == "error" and result["score"] is None
+    assert "no Docker engine answers" in result["message"]
     assert "--sandbox local" in result["message"]
 
 
-def test_auto_falls_back_to_local_with_a_warning(capsys):
+def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     code, out, err = run(capsys, "grade", "--exercise", "helpers", "--format", "json",
                          str(SOLUTIONS / "helpers"))
     assert code == 0 and json.loads(out)["sandbox"]["backend"] == "local"

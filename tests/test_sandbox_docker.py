@@ -1,0 +1,223 @@
+"""The Docker sandbox on the real engine: same verdicts as the local sandbox,
+every limit holding, every container removed.
+
+Skipped only where no Docker engine answers (said loudly at the end of the run).
+"""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from grader import exercises, grading, image, report, sandbox, solutions
+from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, sweep
+from conftest import ROOT, SOLUTIONS, grade
+
+HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
+CASES = solutions.cases(ROOT)
+
+
+@pytest.fixture(scope="module")
+def docker(docker_client):
+    yield DockerSandbox(docker_client)
+
+
+def grade_docker(docker, path, exercise_id="helpers", **limits):
+    exercise = exercises.load(exercise_id)
+    return report.validate(
+        grading.grade(exercise, path, docker, exercise.limits.override(**limits)))
+
+
+def helpers_with(submission, code, where="def terminal_test(gameState):\n"):
+    """The reference helpers with ``code`` run first in terminal_test (or at import)."""
+    if where is None:
+        return submission("minimax_helpers.py", code + "\n" + HELPERS)
+    return submission("minimax_helpers.py", HELPERS.replace(where, where + code))
+
+
+def statuses(result):
+    return {t["name"]: t["status"] for t in result["tests"]}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.label for case in CASES])
+def test_same_verdicts_as_the_local_sandbox(docker, case):
+    through_docker = grade_docker(docker, case.path, case.exercise)
+    assert through_docker["sandbox"]["backend"] == "docker"
+    assert solutions.judge(case, through_docker) == []
+    local = grade(case.exercise, case.path)
+    assert statuses(through_docker) == statuses(local)
+    assert [t["mistakes"] for t in through_docker["tests"]] == [t["mistakes"] for t in local["tests"]]
+
+
+def test_a_memory_hog_is_killed_and_reported_out_of_memory(docker, submission):
+    folder = helpers_with(submission, "    hog = []\n    while True:\n"
+                                      "        hog.append(bytearray(8 << 20))\n")
+    result = grade_docker(docker, folder, memory_mb=128)
+    assert result["sandbox"]["out_of_memory"] is True
+    assert "ran out of memory (the limit is 128 MB)" in result["message"]
+    test = next(t for t in result["tests"] if t["name"] == "test_terminal_test")
+    assert test["status"] == "error" and "SIGKILL" in test["message"]
+    assert statuses(result)["test_min_value"] == "passed"
+
+
+def test_a_fork_bomb_is_contained_and_the_next_submission_graded(docker, submission):
+    folder = helpers_with(submission, "    import os\n    while True:\n"
+                                      "        try:\n            os.fork()\n"
+                                      "        except OSError:\n            pass\n")
+    started = time.monotonic()
+    result = grade_docker(docker, folder, call_seconds=3)
+    assert time.monotonic() - started < 60
+    assert statuses(result)["test_terminal_test"] in ("timeout", "error", "failed")
+    assert statuses(result)["test_min_value"] == "passed"
+    after = grade_docker(docker, SOLUTIONS / "helpers")
+    assert after["score"] == after["max_score"]
+
+
+PROBE = '''
+import os, socket
+def attempt(what, action):
+    try:
+        action()
+        print(what, "ALLOWED")
+    except Exception as exc:
+        print(what, "refused:", type(exc).__name__)
+'''
+
+
+def test_no_network(docker, submission):
+    code = PROBE + ('attempt("connect", lambda: socket.create_connection(("192.0.2.1", 80), '
+                    'timeout=3))\nattempt("dns", lambda: socket.getaddrinfo("example.org", 80))\n')
+    result = grade_docker(docker, helpers_with(submission, code, where=None))
+    output = result["output"]["text"]
+    assert "connect refused" in output and "dns refused" in output
+    assert "ALLOWED" not in output and result["score"] == 10
+
+
+def test_writes_only_in_the_tmpfs(docker, submission):
+    code = PROBE + "".join(
+        f'attempt("write {path}", lambda: open("{path}", "w").write("x"))\n'
+        for path in ("/opt/x", "/etc/x", "/x", "/work/x", "/work/submission/x",
+                     "/opt/minimax-grader/grader/harness/x", "/tmp/ok"))
+    result = grade_docker(docker, helpers_with(submission, code, where=None))
+    allowed = {line for line in result["output"]["text"].splitlines() if "ALLOWED" in line}
+    assert allowed == {"write /tmp/ok ALLOWED"}
+
+
+def test_the_student_reads_nothing_of_the_grader(docker, submission):
+    secrets = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
+               "/opt/minimax-grader/grader/harness/search.py",
+               "/opt/minimax-grader/grader/harness/mistakes.py",
+               "/work/job.json"]
+    code = PROBE + "".join(f'attempt("read {p}", lambda: open("{p}").read())\n' for p in secrets)
+    code += ('print("uid", os.getuid(), os.getgid(), os.getgroups())\n'
+             'attempt("kill parent", lambda: os.kill(os.getppid(), 9))\n'
+             'attempt("kill 1", lambda: os.kill(1, 9))\n'
+             'attempt("setuid", lambda: os.setuid(0))\n')
+    result = grade_docker(docker, helpers_with(submission, code, where=None))
+    output = result["output"]["text"]
+    for path in secrets[:3]:
+        assert f"read {path} refused: PermissionError" in output
+    assert "uid 10002 10002 []" in output
+    for act in ("kill parent", "kill 1", "setuid"):
+        assert f"{act} refused: PermissionError" in output
+    assert result["score"] == 10
+
+
+def test_a_process_that_ignores_signals_is_killed_at_the_deadline(docker, submission):
+    code = ("    import signal, time\n"
+            "    for s in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}:\n"
+            "        try:\n            signal.signal(s, signal.SIG_IGN)\n"
+            "        except (OSError, ValueError):\n            pass\n"
+            "    while True:\n        time.sleep(1)\n")
+    started = time.monotonic()
+    result = grade_docker(docker, helpers_with(submission, code), total_seconds=8,
+                          call_seconds=60, test_seconds=60)
+    assert time.monotonic() - started < 8 + 15
+    assert result["status"] == "graded" and result["sandbox"]["timed_out"]
+    assert "stopped at its time limit of 8 s" in result["message"]
+    assert statuses(result)["test_terminal_test"] == "timeout"
+
+
+def test_an_output_flood_gives_a_small_valid_report(docker, submission):
+    code = "import sys\nfor _ in range(400):\n    sys.stdout.write('#' * 250_000)\n"
+    result = grade_docker(docker, helpers_with(submission, code, where=None))
+    assert result["output"]["truncated"] and result["output"]["bytes"] >= 100_000_000
+    assert len(json.dumps(result)) < 64_000
+    assert result["score"] == 10
+
+
+def test_the_container_is_hardened(docker_client):
+    limits = exercises.load("helpers").limits
+    container = docker_client.containers.create(IMAGE, labels={LABEL: "1"},
+                                                **host_config(limits))
+    try:
+        config = container.attrs["HostConfig"]
+    finally:
+        container.remove(force=True)
+    assert config["Privileged"] is False
+    assert config["NetworkMode"] == "none"
+    assert config["PidMode"] in ("", "private") and config["IpcMode"] != "host"
+    assert config["UTSMode"] in ("", "private") and config["UsernsMode"] in ("", "private")
+    assert config["ReadonlyRootfs"] is True
+    assert not config.get("Binds") and not config.get("Mounts") and not config.get("Devices")
+    assert config["CapDrop"] == ["ALL"]
+    assert set(config["CapAdd"]) <= {"SETUID", "SETGID", "KILL"}
+    assert "no-new-privileges" in config["SecurityOpt"]
+    assert config["Memory"] == config["MemorySwap"] == limits.memory_mb << 20
+    assert config["NanoCpus"] > 0 and 0 < config["PidsLimit"] <= 256
+    ulimits = {u["Name"]: (u["Soft"], u["Hard"]) for u in config["Ulimits"]}
+    assert ulimits["core"] == (0, 0)
+    assert ulimits["nofile"][0] == ulimits["nofile"][1] <= 1024
+    assert ulimits["fsize"][0] == ulimits["fsize"][1] == limits.file_bytes
+    assert config["LogConfig"]["Type"] == "json-file"
+    assert config["LogConfig"]["Config"]["max-size"] == "1m"
+    assert set(config["Tmpfs"]) == {"/work", "/tmp"}
+    assert all("size=" in options for options in config["Tmpfs"].values())
+
+
+def test_sweep_removes_leftovers_but_not_live_runs(docker_client):
+    leftover = docker_client.containers.create(IMAGE, labels={LABEL: "1",
+                                                              f"{LABEL}.owner": "gone:1"})
+    assert sweep(docker_client) >= 1
+    assert not docker_client.containers.list(all=True, filters={"id": leftover.id})
+
+
+def test_ctrl_c_removes_the_container(docker_client, submission):
+    folder = helpers_with(submission, "import time\ntime.sleep(300)\n", where=None)
+    command = [sys.executable, "-m", "grader", "grade", "--sandbox", "docker", "--exercise",
+               "helpers", str(folder)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not docker_client.containers.list(filters={"label": LABEL}):
+        assert time.monotonic() < deadline, "no container started"
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)
+    assert docker_client.containers.list(all=True, filters={"label": LABEL}) == []
+
+
+def test_missing_image_or_engine_is_an_error_report_never_a_zero(docker_client, monkeypatch):
+    assert "is missing" in image.problem(docker_client, "minimax-grader:no-such-tag")
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    chosen = sandbox.backend("docker")
+    assert isinstance(chosen, sandbox.Unavailable)
+    exercise = exercises.load("helpers")
+    result = grading.grade(exercise, SOLUTIONS / "helpers", chosen, exercise.limits)
+    assert result["status"] == "error" and result["score"] is None
+    assert "no Docker engine answers" in result["message"]
+
+
+def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_client, capsys):
+    from grader import cli
+
+    assert cli.main(["grade", "--exercise", "helpers", "--format", "json",
+                     str(SOLUTIONS / "helpers")]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["sandbox"]["backend"] == "docker" and err == ""
+
+
+def test_no_container_is_left(docker_client):
+    assert docker_client.containers.list(all=True, filters={"label": LABEL}) == []
