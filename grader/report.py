@@ -128,7 +128,7 @@ def _base(exercise, submission, backend, limits, duration_ms):
     }
 
 
-def _summary(score, max_score, tests, import_error, run):
+def _summary(score, max_score, tests, import_error, run, output):
     passed = sum(t["status"] == "passed" for t in tests)
     parts = [f"{score:g}/{max_score:g} points: {passed} of {len(tests)} tests passed."]
     if import_error:
@@ -141,7 +141,11 @@ def _summary(score, max_score, tests, import_error, run):
                      f"{run.limits['memory_mb']:g} MB) and was killed.")
     failing = next((t for t in tests if t["status"] != "passed"), None)
     if failing and not import_error:
-        parts.append(f"First to fix: {failing['title']} ({failing['status']}).")
+        why = failing["message"].split("\n", 1)[0].rstrip(":")
+        parts.append(f"First to fix: {failing['title']} ({failing['status']}): {why}")
+    if output["truncated"]:
+        parts.append(f"Your code printed {output['bytes']} bytes; the report keeps the "
+                     f"first {len(output['text'])} characters (output cut).")
     return " ".join(parts)
 
 
@@ -169,7 +173,7 @@ def build(exercise, submission, run, duration_ms):
     score = sum(t["score"] for t in tests)
     report.update(status="graded", score=score, message=_summary(
         score, exercise.max_score, tests,
-        clean(import_error) if isinstance(import_error, str) else None, run))
+        clean(import_error) if isinstance(import_error, str) else None, run, report["output"]))
     return validate(report)
 
 

@@ -69,9 +69,24 @@ def docker_client():
 
 
 def pytest_terminal_summary(terminalreporter):
+    hostile_summary(terminalreporter)
     if DOCKER_SKIPS:
         bar = "!" * 78
         terminalreporter.write_line(bar, red=True, bold=True)
         terminalreporter.write_line("THE DOCKER SANDBOX WAS NOT TESTED: no Docker engine answers "
                                     f"({DOCKER_SKIPS[0]})", red=True, bold=True)
         terminalreporter.write_line(bar, red=True, bold=True)
+
+
+HOSTILE_RESULTS = {}  # run id -> the problems found (empty: the grader held)
+
+
+def hostile_summary(terminalreporter):
+    if not HOSTILE_RESULTS:
+        return
+    cases = {run.split("@")[0] for run in HOSTILE_RESULTS}
+    broken = sorted(run for run, problems in HOSTILE_RESULTS.items() if problems)
+    terminalreporter.write_line(
+        f"hostile corpus: {len(cases)} cases, {len(HOSTILE_RESULTS)} runs: "
+        f"{len(HOSTILE_RESULTS) - len(broken)} held, {len(broken)} broken"
+        + (f" ({', '.join(broken)})" if broken else ""), bold=True)

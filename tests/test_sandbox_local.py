@@ -98,5 +98,5 @@ def test_exiting_inside_a_call_costs_that_test_only(submission):
     report = grade("helpers", folder)
     tests = by_name(report)
     assert tests["test_terminal_test"]["status"] == "error"
-    assert "ended the process with exit code 0" in tests["test_terminal_test"]["message"]
+    assert "ended its process with exit code 0" in tests["test_terminal_test"]["message"]
     assert report["score"] == 7

@@ -34,6 +34,7 @@ def apply(limits, cpu_seconds):
     if limits.get("address_space_mb"):
         _set(resource.RLIMIT_AS, limits["address_space_mb"] << 20)
     _set(resource.RLIMIT_CORE, 0)
+    _set(resource.RLIMIT_NOFILE, 256)
     _set(resource.RLIMIT_FSIZE, limits["file_bytes"])
     _set(resource.RLIMIT_CPU, int(cpu_seconds))
     _set(resource.RLIMIT_NPROC, _processes_of(os.getuid()) + limits["processes"])

@@ -173,13 +173,13 @@ class Student:
         code = self.stop()
         self.restarts += 1
         if code is None:
-            how = "ended"
+            how = "ended its process"
         elif code < 0:
-            how = f"was killed by signal {signal.Signals(-code).name}"
+            how = f"crashed: its process was killed by signal {signal.Signals(-code).name}"
             if -code == signal.SIGKILL:
                 how += " (often: out of memory)"
         else:
-            how = f"ended the process with exit code {code}"
+            how = f"ended its process with exit code {code}"
         raise WorkerDied(f"your code {how} while {doing}")
 
     def request(self, message, deadline, doing):

@@ -1,0 +1,180 @@
+"""The hostile corpus: submissions that try to fool or harm the grader.
+
+Each case in ``tests/hostile/<case>/`` holds a submission and ``case.toml``
+(the exercise, what the case tries, where it is safe to run, the expected
+outcome and the plain words the report must use). For every run this checks
+that the report is valid and fair, that the run ended in time, that nothing
+was left behind, that no secret reached the report and, in Docker, that a
+correct submission graded at the same time was not affected.
+"""
+
+import json
+import os
+import resource
+import tempfile
+import time
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from grader import exercises, grading, report
+from grader.sandbox.docker import LABEL, DockerSandbox
+from grader.sandbox.local import LocalSandbox
+from conftest import HOSTILE_RESULTS, ROOT, SOLUTIONS
+
+HOSTILE = ROOT / "tests" / "hostile"
+MARGIN = 20  # seconds a run may take beyond its own limit
+MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
+# Source the student's code must never be able to show in a report.
+SECRET_SOURCES = [
+    *sorted(ROOT.glob("exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
+    *[ROOT / "grader" / "harness" / f"{name}.py"
+      for name in ("search", "checks", "decision_checks", "positions", "flawed_game")],
+]
+
+
+@dataclass
+class Case:
+    name: str
+    folder: Path
+    exercise: str
+    about: str
+    sandboxes: list
+    expect: str
+    says: list = field(default_factory=list)
+    limits: dict = field(default_factory=dict)
+
+    @property
+    def submission(self):
+        archive = self.folder / "submission.zip"
+        return archive if archive.exists() else self.folder / "submission"
+
+
+def load_cases():
+    cases = []
+    for folder in sorted(p for p in HOSTILE.iterdir() if (p / "case.toml").is_file()):
+        with open(folder / "case.toml", "rb") as handle:
+            cases.append(Case(folder.name, folder, **tomllib.load(handle)))
+    return cases
+
+
+CASES = load_cases()
+RUNS = [(case, where) for case in CASES for where in case.sandboxes]
+
+
+def secret_lines(submission):
+    """Distinctive lines of the grader's private sources, less the student's own."""
+    own = set()
+    if submission.is_dir():
+        for path in submission.iterdir():
+            if path.is_file() and not path.is_symlink():
+                own.update(line.strip() for line in path.read_text(errors="replace").splitlines())
+    lines = set()
+    for path in SECRET_SOURCES:
+        lines.update(line.strip() for line in path.read_text().splitlines()
+                     if len(line.strip()) >= 30)
+    return lines - own
+
+
+def strings(value):
+    """Every string in a report."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def grader_temp_folders():
+    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("minimax-grader-")}
+
+
+def judge(case, result, elapsed, limits):
+    """What went wrong in one run (an empty list: the grader held)."""
+    problems = []
+    if result["status"] != "graded":
+        problems.append(f"status {result['status']}: {result['message']}")
+    full = result["score"] == result["max_score"]
+    if case.expect == "lost" and full:
+        problems.append("full marks for a hostile submission")
+    if case.expect == "full" and not full:
+        problems.append(f"{result['score']}/{result['max_score']} for a correct submission")
+    if case.expect == "rejected" and not result["submission"].get("rejected"):
+        problems.append("the submission was not rejected")
+    for word in case.says:
+        if word.lower() not in result["message"].lower():
+            problems.append(f"the message does not say {word!r}: {result['message']}")
+    if elapsed > limits.total_seconds + MARGIN:
+        problems.append(f"took {elapsed:.0f} s, over the limit of {limits.total_seconds:g} s")
+    return problems
+
+
+def leaks(result, canary, secrets):
+    found = []
+    for text in strings(result):
+        if canary in text:
+            found.append("a host environment variable reached the report")
+        found += [f"private source reached the report: {line[:60]!r}"
+                  for line in secrets if line in text]
+    return found[:5]
+
+
+def neighbour_check(neighbour):
+    if neighbour["score"] != neighbour["max_score"] or neighbour["output"]["bytes"]:
+        return [f"the correct neighbour was affected: {neighbour['message']}"]
+    return []
+
+
+@pytest.fixture
+def sandboxes(request):
+    def get(where):
+        if where == "local":
+            return LocalSandbox()
+        return DockerSandbox(request.getfixturevalue("docker_client"))
+    return get
+
+
+def test_the_corpus_covers_enough():
+    assert len(CASES) >= 30
+    assert all(case.sandboxes and set(case.sandboxes) <= {"docker", "local"} for case in CASES)
+    assert all(case.expect in ("lost", "full", "rejected") for case in CASES)
+    assert all("docker" in case.sandboxes for case in CASES)
+
+
+@pytest.mark.parametrize("case, where", RUNS, ids=[f"{c.name}@{w}" for c, w in RUNS])
+def test_hostile(case, where, sandboxes, monkeypatch):
+    exercise = exercises.load(case.exercise)
+    limits = exercise.limits.override(**case.limits)
+    canary = f"canary-{os.urandom(8).hex()}"
+    monkeypatch.setenv("MINIMAX_GRADER_CANARY", canary)
+    sandbox = sandboxes(where)
+    temp_before = grader_temp_folders()
+    memory_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        hostile = pool.submit(grading.grade, exercise, case.submission, sandbox, limits)
+        neighbour = None
+        if where == "docker":  # a correct submission graded at the same time
+            neighbour = pool.submit(grading.grade, exercise, SOLUTIONS / case.exercise,
+                                    sandbox, exercise.limits)
+        result = report.validate(hostile.result())
+        elapsed = time.monotonic() - started
+    problems = judge(case, result, elapsed, limits)
+    problems += leaks(result, canary, secret_lines(case.submission))
+    if neighbour:
+        problems += neighbour_check(report.validate(neighbour.result()))
+        left = sandbox.client.containers.list(all=True, filters={"label": LABEL})
+        problems += [f"container left behind: {c.name}" for c in left]
+    problems += [f"temporary folder left behind: {name}"
+                 for name in grader_temp_folders() - temp_before]
+    growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - memory_before
+    if growth > MEMORY_GROWTH:
+        problems.append(f"the grader itself grew by {growth >> 10} MiB")
+    HOSTILE_RESULTS[f"{case.name}@{where}"] = problems
+    assert problems == [], json.dumps(result["message"])
