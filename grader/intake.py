@@ -8,6 +8,7 @@ paths that leave its folder. Nothing on disk is changed.
 import hashlib
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -118,7 +119,9 @@ def from_zip(path, files):
                 if len(found) > 1:
                     raise Rejected(f"the zip holds {len(found)} files named {name}; keep one")
                 taken[name] = _check_content(name, archive.read(found[0]))
-    except (zipfile.BadZipFile, OSError) as exc:
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
+            ValueError, zlib.error) as exc:
+        # encrypted entries, unknown compression methods and corrupt data included
         raise Rejected(f"the zip can't be read: {exc}") from None
     ignored = sorted(str(inner) for inner, _ in members if inner.name not in files)
     return Submission(taken, ignored, str(path))

@@ -18,8 +18,11 @@ from grader.harness.mistakes import HINTS
 SCHEMA = Path(__file__).resolve().parent / "schema" / "report.schema.json"
 STATUSES = ("passed", "failed", "error", "timeout")
 MESSAGE_CAP = 4000
-# C0 controls but tab and newline, DEL, C1 controls: shown as escapes.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Shown as escapes: C0 controls but tab and newline, DEL, C1 controls, the
+# invisible and bidirectional formatting marks (which can make text display
+# reversed), and the noncharacters XML refuses.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e"
+                      "\u2066-\u2069\ufeff\ufffe\uffff]")
 
 
 @cache
@@ -38,7 +41,8 @@ def clean(text, cap=MESSAGE_CAP):
     if not isinstance(text, str):
         text = ""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    text = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) > 0xff
+                        else f"\\x{ord(m.group()):02x}", text)
     return text if len(text) <= cap else text[:cap] + f"... [{len(text) - cap} characters cut]"
 
 
@@ -139,6 +143,9 @@ def _summary(score, max_score, tests, import_error, run, output):
     if run.out_of_memory:
         parts.append(f"Your code ran out of memory (the limit is "
                      f"{run.limits['memory_mb']:g} MB) and was killed.")
+    elif any("ran out of memory" in t["message"] for t in tests):
+        parts.append(f"Your code ran out of memory (the limit is "
+                     f"{run.limits['memory_mb']:g} MB).")
     failing = next((t for t in tests if t["status"] != "passed"), None)
     if failing and not import_error:
         why = failing["message"].split("\n", 1)[0].rstrip(":")

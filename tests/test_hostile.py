@@ -11,6 +11,7 @@ correct submission graded at the same time was not affected.
 import json
 import os
 import resource
+import socket
 import tempfile
 import time
 import tomllib
@@ -91,9 +92,6 @@ def strings(value):
             yield from strings(item)
 
 
-def grader_temp_folders():
-    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("minimax-grader-")}
-
 
 def judge(case, result, elapsed, limits):
     """What went wrong in one run (an empty list: the grader held)."""
@@ -148,13 +146,13 @@ def test_the_corpus_covers_enough():
 
 
 @pytest.mark.parametrize("case, where", RUNS, ids=[f"{c.name}@{w}" for c, w in RUNS])
-def test_hostile(case, where, sandboxes, monkeypatch):
+def test_hostile(case, where, sandboxes, monkeypatch, tmp_path):
     exercise = exercises.load(case.exercise)
     limits = exercise.limits.override(**case.limits)
     canary = f"canary-{os.urandom(8).hex()}"
     monkeypatch.setenv("MINIMAX_GRADER_CANARY", canary)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this run's work folders
     sandbox = sandboxes(where)
-    temp_before = grader_temp_folders()
     memory_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -169,10 +167,10 @@ def test_hostile(case, where, sandboxes, monkeypatch):
     problems += leaks(result, canary, secret_lines(case.submission))
     if neighbour:
         problems += neighbour_check(report.validate(neighbour.result()))
-        left = sandbox.client.containers.list(all=True, filters={"label": LABEL})
+        mine = f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"
+        left = sandbox.client.containers.list(all=True, filters={"label": mine})
         problems += [f"container left behind: {c.name}" for c in left]
-    problems += [f"temporary folder left behind: {name}"
-                 for name in grader_temp_folders() - temp_before]
+    problems += [f"temporary folder left behind: {p.name}" for p in tmp_path.iterdir()]
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - memory_before
     if growth > MEMORY_GROWTH:
         problems.append(f"the grader itself grew by {growth >> 10} MiB")

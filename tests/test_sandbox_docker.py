@@ -176,6 +176,7 @@ def test_the_container_is_hardened(docker_client):
     assert config["LogConfig"]["Config"]["max-size"] == "1m"
     assert set(config["Tmpfs"]) == {"/work", "/tmp"}
     assert all("size=" in options for options in config["Tmpfs"].values())
+    assert config["ShmSize"] <= 16 << 20  # tmpfs memory counts against the limit
 
 
 def test_sweep_removes_leftovers_but_not_live_runs(docker_client):

@@ -52,6 +52,13 @@ class BoundStudent:
         return self._run(self._student.inspect, op, a, b)
 
 
+MESSAGE_CAP = 6000  # characters of one test's message: results stay small
+
+
+def _capped(text):
+    return text if len(text) <= MESSAGE_CAP else text[:MESSAGE_CAP] + " [...]"
+
+
 def _status(excinfo):
     """(status, message, mistakes, internal) of a test that did not pass."""
     exc = excinfo.value
@@ -114,7 +121,7 @@ class Grading:
                 result = {"status": "passed", "message": "", "mistakes": []}
             else:
                 status, message, mistakes, internal = _status(call.excinfo)
-                result = {"status": status, "message": message, "mistakes": mistakes,
+                result = {"status": status, "message": _capped(message), "mistakes": mistakes,
                           "internal": internal}
             result["duration_ms"] = int(call.duration * 1000)
             self._results[name] = result

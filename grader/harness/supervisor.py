@@ -37,7 +37,17 @@ def pytest_args(job):
     ]
 
 
+def _undumpable():
+    """Make this process's /proc entries (its pipes among them) unreachable for
+    the student's processes, even where they run as the same user."""
+    import ctypes
+
+    PR_SET_DUMPABLE = 4
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
 def main(argv):
+    _undumpable()
     with open(argv[0], encoding="utf-8") as handle:
         job = json.load(handle)
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")

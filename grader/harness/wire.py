@@ -107,13 +107,15 @@ def decode(data):
     raise BadMessage(f"unexpected value {data!r:.100}")
 
 
-def describe(value):
-    """A value for feedback, naming its type where the type matters."""
+def describe(value, cap=300):
+    """A value for feedback, naming its type where the type matters (capped)."""
     if isinstance(value, Foreign):
-        return f"an object of type {value.type_name} ({value.text})"
-    if type(value) in (list, tuple, set, frozenset):
-        return f"a {type(value).__name__} {value!r}"
-    return repr(value)
+        text = f"an object of type {value.type_name} ({value.text})"
+    elif type(value) in (list, tuple, set, frozenset):
+        text = f"a {type(value).__name__} {value!r}"
+    else:
+        text = repr(value)
+    return text if len(text) <= cap else text[:cap] + " [...]"
 
 
 def dumps(message):

@@ -190,7 +190,19 @@ def _walk(obj, path, visit, depth=0, budget=None):
         _walk(child, child_path, visit, depth + 1, budget)
 
 
+def _yield_to_the_grader():
+    """Before any student code: lower this process's CPU priority, and make it
+    the first the kernel kills when memory runs out (neither needs privileges)."""
+    os.nice(10)
+    try:
+        with open("/proc/self/oom_score_adj", "w") as handle:
+            handle.write("1000")
+    except OSError:
+        pass
+
+
 def main(argv):
+    _yield_to_the_grader()
     rpc_in, rpc_out, submission, provided, *module_names = argv
     requests = os.fdopen(int(rpc_in), "rb")
     answers = os.fdopen(int(rpc_out), "wb")

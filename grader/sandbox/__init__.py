@@ -46,7 +46,9 @@ def job(exercise, limits, suite, work, address_space=True):
             "test_seconds": limits.test_seconds,
             "output_bytes": limits.output_bytes,
             "memory_mb": limits.memory_mb,
-            "address_space_mb": limits.memory_mb if address_space else 0,
+            # Address space is not memory: threads reserve stacks and malloc
+            # arenas they never touch, hence the headroom.
+            "address_space_mb": 4 * limits.memory_mb if address_space else 0,
             "processes": limits.processes,
             "file_bytes": limits.file_bytes,
             "total_seconds": limits.total_seconds,

@@ -24,7 +24,14 @@ IMAGE = f"minimax-grader:{__version__}"
 LABEL = "minimax-grader.sandbox"
 WORK = PurePosixPath("/work")
 SUITES = "/opt/minimax-grader/exercises"
-WORK_MB = 64
+WORK_MB = 8  # the job and the student's files
+SHM_MB = 8
+
+
+def _scratch_mb(limits):
+    """The student's /tmp: an eighth of the memory limit, 16 MB at least."""
+    return max(16, limits.memory_mb // 8)
+
 STOP_GRACE = 10  # seconds for the engine to end a killed container
 
 
@@ -49,7 +56,10 @@ def host_config(limits):
     return dict(
         network_mode="none",
         read_only=True,
-        tmpfs={str(WORK): f"rw,size={WORK_MB}m,mode=755", "/tmp": f"rw,size={WORK_MB}m,mode=1777"},
+        # What tmpfs folders hold counts against the memory limit: keep them small.
+        tmpfs={str(WORK): f"rw,size={WORK_MB}m,mode=755",
+               "/tmp": f"rw,size={_scratch_mb(limits)}m,mode=1777"},
+        shm_size=f"{SHM_MB}m",
         mem_limit=f"{limits.memory_mb}m",
         memswap_limit=f"{limits.memory_mb}m",
         nano_cpus=1_000_000_000,

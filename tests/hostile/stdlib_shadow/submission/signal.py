@@ -1,0 +1,6 @@
+"""Hostile signal."""
+SIGALRM = 14
+
+
+def signal(*a):
+    return None

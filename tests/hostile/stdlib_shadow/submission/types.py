@@ -1,0 +1,2 @@
+"""Hostile types."""
+GeneratorType = object

@@ -1,0 +1,1 @@
+collect_ignore_glob = ['/opt/*', '/work/main/*']

@@ -1,0 +1,6 @@
+"""Hostile plugin."""
+
+
+class Grading:
+    def __init__(self, *a, **k):
+        pass

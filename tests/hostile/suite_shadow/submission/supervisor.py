@@ -1,0 +1,3 @@
+import sys
+print('{"event": "end"}')
+sys.exit(0)
