@@ -7,6 +7,7 @@ so that an image older than the harness is noticed instead of used.
 """
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -50,7 +51,9 @@ def stage(target, root=ROOT):
 
 
 def pick_base(client, base):
-    """``auto``: python:3.11-slim if it is here, else the Debian-made base (made if missing)."""
+    """``auto``: python:3.11-slim or the Debian-made base if either is here; else the
+    Debian-made base where it can be made (root and debootstrap), else python:3.11-slim
+    (which the build pulls from a registry)."""
     from docker.errors import ImageNotFound
 
     if base != "auto":
@@ -61,6 +64,8 @@ def pick_base(client, base):
             return candidate
         except ImageNotFound:
             pass
+    if os.geteuid() != 0 or not shutil.which("debootstrap"):
+        return REGISTRY_BASE
     subprocess.run([str(ROOT / "docker" / "make-base-image"), BASE], check=True)
     return BASE
 

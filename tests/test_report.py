@@ -150,3 +150,11 @@ def test_text_shows_the_table_feedback_and_output_verbatim(mixed):
 
 def test_json_renders_the_report_itself(mixed):
     assert json.loads(render.to_json(mixed)) == mixed
+
+
+def test_noncharacters_and_bidi_marks_are_escaped_so_xml_and_terminals_stay_sane():
+    text = report.clean("a\ufffeb\uffffc \u202etxt.exe \u200bz")
+    assert text == "a\\ufffeb\\uffffc \\u202etxt.exe \\u200bz"
+    built = report.build(EXERCISE, SUBMISSION, run(*all_passed(), {
+        "event": "session", "output": {"text": "\ufffe\u202e", "bytes": 6, "truncated": False}}), 1)
+    ET.fromstring(render.to_junit(built).split("?>", 1)[1])  # well-formed XML
