@@ -35,21 +35,14 @@ class BoundStudent:
     """The student's worker as one test sees it: calls carry the test's budget."""
 
     def __init__(self, student, budget):
-        self._student = student
+        self.student = student
         self.budget = budget
-        self.busy = False
-
-    def _run(self, method, *args, **kwargs):
-        self.busy = True
-        result = method(*args, deadline=self.budget.deadline(), **kwargs)
-        self.busy = False
-        return result
 
     def call(self, target, name, *args, **kwargs):
-        return self._run(self._student.call, target, name, *args, **kwargs)
+        return self.student.call(target, name, *args, deadline=self.budget.deadline(), **kwargs)
 
     def inspect(self, op, a, b):
-        return self._run(self._student.inspect, op, a, b)
+        return self.student.inspect(op, a, b, deadline=self.budget.deadline())
 
 
 MESSAGE_CAP = 6000  # characters of one test's message: results stay small
@@ -82,7 +75,7 @@ class Grading:
 
     def __init__(self, job, channel, spawner=None):
         self._job = job
-        self.channel = channel
+        self._channel = channel
         limits = job["limits"]
         self._student = Student(job["submission"], job["modules"], job["provided"],
                                 limits["output_bytes"], spawner)
@@ -90,8 +83,8 @@ class Grading:
         self._results = {}
 
     def emit(self, message):
-        self.channel.write(json.dumps(message) + "\n")
-        self.channel.flush()
+        self._channel.write(json.dumps(message) + "\n")
+        self._channel.flush()
 
     @pytest.fixture
     def student(self, request):
@@ -102,10 +95,7 @@ class Grading:
         # Every test starts from a fresh import: what one test did to the
         # student's module (a class attribute changed, say) can't leak into the next.
         self._student.stop()
-        bound = BoundStudent(self._student, Budget(limits["call_seconds"], seconds))
-        yield bound
-        if bound.busy:  # the test was stopped inside a call: don't reuse that worker
-            self._student.stop()
+        return BoundStudent(self._student, Budget(limits["call_seconds"], seconds))
 
     @pytest.fixture
     def notes(self):
