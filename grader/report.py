@@ -140,12 +140,10 @@ def _summary(score, max_score, tests, import_error, run, output):
     if run.timed_out:
         parts.append(f"The run was stopped at its time limit of "
                      f"{run.limits['total_seconds']:g} s.")
-    if run.out_of_memory:
+    if run.out_of_memory or any("ran out of memory" in t["message"] for t in tests):
+        killed = " and was killed" if run.out_of_memory else ""
         parts.append(f"Your code ran out of memory (the limit is "
-                     f"{run.limits['memory_mb']:g} MB) and was killed.")
-    elif any("ran out of memory" in t["message"] for t in tests):
-        parts.append(f"Your code ran out of memory (the limit is "
-                     f"{run.limits['memory_mb']:g} MB).")
+                     f"{run.limits['memory_mb']:g} MB){killed}.")
     failing = next((t for t in tests if t["status"] != "passed"), None)
     if failing and not import_error:
         why = failing["message"].split("\n", 1)[0].rstrip(":")

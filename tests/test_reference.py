@@ -3,7 +3,7 @@
 import pytest
 
 from grader.harness import isolation, mistakes
-from grader.harness.search import Flaws, Search
+from grader.harness.search import Search
 
 ROOT = isolation.new_game()
 POSITIONS = isolation.reachable(ROOT)
@@ -78,9 +78,6 @@ def test_every_model_names_a_known_mistake():
     for mistake, _ in mistakes.SEARCH_MODELS + mistakes.GAME_MODELS:
         assert mistake in mistakes.HINTS
 
-
-def test_flaws_default_to_the_reference():
-    assert Search(Flaws()).decision(ROOT) == Search().decision(ROOT)
 
 
 def test_larger_board_decision_positions_tell_right_from_wrong():

@@ -31,8 +31,8 @@ class Run:
 def job(exercise, limits, suite, work, address_space=True):
     """The supervisor's instructions, as plain data, for a run in ``work``.
 
-    ``address_space``: whether each process's address space is capped at the
-    memory limit (when nothing else caps the memory).
+    ``address_space``: whether each process's address space is capped (at four
+    times the memory limit), for when nothing else caps the memory.
     """
     return {
         "exercise": exercise.id,
@@ -55,6 +55,19 @@ def job(exercise, limits, suite, work, address_space=True):
         },
         "tests": {t.name: ({"seconds": t.seconds} if t.seconds else {}) for t in exercise.tests},
     }
+
+
+def keep(sink, data, cap):
+    """Append to ``sink`` what fits under ``cap`` bytes; the rest is dropped."""
+    if len(sink) < cap:
+        sink += data[: cap - len(sink)]
+
+
+def finished(backend, limits, results, log, **facts):
+    """The Run of a sandbox, from the raw bytes of its results channel and log."""
+    return Run(backend=backend, limits=limits.facts(),
+               events=parse_events(bytes(results).decode("utf-8", "replace")),
+               log=bytes(log).decode("utf-8", "replace"), **facts)
 
 
 def parse_events(data):

@@ -14,11 +14,10 @@ import socket
 import tarfile
 import threading
 import time
-
 from pathlib import PurePosixPath
 
 from grader import __version__
-from grader.sandbox import LOG_CAP, RESULTS_CAP, Run, SandboxUnavailable, job, parse_events
+from grader.sandbox import LOG_CAP, RESULTS_CAP, SandboxUnavailable, finished, job, keep
 
 IMAGE = f"minimax-grader:{__version__}"
 LABEL = "minimax-grader.sandbox"
@@ -139,9 +138,10 @@ class _Pump(threading.Thread):
 
         try:
             for stream, data in frames_iter(self.sock, tty=False):
-                sink, cap = (self.out, RESULTS_CAP) if stream == 1 else (self.err, LOG_CAP)
-                if len(sink) < cap:
-                    sink += data[: cap - len(sink)]
+                if stream == 1:
+                    keep(self.out, data, RESULTS_CAP)
+                else:
+                    keep(self.err, data, LOG_CAP)
         except OSError:
             pass  # the connection ends with the container
 
@@ -189,13 +189,8 @@ class DockerSandbox:
             pump.join(timeout=STOP_GRACE)
         sock.close()
         state = _final_state(container)
-        return Run(
-            backend=self.name, limits=limits.facts(), events=parse_events(
-                bytes(pump.out).decode("utf-8", "replace")),
-            exit_code=state.get("ExitCode"), timed_out=timed_out,
-            out_of_memory=bool(state.get("OOMKilled")),
-            log=bytes(pump.err).decode("utf-8", "replace"),
-        )
+        return finished(self.name, limits, pump.out, pump.err, exit_code=state.get("ExitCode"),
+                        timed_out=timed_out, out_of_memory=bool(state.get("OOMKilled")))
 
 
 def _final_state(container):

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from grader.harness.provided import provide
-from grader.sandbox import LOG_CAP, RESULTS_CAP, Run, job, parse_events
+from grader.sandbox import LOG_CAP, RESULTS_CAP, finished, job, keep
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "harness" / "supervisor.py"
 
@@ -29,8 +29,7 @@ def _scrubbed_env(home):
 def _read_capped(stream, cap, sink):
     """Read everything (so the writer never blocks), keep the first ``cap`` bytes."""
     while chunk := stream.read1(65536):
-        if len(sink) < cap:
-            sink += chunk[: cap - len(sink)]
+        keep(sink, chunk, cap)
 
 
 class LocalSandbox:
@@ -71,12 +70,8 @@ class LocalSandbox:
             _kill_group(process)
         for reader in readers:
             reader.join(timeout=5)
-        return Run(
-            backend=self.name, limits=limits.facts(),
-            events=parse_events(bytes(results).decode("utf-8", "replace")),
-            exit_code=process.returncode, timed_out=timed_out,
-            log=bytes(log).decode("utf-8", "replace"),
-        )
+        return finished(self.name, limits, results, log, exit_code=process.returncode,
+                        timed_out=timed_out)
 
 
 def _kill_group(process):
