@@ -14,26 +14,11 @@ RUN python3 -m pip install --no-index --find-links /tmp/wheelhouse --no-cache-di
         --break-system-packages pytest pytest-timeout \
     && rm -rf /tmp/wheelhouse
 
-# The supervisor runs as grader, the student's code as student.
-RUN groupadd --gid 10001 grader \
-    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
-        --shell /usr/sbin/nologin grader \
-    && groupadd --gid 10002 student \
-    && useradd --uid 10002 --gid 10002 --no-create-home --home-dir /nonexistent \
-        --shell /usr/sbin/nologin student
-
 COPY grader/ /opt/minimax-grader/grader/
 COPY exercises/ /opt/minimax-grader/exercises/
-
-# The student's user may list the folders on the way (Python's import needs
-# it) and read only what the worker imports; the suites, the reference search
-# and the mistake models stay unreadable to it.
-RUN cd /opt/minimax-grader \
-    && chown -R root:grader . \
-    && chmod -R u=rwX,g=rX,o= . \
-    && chmod o=rx . grader grader/harness \
-    && chmod o=r grader/__init__.py grader/harness/__init__.py \
-        grader/harness/worker.py grader/harness/wire.py
+# The users and permissions that keep the suites from the student's code.
+COPY docker/install-harness /tmp/
+RUN sh /tmp/install-harness /opt/minimax-grader && rm /tmp/install-harness
 
 WORKDIR /work
 ENTRYPOINT ["python3", "-I", "-B", "/opt/minimax-grader/grader/harness/launcher.py"]

@@ -1,16 +1,18 @@
-"""The command line: list, stub, grade, check-solutions."""
+"""The command line: list, stub, grade, batch, check-solutions, image, gradescope-package."""
 
 import argparse
 import os
+import shlex
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from grader import __version__, exercises, grading, intake, render, sandbox, solutions
+from grader import (__version__, batch, exercises, grading, intake, render, roster, sandbox,
+                    solutions)
+from grader.files import write_atomic
 
 USAGE_ERROR = 2
 
@@ -52,16 +54,6 @@ def cmd_stub(args):
     return 0
 
 
-def _write(text, destination):
-    """Write ``text`` whole or not at all (temp file, then rename)."""
-    destination = Path(destination)
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=destination.parent or ".",
-                                         prefix=f".{destination.name}.", delete=False)
-    with handle:
-        handle.write(text)
-    os.replace(handle.name, destination)
-
-
 def _limits(exercise, args):
     return exercise.limits.override(
         call_seconds=args.call_seconds, test_seconds=args.test_seconds,
@@ -80,11 +72,90 @@ def cmd_grade(args):
     report = grading.grade(exercise, args.submission, chosen, _limits(exercise, args))
     text = render.RENDERERS[args.format](report)
     if args.output:
-        _write(text, args.output)
+        write_atomic(args.output, text)
         print(report["message"])
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _isolated(name):
+    """The batch's sandbox: Docker unless local is asked for by name."""
+    if name == "local":
+        print("warning: grading in the local sandbox, which is not a security boundary: "
+              "the students' code runs as you, on this machine", file=sys.stderr)
+        return sandbox.backend("local")
+    chosen = sandbox.backend("docker")
+    if isinstance(chosen, sandbox.Unavailable):
+        raise UsageError(f"{chosen.why}. batch grades untrusted code only in Docker; give "
+                         "--sandbox local to grade without isolation")
+    return chosen
+
+
+def _batch_options(args):
+    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: not a folder")
+    return batch.Options(jobs=jobs, resume=args.resume, retry_errors=args.retry_errors)
+
+
+def _resume_command(args, jobs):
+    return shlex.join(["minimax-grader", "batch", "--exercise", args.exercise, "--sandbox",
+                       args.sandbox, "--jobs", str(jobs), args.submissions, "-o", args.output,
+                       "--resume"])
+
+
+def _batch_report(outcome, args, jobs, console):
+    counts = outcome.summary["counts"]
+    mean = outcome.summary["scores"]["mean"]
+    table = Table(title=f"{outcome.summary['title']} ({outcome.summary['exercise']})",
+                  show_header=False)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    for what, count in (("students", counts["students"]), ("graded by this run", outcome.graded_now),
+                        ("kept from an earlier run", outcome.kept),
+                        ("full marks", counts["full_marks"]), ("rejected", counts["rejected"]),
+                        ("grader errors", counts["errors"]), ("pending", counts["pending"]),
+                        ("mean score", "-" if mean is None else f"{mean:g}")):
+        table.add_row(what, str(count))
+    console.print(table)
+    if outcome.summary["identical"]:
+        groups = outcome.summary["identical"]
+        console.print(f"{sum(map(len, groups))} students handed in identical files "
+                      f"({len(groups)} group(s), each graded once; see summary.json)")
+    if outcome.summary["ignored"]:
+        console.print("ignored (no student's entry): " + ", ".join(outcome.summary["ignored"]))
+    for entry in outcome.summary["regrade"]:
+        console.print(f"error: {entry['student']}: {entry['reason']}")
+    if outcome.summary["regrade"]:
+        console.print(f"{len(outcome.summary['regrade'])} grader error(s): grade them again "
+                      "with --retry-errors")
+    console.print(f"wrote {args.output}/: reports/, grades.csv, summary.json, index.html "
+                  f"in {outcome.seconds:.1f} s")
+    if outcome.interrupted:
+        console.print(f"interrupted: {counts['pending']} student(s) not graded. Resume with:\n"
+                      f"  {_resume_command(args, jobs)}")
+
+
+def cmd_batch(args):
+    exercise = _exercise(args.exercise)
+    options = _batch_options(args)
+    console = Console(stderr=True, highlight=False, markup=False)
+    try:
+        with roster.read(args.submissions) as the_class:
+            if not the_class.entries:
+                raise UsageError(f"{args.submissions}: no student's entry in it (a subfolder, "
+                                 "a .py file or a .zip per student)")
+            chosen = _isolated(args.sandbox)
+            outcome = batch.Batch(exercise, chosen, args.output, options, console).run(the_class)
+    except roster.UsageError as exc:
+        raise UsageError(str(exc)) from None
+    _batch_report(outcome, args, options.jobs,
+                  Console(highlight=False, markup=False, soft_wrap=True))
+    return outcome.exit_code
 
 
 def cmd_check_solutions(args):
@@ -121,8 +192,29 @@ def cmd_image(args):
     if not args.force and not image.problem(client, args.tag):
         print(f"{args.tag} is up to date; nothing to do (--force rebuilds it)")
         return 0
-    built, seconds = image.build(client, base=args.base, tag=args.tag)
+    try:
+        built, seconds = image.build(client, base=args.base, tag=args.tag)
+    except image.WheelhouseError as exc:
+        raise UsageError(str(exc)) from None
     print(f"built {args.tag} ({built.short_id}) in {seconds:.0f} s")
+    return 0
+
+
+def cmd_gradescope_package(args):
+    from grader import gradescope_package
+    from grader.image import WheelhouseError
+
+    exercise = _exercise(args.exercise)
+    output = Path(args.output)
+    if not output.resolve().parent.is_dir():
+        raise UsageError(f"{output}: its folder does not exist")
+    try:
+        names = gradescope_package.build(exercise, output)
+    except WheelhouseError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {output} ({len(names)} files, {output.stat().st_size / 1e6:.1f} MB): the "
+          f"Gradescope autograder of {exercise.id}; upload it to a programming assignment "
+          f"whose students hand in {', '.join(exercise.files)}")
     return 0
 
 
@@ -149,6 +241,24 @@ def parser():
         grade.add_argument(f"--{limit}", type=kind, help="override the exercise's limit")
     grade.add_argument("submission", help="a folder, the .py file itself, or a .zip")
 
+    many = commands.add_parser("batch", help="grade a whole class", description=(
+        "Grade every student's entry in SUBMISSIONS (a folder, or a .zip of one, holding a "
+        "subfolder, a .py file or a .zip per student; the entry's name is the student's id). "
+        "Writes OUTDIR/reports/<student>.json and .txt, grades.csv, summary.json and "
+        "index.html. Exit status: 0 all graded, 1 some grader errors (--retry-errors), "
+        "2 usage error, 130 interrupted (--resume)."))
+    many.add_argument("--exercise", required=True)
+    many.add_argument("submissions", metavar="SUBMISSIONS")
+    many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
+    many.add_argument("--jobs", type=int, help="submissions graded at once (default: the cores)")
+    many.add_argument("--sandbox", choices=("docker", "local"), default="docker", help=(
+        "docker (the default; refused when no engine answers) or local, which isolates "
+        "nothing"))
+    many.add_argument("--resume", action="store_true",
+                      help="keep the reports of students whose files are unchanged")
+    many.add_argument("--retry-errors", action="store_true",
+                      help="as --resume, and grade again the students whose report is an error")
+
     image = commands.add_parser("image", help="the Docker sandbox's grading image")
     image_commands = image.add_subparsers(dest="image_command", required=True)
     build = image_commands.add_parser("build", help="build the grading image (no registry needed)")
@@ -157,6 +267,11 @@ def parser():
         "packages with docker/make-base-image), or any image name"))
     build.add_argument("--tag", default=f"minimax-grader:{__version__}")
     build.add_argument("--force", action="store_true", help="rebuild even when up to date")
+
+    package = commands.add_parser(
+        "gradescope-package", help="write the autograder.zip to upload to Gradescope")
+    package.add_argument("--exercise", required=True)
+    package.add_argument("-o", "--output", default="autograder.zip", help="the zip to write")
 
     check = commands.add_parser(
         "check-solutions", help="prove the reference solutions and the test corpus")
@@ -167,7 +282,8 @@ def parser():
     return top
 
 
-COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "image": cmd_image,
+COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd_batch,
+            "image": cmd_image, "gradescope-package": cmd_gradescope_package,
             "check-solutions": cmd_check_solutions}
 
 

@@ -1,9 +1,10 @@
 """Building the grading image, with no registry and no network in the build.
 
 The build context is staged from the source tree: the Dockerfile, the
-harness, the exercises' suites and a wheelhouse of pytest and pytest-timeout
-downloaded on the host. The image is labelled with a hash of what it holds,
-so that an image older than the harness is noticed instead of used.
+script that installs the harness, the harness, the exercises' suites and a
+wheelhouse of pytest and pytest-timeout downloaded on the host. The image
+is labelled with a hash of what it holds, so that an image older than the
+harness is noticed instead of used.
 """
 
 import hashlib
@@ -22,16 +23,30 @@ BASE = "minimax-grader-base:bookworm"
 REGISTRY_BASE = "python:3.11-slim"
 HASH_LABEL = "minimax-grader.contents"
 REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1"]
+INSTALL = "docker/install-harness"  # the harness's users and permissions
+
+
+def _sources(paths):
+    return [p for p in paths if "__pycache__" not in p.parts]
+
+
+def harness_files(root=ROOT):
+    """The harness, what runs in a sandbox: paths in the source tree."""
+    return _sources([root / "grader/__init__.py", *sorted((root / "grader/harness").rglob("*.py"))])
+
+
+def suite_files(folder):
+    """An exercise's ``exercise.toml`` and suite: paths in the source tree."""
+    return _sources([folder / "exercise.toml", *sorted((folder / "suite").rglob("*.py"))])
 
 
 def context_files(root=ROOT):
     """(path in the context, path in the source tree) of what the image holds."""
-    files = [("Dockerfile", root / "Dockerfile"), ("grader/__init__.py", root / "grader/__init__.py")]
-    sources = sorted((root / "grader" / "harness").rglob("*.py"))
+    sources = harness_files(root)
     for exercise in sorted((root / "exercises").iterdir()):
-        sources += [exercise / "exercise.toml", *sorted((exercise / "suite").rglob("*.py"))]
-    files += [(str(p.relative_to(root)), p) for p in sources if "__pycache__" not in p.parts]
-    return files
+        sources += suite_files(exercise)
+    return [("Dockerfile", root / "Dockerfile"), (INSTALL, root / INSTALL),
+            *((str(p.relative_to(root)), p) for p in sources)]
 
 
 def contents_hash(root=ROOT):
@@ -46,8 +61,23 @@ def stage(target, root=ROOT):
     for name, path in context_files(root):
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target / name)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
-                    "--dest", str(target / "wheelhouse"), *REQUIREMENTS], check=True)
+    wheelhouse(target / "wheelhouse")
+
+
+class WheelhouseError(Exception):
+    """pip could not download the wheels (no package index reachable?)."""
+
+
+def wheelhouse(folder, requirements=REQUIREMENTS):
+    """Download wheels of ``requirements``, and of what they need, into ``folder``:
+    for this machine's Python and platform, to install later with no network."""
+    try:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet",
+                        "--only-binary=:all:", "--dest", str(folder), *requirements], check=True)
+    except subprocess.CalledProcessError:
+        raise WheelhouseError("pip could not download the wheels of "
+                              f"{', '.join(requirements)}: is the package index reachable?") \
+            from None
 
 
 def pick_base(client, base):

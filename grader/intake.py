@@ -84,9 +84,22 @@ def from_file(path, files):
         expected = " or ".join(files)
         raise Rejected(f"the file is named {path.name}; this exercise grades {expected}: "
                        "rename it")
+    return _lone(path, path.name)
+
+
+def _lone(path, name):
     if path.is_symlink():
         raise Rejected(f"{path.name} is a link, not a file")
-    return Submission({path.name: _check_content(path.name, path.read_bytes())}, [], str(path))
+    return Submission({name: _check_content(name, path.read_bytes())}, [], str(path))
+
+
+def from_entry_file(path, files):
+    """A class's ``<student>.py``: taken as the exercise's one file, whatever its name."""
+    path = Path(path)
+    if len(files) != 1:
+        raise Rejected(f"this exercise grades {len(files)} files ({', '.join(files)}): "
+                       "hand in a folder or a .zip")
+    return _lone(path, files[0])
 
 
 def _zip_members(archive):

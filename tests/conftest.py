@@ -1,5 +1,6 @@
 """Shared helpers for the grader's own tests."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -40,18 +41,26 @@ def solution_copy(tmp_path):
     return copy
 
 
-DOCKER_SKIPS = []
+UNTESTED = {}  # what could not be tested -> why (the first reason given)
+
+
+def skip_loudly(what, why):
+    """Skip a test for want of a tool, and say so loudly at the end of the run.
+
+    Under CI (CI=true) the tool must be there: the test fails instead.
+    """
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must test {what}: {why}")
+    UNTESTED.setdefault(what, why)
+    pytest.skip(f"{what.upper()} NOT TESTED: {why}")
 
 
 @pytest.fixture(scope="session")
 def docker_client():
     """A client of a Docker engine with an up-to-date grading image.
 
-    Skipped only where no engine answers, and then said loudly at the end of
-    the run; under CI (CI=true) a missing engine fails instead.
+    Skipped loudly where no engine answers; under CI, failed.
     """
-    import os
-
     from grader import image
     from grader.sandbox import SandboxUnavailable
     from grader.sandbox.docker import connect
@@ -59,22 +68,32 @@ def docker_client():
     try:
         client = connect()
     except SandboxUnavailable as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs a Docker engine: {exc}")
-        DOCKER_SKIPS.append(str(exc))
-        pytest.skip(f"NO DOCKER ENGINE: {exc}")
+        skip_loudly("the Docker sandbox", f"no Docker engine answers ({exc})")
     if image.problem(client):
         image.build(client)
     return client
 
 
+@pytest.fixture(scope="session")
+def chromium():
+    """The path of a Chromium for tests/browser.py; skipped loudly without one, under CI failed."""
+    import browser
+
+    path = browser.chromium()
+    if path is None:
+        skip_loudly("the summary page in a browser",
+                    "no Chromium on PATH (Debian: apt-get install chromium)")
+    return path
+
+
 def pytest_terminal_summary(terminalreporter):
     hostile_summary(terminalreporter)
-    if DOCKER_SKIPS:
+    if UNTESTED:
         bar = "!" * 78
         terminalreporter.write_line(bar, red=True, bold=True)
-        terminalreporter.write_line("THE DOCKER SANDBOX WAS NOT TESTED: no Docker engine answers "
-                                    f"({DOCKER_SKIPS[0]})", red=True, bold=True)
+        for what, why in UNTESTED.items():
+            terminalreporter.write_line(f"{what.upper()} WAS NOT TESTED: {why}",
+                                        red=True, bold=True)
         terminalreporter.write_line(bar, red=True, bold=True)
 
 

@@ -3,10 +3,12 @@
 It is the container's only process that runs as root, and it keeps only the
 capabilities to change user and to kill (the container drops all others and
 forbids new privileges). It unpacks the job archive from standard input into
-the work tmpfs, starts the supervisor as the ``grader`` user with the
-container's stdout as its results channel, and then starts and kills the
-student's workers, as the ``student`` user, when the supervisor asks (see
-``spawn``). When the supervisor ends, every student process is killed.
+the work folder (its one argument; by default ``/work``, the container's
+tmpfs), starts the supervisor as the ``grader`` user with the container's
+stdout as its results channel, and then starts and kills the student's
+workers, as the ``student`` user, when the supervisor asks (see ``spawn``).
+When the supervisor ends, every student process is killed. The launcher
+sandbox (``grader.sandbox.launcher``) runs it the same way, outside Docker.
 """
 
 import io
@@ -34,14 +36,14 @@ ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"
        "TMPDIR": "/tmp"}
 
 
-def unpack(data):
-    """Write the job archive's regular files under WORK (nothing else is accepted)."""
+def unpack(data, work):
+    """Write the job archive's regular files under ``work`` (nothing else is accepted)."""
     with tarfile.open(fileobj=io.BytesIO(data)) as archive:
         for member in archive.getmembers():
             name = PurePosixPath(member.name)
             if not member.isfile() or name.is_absolute() or ".." in name.parts:
                 raise SystemExit(f"launcher: refusing archive member {member.name!r}")
-            target = WORK / name
+            target = work / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(archive.extractfile(member).read())
             target.chmod(0o644)
@@ -79,8 +81,9 @@ def main():
     data = sys.stdin.buffer.read(MAX_ARCHIVE + 1)
     if len(data) > MAX_ARCHIVE:
         raise SystemExit("launcher: the job archive is too large")
-    unpack(data)
-    job_file = WORK / "job.json"
+    work = Path(sys.argv[1]) if len(sys.argv) > 1 else WORK
+    unpack(data, work)
+    job_file = work / "job.json"
     job = json.loads(job_file.read_text())
     provide(job["provides"], job["provided"])
     limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
@@ -88,7 +91,7 @@ def main():
     supervisor = subprocess.Popen(
         [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file), str(theirs.fileno())],
         user=GRADER_UID, group=GRADER_UID, extra_groups=[], pass_fds=(theirs.fileno(),),
-        env=ENV, cwd=WORK, stdin=subprocess.DEVNULL,
+        env=ENV, cwd=work, stdin=subprocess.DEVNULL,
     )
     theirs.close()
     spawner = StudentSpawner(user=STUDENT_UID, env=ENV)

@@ -6,15 +6,23 @@ the result events the supervisor wrote (untrusted data, checked by
 ``grader.report``) and facts about how the run ended.
 """
 
+import io
 import json
+import tarfile
+import time
 from dataclasses import dataclass, field
 
 RESULTS_CAP = 4 << 20  # bytes of result events read from one run
 LOG_CAP = 64 << 10  # bytes of the supervisor's own log kept
+POLL_SECONDS = 0.1  # how often a waiting run looks at its cancel flag
 
 
 class SandboxUnavailable(Exception):
     """The grader can't run a sandbox here: a grader-side error, never a zero."""
+
+
+class Cancelled(Exception):
+    """The run was stopped from outside (a batch interrupted twice): no verdict."""
 
 
 @dataclass
@@ -57,6 +65,41 @@ def job(exercise, limits, suite, work, address_space=True):
     }
 
 
+def tar(files):
+    """A tar archive of regular files, readable by all: ``files`` maps names to bytes."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mode = 0o644
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def job_archive(settings, submission):
+    """The job for the launcher's stdin: job.json and the student's files."""
+    return tar({"job.json": json.dumps(settings).encode(),
+                **{f"submission/{n}": d for n, d in submission.files.items()}})
+
+
+def wait(done, pause, seconds, cancel=None):
+    """Wait up to ``seconds`` for ``done()``; False when the time ran out.
+
+    ``pause(t)`` blocks at most ``t`` seconds (a join or a wait); between
+    pauses ``cancel`` (a threading.Event) is checked, and raises Cancelled.
+    """
+    deadline = time.monotonic() + seconds
+    while not done():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        pause(min(left, POLL_SECONDS))
+    return True
+
+
 def keep(sink, data, cap):
     """Append to ``sink`` what fits under ``cap`` bytes; the rest is dropped."""
     if len(sink) < cap:
@@ -90,7 +133,7 @@ class Unavailable:
         self.name = name
         self.why = why
 
-    def run(self, exercise, submission, limits):
+    def run(self, exercise, submission, limits, cancel=None):
         raise SandboxUnavailable(self.why)
 
 

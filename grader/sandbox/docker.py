@@ -7,17 +7,15 @@ the host's own deadline, enforced with a kill. Every container is labelled
 and removed in every path; leftovers of crashed runs are swept by label.
 """
 
-import io
-import json
 import os
 import socket
-import tarfile
 import threading
 import time
 from pathlib import PurePosixPath
 
 from grader import __version__
-from grader.sandbox import LOG_CAP, RESULTS_CAP, SandboxUnavailable, finished, job, keep
+from grader.sandbox import (LOG_CAP, RESULTS_CAP, Cancelled, SandboxUnavailable, finished, job,
+                            job_archive, keep, wait)
 
 IMAGE = f"minimax-grader:{__version__}"
 LABEL = "minimax-grader.sandbox"
@@ -32,20 +30,6 @@ def _scratch_mb(limits):
     return max(16, limits.memory_mb // 8)
 
 STOP_GRACE = 10  # seconds for the engine to end a killed container
-
-
-def _archive(settings, submission):
-    """The job archive: job.json and the student's files."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        entries = {"job.json": json.dumps(settings).encode()}
-        entries.update({f"submission/{n}": d for n, d in submission.files.items()})
-        for name, data in entries.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mode = 0o644
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
 
 
 def host_config(limits):
@@ -153,7 +137,7 @@ class DockerSandbox:
         self.client = client
         self.image = image
 
-    def run(self, exercise, submission, limits):
+    def run(self, exercise, submission, limits, cancel=None):
         from docker.errors import DockerException
         from requests.exceptions import RequestException
 
@@ -167,13 +151,13 @@ class DockerSandbox:
         except (DockerException, RequestException) as exc:
             raise SandboxUnavailable(f"the engine refused the container: {exc}") from None
         try:
-            return self._supervise(container, _archive(settings, submission), limits)
+            return self._supervise(container, job_archive(settings, submission), limits, cancel)
         except (DockerException, RequestException, OSError) as exc:
             raise SandboxUnavailable(f"the engine failed during the run: {exc}") from None
         finally:
             _remove(container)
 
-    def _supervise(self, container, archive, limits):
+    def _supervise(self, container, archive, limits, cancel):
         sock = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1,
                                                "stream": 1, "logs": 1})
         raw = sock._sock  # the SDK's wrapper can't half-close; the socket can
@@ -182,8 +166,12 @@ class DockerSandbox:
         container.start()
         raw.sendall(archive)
         raw.shutdown(socket.SHUT_WR)
-        pump.join(timeout=limits.total_seconds)
-        timed_out = pump.is_alive()
+        try:
+            timed_out = not wait(lambda: not pump.is_alive(), pump.join, limits.total_seconds,
+                                 cancel)
+        except Cancelled:
+            container.kill()
+            raise
         if timed_out:
             container.kill()
             pump.join(timeout=STOP_GRACE)

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from grader.harness.provided import provide
-from grader.sandbox import LOG_CAP, RESULTS_CAP, finished, job, keep
+from grader.sandbox import LOG_CAP, RESULTS_CAP, finished, job, keep, wait
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "harness" / "supervisor.py"
 
@@ -35,7 +35,7 @@ def _read_capped(stream, cap, sink):
 class LocalSandbox:
     name = "local"
 
-    def run(self, exercise, submission, limits):
+    def run(self, exercise, submission, limits, cancel=None):
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work:
             work = Path(work)
             settings = job(exercise, limits, exercise.suite, work)
@@ -46,32 +46,59 @@ class LocalSandbox:
             provide(exercise.provides, settings["provided"])
             job_file = work / "job.json"
             job_file.write_text(json.dumps(settings))
-            return self._supervise(work, job_file, limits)
+            command = [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file)]
+            return supervise(self.name, command, limits, cancel, cwd=work,
+                             env=_scrubbed_env(work))
 
-    def _supervise(self, work, job_file, limits):
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file)],
-            cwd=work, env=_scrubbed_env(work), stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        )
-        results, log = bytearray(), bytearray()
-        readers = [
-            threading.Thread(target=_read_capped, args=(process.stdout, RESULTS_CAP, results)),
-            threading.Thread(target=_read_capped, args=(process.stderr, LOG_CAP, log)),
-        ]
-        for reader in readers:
-            reader.start()
-        timed_out = False
-        try:
-            process.wait(timeout=limits.total_seconds)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:
-            _kill_group(process)
-        for reader in readers:
-            reader.join(timeout=5)
-        return finished(self.name, limits, results, log, exit_code=process.returncode,
-                        timed_out=timed_out)
+
+def supervise(backend, command, limits, cancel=None, *, cwd, env, stdin=b"", cleanup=None):
+    """Run a supervisor's ``command`` until it ends or the wall-clock limit: its Run.
+
+    ``stdin`` is fed to it; its stdout is the results channel and its stderr
+    its log, both read with caps. Its whole session is killed whatever
+    happens, and then ``cleanup()`` (when given) is called.
+    """
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True,
+    )
+    results, log = bytearray(), bytearray()
+    pipes = [
+        threading.Thread(target=_feed, args=(process.stdin, stdin)),
+        threading.Thread(target=_read_capped, args=(process.stdout, RESULTS_CAP, results)),
+        threading.Thread(target=_read_capped, args=(process.stderr, LOG_CAP, log)),
+    ]
+    for pipe in pipes:
+        pipe.start()
+    try:
+        timed_out = not wait(lambda: process.poll() is not None,
+                             lambda seconds: _pause(process, seconds),
+                             limits.total_seconds, cancel)
+    finally:
+        _kill_group(process)
+        if cleanup:
+            cleanup()
+    for pipe in pipes:
+        pipe.join(timeout=5)
+    return finished(backend, limits, results, log, exit_code=process.returncode,
+                    timed_out=timed_out)
+
+
+def _feed(stream, data):
+    """Write ``data`` and close, in a thread: a process that reads slowly never
+    holds up the deadline, and one that has ended reads nothing."""
+    try:
+        stream.write(data)
+        stream.close()
+    except OSError:
+        pass
+
+
+def _pause(process, seconds):
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _kill_group(process):

@@ -1,0 +1,198 @@
+"""Grading a whole class: N submissions at once, resumable, interruptible.
+
+Every student's report is written as soon as it is made (atomically), so a
+crash or Ctrl-C keeps all finished work; the gradebook, summary.json and
+index.html are remade from the reports at the end of every run. Identical
+submissions are graded once; ``resume`` keeps reports whose files are
+unchanged. Ctrl-C once stops new work and lets running sandboxes finish;
+twice kills them (their students stay pending).
+"""
+
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+
+from grader import __version__, grading, intake, page, render, report, summary
+from grader.files import write_atomic
+from grader.sandbox import Cancelled
+
+EXIT_ERRORS = 1  # some students' reports are grader errors: --retry-errors
+EXIT_INTERRUPTED = 130
+
+
+@dataclass
+class Options:
+    jobs: int
+    resume: bool = False
+    retry_errors: bool = False
+
+
+@dataclass
+class Outcome:
+    reports: dict  # student -> report, or None while pending
+    summary: dict
+    graded_now: int = 0
+    kept: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self):
+        if self.interrupted:
+            return EXIT_INTERRUPTED
+        return EXIT_ERRORS if self.summary["regrade"] else 0
+
+
+def _existing(path):
+    """A report written by an earlier run, or None if there is none or it is unreadable."""
+    try:
+        return report.validate(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, jsonschema.ValidationError):
+        return None
+
+
+class Batch:
+    def __init__(self, exercise, sandbox, out, options, console):
+        self.exercise = exercise
+        self.sandbox = sandbox
+        self.out = Path(out)
+        self.options = options
+        self.console = console
+        self.limits = exercise.limits
+        self.reports = {}
+        self.made = 0  # reports made by this run
+        self.lock = threading.Lock()
+        self.cancel = threading.Event()
+        self.progress = None
+
+    # -- planning ---------------------------------------------------------
+
+    def _reusable(self, old, submission):
+        return (old is not None and old["exercise"] == self.exercise.id
+                and old["grader_version"] == __version__
+                and old["sandbox"]["backend"] == self.sandbox.name
+                and old["submission"]["files"] == submission.manifest()
+                and not (self.options.retry_errors and old["status"] == "error"))
+
+    def _plan(self, roster):
+        """Groups of (student, submission) with identical files still to grade."""
+        groups, kept = {}, 0
+        self.alike = {}  # the students of each set of files, graded now or kept
+        for entry in roster.entries:
+            self.reports[entry.student] = None
+            try:
+                submission = entry.take(self.exercise.files)
+            except intake.Rejected as why:
+                self._save(entry.student, report.rejected(self.exercise, str(why),
+                                                          self.limits.facts()))
+                continue
+            key = tuple((f["name"], f["sha256"]) for f in submission.manifest())
+            self.alike.setdefault(key, []).append(entry.student)
+            if self.options.resume or self.options.retry_errors:
+                old = _existing(self._path(entry.student, "json"))
+                if self._reusable(old, submission):
+                    self.reports[entry.student] = old
+                    kept += 1
+                    continue
+            groups.setdefault(key, []).append((entry.student, submission))
+        return list(groups.values()), kept
+
+    # -- grading ----------------------------------------------------------
+
+    def _path(self, student, suffix):
+        return self.out / "reports" / f"{student}.{suffix}"
+
+    def _save(self, student, one):
+        write_atomic(self._path(student, "json"), render.to_json(one))
+        write_atomic(self._path(student, "txt"), render.to_text(one))
+        with self.lock:
+            self.reports[student] = one
+            self.made += 1
+
+    def _grade(self, group):
+        submissions = [submission for _, submission in group]
+        try:
+            made = grading.grade_alike(self.exercise, submissions, self.sandbox, self.limits,
+                                       cancel=self.cancel)
+        except Cancelled:
+            return
+        except Exception as exc:  # a grader bug must cost one group, not the class
+            made = [report.grader_error(self.exercise, s, f"the grader failed: {exc!r}",
+                                        self.sandbox.name, self.limits.facts())
+                    for s in submissions]
+        for (student, _), one in zip(group, made):
+            self._save(student, one)
+        self._advance(made)
+
+    def _advance(self, made):
+        failed = sum(r["status"] == "graded" and r["score"] < r["max_score"] for r in made)
+        errors = sum(r["status"] == "error" for r in made)
+        with self.lock:
+            task = self.progress.tasks[0]
+            self.progress.update(task.id, advance=len(made),
+                                 failed=task.fields["failed"] + failed,
+                                 errors=task.fields["errors"] + errors)
+
+    def _run_all(self, groups, pool):
+        """Grade every group; True if the user interrupted."""
+        futures = [pool.submit(self._grade, group) for group in groups]
+        try:
+            wait(futures)
+            return False
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+        running = [f for f in futures if not f.done()]
+        self.progress.console.print(
+            f"stopping: no new submissions; letting the {len(running)} running one(s) finish "
+            "(Ctrl-C again kills them)")
+        try:
+            wait(running)
+        except KeyboardInterrupt:
+            self.cancel.set()
+            self.progress.console.print("killing the running sandboxes ...")
+            wait(running)
+        return True
+
+    def _progress(self, total, done):
+        progress = Progress(
+            TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[failed]} failed, {task.fields[errors]} errors"),
+            TimeElapsedColumn(), TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
+            console=self.console)
+        failed = sum(r is not None and r["status"] == "graded" and r["score"] < r["max_score"]
+                     for r in self.reports.values())
+        errors = sum(r is not None and r["status"] == "error" for r in self.reports.values())
+        progress.add_task("grading", total=total, completed=done, failed=failed, errors=errors)
+        return progress
+
+    # -- the whole run ----------------------------------------------------
+
+    def run(self, roster):
+        started = time.monotonic()
+        (self.out / "reports").mkdir(parents=True, exist_ok=True)
+        groups, kept = self._plan(roster)
+        done = sum(r is not None for r in self.reports.values())
+        self.progress = self._progress(len(self.reports), done)
+        with self.progress, ThreadPoolExecutor(self.options.jobs,
+                                               thread_name_prefix="grade") as pool:
+            interrupted = self._run_all(groups, pool)
+        identical = [students for students in self.alike.values() if len(students) > 1]
+        overview = summary.summarize(self.exercise, self.reports, self.sandbox.name,
+                                     roster.ignored, identical)
+        self._write_overview(overview)
+        return Outcome(self.reports, overview, graded_now=self.made, kept=kept,
+                       interrupted=interrupted, seconds=time.monotonic() - started)
+
+    def _write_overview(self, overview):
+        write_atomic(self.out / "summary.json",
+                     json.dumps(overview, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(self.out / "grades.csv", summary.gradebook(self.exercise, overview))
+        write_atomic(self.out / "index.html", page.render(overview))
+

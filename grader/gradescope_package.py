@@ -1,0 +1,100 @@
+"""The Gradescope package: the autograder.zip an instructor uploads for one exercise.
+
+Gradescope unpacks it in /autograder/source. It holds:
+
+- ``setup.sh``, run once, as root, when Gradescope builds the autograder's
+  image: a virtual environment of a Python 3.11 or newer with the packages,
+  and the grader installed in /opt/minimax-grader by ``install-harness``,
+  with the two users and the permissions of the grading image;
+- ``run_autograder``, run as root for each submission: ``grader.gradescope_run``
+  grades /autograder/submission in the launcher sandbox (the student's code
+  as the ``student`` user, who can't read the suite) and always writes
+  /autograder/results/results.json;
+- ``grader/``: the harness and the host-side modules that run imports;
+  ``exercises/<id>/``: the exercise's ``exercise.toml`` and suite;
+- ``requirements.txt`` and ``wheelhouse/``: pytest, pytest-timeout, the host
+  side's packages and pip, as wheels for this machine's Python and platform,
+  so that setup.sh needs no network where they fit (else it uses PyPI).
+
+Never the reference solutions, the grader's tests, nor the other exercises.
+"""
+
+import os
+import re
+import stat
+import tempfile
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+from grader import image
+
+ROOT = image.ROOT
+SCRIPTS = ROOT / "gradescope"
+# The host side's modules that gradescope_run imports (tests check the list).
+HOST = ("grader/__init__.py", "grader/files.py", "grader/exercises.py", "grader/grading.py",
+        "grader/intake.py", "grader/report.py", "grader/render.py", "grader/gradescope_run.py",
+        "grader/sandbox/__init__.py", "grader/sandbox/local.py", "grader/sandbox/launcher.py",
+        "grader/schema/__init__.py", "grader/schema/report.schema.json")
+HOST_ONLY = {"docker"}  # the Docker sandbox's client: the package starts no container
+EXECUTABLE, PLAIN = 0o755, 0o644
+STAMP = (1980, 1, 1, 0, 0, 0)  # the same zip from the same files
+
+
+def requirements():
+    """The grader's own requirements, but those of the Docker sandbox."""
+    return [r for r in metadata.requires("minimax-grader")
+            if re.match(r"[\w.-]+", r).group().lower() not in HOST_ONLY]
+
+
+def _sources(exercise, root):
+    """(name in the zip, path) of the grader's files and the exercise's suite."""
+    files = [(p.relative_to(root).as_posix(), p) for p in image.harness_files(root)]
+    files += [(name, root / name) for name in HOST]
+    files += [(f"exercises/{exercise.id}/{p.relative_to(exercise.folder).as_posix()}", p)
+              for p in image.suite_files(exercise.folder)]
+    return sorted(set(files))
+
+
+def _entries(exercise, wheels, root=ROOT):
+    """(name in the zip, bytes, mode) of everything the package holds."""
+    run = (SCRIPTS / "run_autograder").read_text().replace("@EXERCISE@", exercise.id)
+    yield "setup.sh", (SCRIPTS / "setup.sh").read_bytes(), EXECUTABLE
+    yield "run_autograder", run.encode(), EXECUTABLE
+    yield "install-harness", (root / image.INSTALL).read_bytes(), EXECUTABLE
+    yield "requirements.txt", "".join(f"{r}\n" for r in requirements()).encode(), PLAIN
+    for wheel in sorted(wheels.glob("*.whl")):
+        yield f"wheelhouse/{wheel.name}", wheel.read_bytes(), PLAIN
+    for name, path in _sources(exercise, root):
+        yield name, path.read_bytes(), PLAIN
+
+
+def _write_zip(entries, output):
+    """Write the zip through a temp file and a rename: whole or not at all."""
+    handle = tempfile.NamedTemporaryFile(dir=output.parent, prefix=f".{output.name}.",
+                                         suffix=".part", delete=False)
+    try:
+        with handle, zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, data, mode in entries:
+                info = zipfile.ZipInfo(name, date_time=STAMP)
+                info.external_attr = (stat.S_IFREG | mode) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, data)
+        os.chmod(handle.name, 0o644)
+        os.replace(handle.name, output)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+
+
+def build(exercise, output):
+    """Write the Gradescope package of ``exercise`` to ``output``; the names it holds.
+
+    The wheels are downloaded with pip, from PyPI or the index pip is set to use.
+    """
+    output = Path(output)
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-wheels-") as wheels:
+        image.wheelhouse(Path(wheels), ["pip", *requirements()])
+        entries = list(_entries(exercise, Path(wheels)))
+    _write_zip(entries, output)
+    return [name for name, _, _ in entries]

@@ -1,0 +1,365 @@
+"""The summary page of a batch run: summary.json as one self-contained HTML file.
+
+Much of what the page shows comes from students (their ids, the messages their
+programs caused), so every string from the summary is escaped on its way in.
+The page loads nothing: no script, no font, no stylesheet or image file, so it
+reads the same offline, from a copied folder or from a zip of the results.
+"""
+
+import html
+import itertools
+import math
+from urllib.parse import quote
+
+CSS = """
+:root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa;
+        --bar: #0969da; --passed: #1a7f37; --failed: #cf222e; --error: #6e7781;
+        --timeout: #9a6700; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: #fff;
+       font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+             sans-serif; }
+main { max-width: 1200px; margin: 0 auto; padding: 28px 32px 48px; }
+h1 { font-size: 26px; margin: 0 0 2px; }
+h1 .id, code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+               font-size: 0.9em; }
+h1 .id { color: var(--muted); font-weight: normal; margin-left: 10px; }
+h2 { font-size: 19px; margin: 0 0 12px; }
+section { border-top: 1px solid var(--line); padding: 22px 0 10px; }
+a { color: #0550ae; }
+.meta, .aside, .note { color: var(--muted); }
+.aside { font-size: 13px; }
+.cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 18px 0 6px; padding: 0;
+         list-style: none; }
+.cards li { min-width: 112px; padding: 8px 14px; border: 1px solid var(--line);
+            border-radius: 8px; background: var(--soft); }
+.cards .value { display: block; font-size: 24px; font-weight: 600; }
+.cards .label { color: var(--muted); font-size: 13px; }
+.callout { padding: 10px 14px; border-radius: 8px; border: 1px solid;
+           margin: 14px 0 0; }
+.callout.warn { background: #fff8c5; border-color: #d4a72c; }
+.callout.ok { background: #dafbe1; border-color: #4ac26b; }
+table { width: 100%; border-collapse: collapse; }
+th, td { text-align: left; vertical-align: top; padding: 7px 10px;
+         border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+th { background: var(--soft); font-size: 13px; color: var(--muted); font-weight: 600; }
+tbody tr:last-child td { border-bottom: none; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.mistakes code { white-space: nowrap; }
+tr.pending td { background: #fbfbfc; color: var(--muted); }
+.pill { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 13px;
+        font-weight: 600; color: #fff; white-space: nowrap; }
+.pill.full { background: var(--passed); }
+.pill.graded { background: var(--bar); }
+.pill.rejected { background: var(--failed); }
+.pill.error { background: var(--timeout); }
+.pill.pending { background: var(--error); }
+.stack { display: flex; height: 14px; border-radius: 3px; overflow: hidden;
+         background: var(--soft); border: 1px solid var(--line); margin: 4px 0; }
+.stack span.passed { background: var(--passed); }
+.stack span.failed { background: var(--failed); }
+.stack span.error { background: var(--error); }
+.stack span.timeout { background: var(--timeout); }
+.rate { font-size: 18px; font-weight: 600; white-space: nowrap; }
+.legend { margin: 0 0 8px; }
+.legend span::before { content: ""; display: inline-block; width: 10px; height: 10px;
+                       margin: 0 5px 0 14px; border-radius: 2px; }
+.legend .passed::before { background: var(--passed); }
+.legend .failed::before { background: var(--failed); }
+.legend .error::before { background: var(--error); }
+.legend .timeout::before { background: var(--timeout); }
+.chart { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 32px; }
+.chart .note { flex: 1 1 260px; margin: 0; }
+svg text { font: 13px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
+           fill: var(--ink); }
+svg .grid { stroke: #eaeef2; }
+svg .axis { stroke: var(--muted); }
+svg .bar { fill: var(--bar); }
+svg .title { fill: var(--muted); }
+"""
+
+OUTCOMES = ("passed", "failed", "error", "timeout")
+# A student's status as shown: (label, class of its pill).
+STATUSES = {"full": ("full marks", "full"), "graded": ("graded", "graded"),
+            "rejected": ("rejected", "rejected"), "error": ("grader error", "error"),
+            "pending": ("pending", "pending")}
+# The score chart's size and margins, in SVG user units (pixels).
+CHART_WIDTH, CHART_HEIGHT = 720, 270
+LEFT, RIGHT, TOP, BOTTOM = 64, 20, 26, 58
+
+
+def _e(value):
+    """Any value from the summary as HTML text, safe in content and in quoted attributes."""
+    return html.escape(str(value))
+
+
+def _number(value):
+    """A figure rounded to two decimals, or a dash where there is none."""
+    return "\u2014" if value is None else f"{round(value, 2):g}"
+
+
+def _plural(count, word):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _href(path):
+    # Each segment of the report's relative path is percent-quoted (quote keeps
+    # only "/"): a name with a space, "#", "?", ":" or any non-ASCII letter
+    # still points at its own file, and can't become a scheme, query or fragment.
+    return _e(quote(path))
+
+
+def _student_link(entry):
+    """The student's id, linked to the text report, with the JSON one beside it."""
+    name = _e(entry["student"])
+    if entry["text"] is None:
+        return name
+    return (f'<a href="{_href(entry["text"])}">{name}</a> '
+            f'<a class="aside" href="{_href(entry["report"])}">json</a>')
+
+
+def _status(entry):
+    """The key of STATUSES that describes one student's row."""
+    if entry["status"] != "graded":
+        return entry["status"]
+    if entry["rejected"]:
+        return "rejected"
+    return "full" if entry["score"] == entry["max_score"] else "graded"
+
+
+def _first_line(text):
+    return text.split("\n", 1)[0]
+
+
+def _header(summary):
+    counts, scores = summary["counts"], summary["scores"]
+    out_of = f'<span class="aside"> / {_number(summary["max_score"])}</span>'
+    spread = ("\u2014" if scores["min"] is None
+              else f'{_number(scores["min"])} \u2013 {_number(scores["max"])}')
+    cards = [("students", _e(counts["students"])), ("graded", _e(counts["graded"])),
+             ("full marks", _e(counts["full_marks"])), ("rejected", _e(counts["rejected"])),
+             ("to regrade", _e(counts["errors"])), ("pending", _e(counts["pending"])),
+             ("mean", _number(scores["mean"]) + out_of),
+             ("median", _number(scores["median"]) + out_of),
+             ("lowest \u2013 highest", spread)]
+    items = "".join(f'<li><span class="value">{value}</span>'
+                    f'<span class="label">{label}</span></li>' for label, value in cards)
+    ungraded = ('<p class="callout warn">No student has been graded yet: there are no '
+                'scores to sum up.</p>' if not counts["graded"] else "")
+    return f"""<header>
+<h1>{_e(summary["title"])}<span class="id">{_e(summary["exercise"])}</span></h1>
+<p class="meta">Summary of a batch run \u00b7 generated {_e(summary["generated_at"])}
+\u00b7 grader {_e(summary["grader_version"])} \u00b7 sandbox {_e(summary["sandbox"])}</p>
+<ul class="cards">{items}</ul>
+{ungraded}
+</header>"""
+
+
+def _pending(summary):
+    waiting = [s for s in summary["students"] if s["status"] == "pending"]
+    if not waiting:
+        return ""
+    names = ", ".join(_e(s["student"]) for s in waiting)
+    return (f'<p class="callout warn" id="pending"><strong>Not graded yet: '
+            f'{_plural(len(waiting), "student")}</strong> (the run ended before it reached '
+            f'them): {names}. They have no score and are left out of every figure here.</p>')
+
+
+def _step(peak):
+    """A round step (1, 2, 5, 10, 20, ...) that needs at most five ticks to reach ``peak``."""
+    steps = (m * 10 ** k for k in itertools.count() for m in (1, 2, 5))
+    return next(step for step in steps if peak <= 5 * step)
+
+
+def _bar(low, high, count, x, y, top):
+    """One bin of the score chart: its bar, its hover title and its count."""
+    left, width = x(low) + 1, max(x(high) - x(low) - 2, 1)
+    label = (f'<text class="count" x="{left + width / 2:.1f}" y="{y(count) - 6:.1f}" '
+             f'text-anchor="middle">{_e(count)}</text>' if count else "")
+    span = "\u2264" if high == top else "&lt;"
+    return (f'<rect class="bar" x="{left:.1f}" y="{y(count):.1f}" width="{width:.1f}" '
+            f'height="{y(0) - y(count):.1f}" data-count="{_e(count)}"><title>'
+            f'{_e(_plural(count, "student"))}: {_number(low)} \u2264 score {span} '
+            f'{_number(high)}</title></rect>{label}')
+
+
+def _chart(summary):
+    """The score distribution as an SVG bar chart, one bar per bin of the histogram."""
+    bins, top = summary["scores"]["histogram"], summary["max_score"]
+    # The x axis ends at full marks, or further where the last bin does
+    # (a bin [max, max + 1) for the full marks alone).
+    end = max([top, *(b["high"] for b in bins)]) or 1
+    peak = max((b["count"] for b in bins), default=0)
+    step = _step(max(peak, 1))
+    ceiling = step * math.ceil(max(peak, 1) / step)
+    plot_w, plot_h = CHART_WIDTH - LEFT - RIGHT, CHART_HEIGHT - TOP - BOTTOM
+
+    def x(score):
+        return LEFT + score / end * plot_w
+
+    def y(count):
+        return TOP + plot_h - count / ceiling * plot_h
+
+    grid = "".join(
+        f'<line class="grid" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(c):.1f}" y2="{y(c):.1f}"/>'
+        f'<text x="{LEFT - 8}" y="{y(c) + 4:.1f}" text-anchor="end">{c}</text>'
+        for c in range(0, ceiling + 1, step))
+    edges = sorted({b["low"] for b in bins} | {b["high"] for b in bins})
+    ticks = "".join(
+        f'<line class="axis" x1="{x(e):.1f}" x2="{x(e):.1f}" y1="{y(0):.1f}" y2="{y(0) + 5:.1f}"/>'
+        f'<text x="{x(e):.1f}" y="{y(0) + 20:.1f}" text-anchor="middle">{_number(e)}</text>'
+        for e in edges)
+    bars = "".join(_bar(b["low"], b["high"], b["count"], x, y, top) for b in bins)
+    empty = (f'<text class="title" x="{LEFT + plot_w / 2}" y="{TOP + plot_h / 2}" '
+             f'text-anchor="middle">no graded students yet</text>' if not peak else "")
+    return f"""<svg id="histogram" width="{CHART_WIDTH}" height="{CHART_HEIGHT}" \
+viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img" aria-labelledby="histogram-title">
+<title id="histogram-title">Scores of the graded students</title>
+{grid}{bars}{empty}
+<line class="axis" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>{ticks}
+<text class="title" x="{LEFT + plot_w / 2}" y="{CHART_HEIGHT - 10}" text-anchor="middle">\
+score (points out of {_number(top)})</text>
+<text class="title" transform="translate(18 {TOP + plot_h / 2}) rotate(-90)" \
+text-anchor="middle">students</text>
+</svg>"""
+
+
+def _section(title, body):
+    return f"<section>\n<h2>{title}</h2>\n{body}\n</section>"
+
+
+def _histogram(summary):
+    return _section("Scores", f"""<div class="chart">{_chart(summary)}
+<p class="note">Each bar counts the graded students whose score is at least its left edge and
+below its right one; the last bar also holds the full marks. Students not graded (a grader
+error, pending) are not counted.</p></div>""")
+
+
+def _test_row(test):
+    total = sum(test[o] for o in OUTCOMES)
+    segments = "".join(f'<span class="{o}" style="width:{100 * test[o] / total:.2f}%"></span>'
+                       for o in OUTCOMES if test[o])
+    counts = " \u00b7 ".join(f"{_e(test[o])} {o}" for o in OUTCOMES if test[o])
+    rate = ("\u2014" if test["pass_rate"] is None
+            else f'{100 * test["pass_rate"]:.0f}%')
+    return (f'<tr><td>{_e(test["title"])}<br><code class="aside">{_e(test["name"])}</code></td>'
+            f'<td class="num">{_number(test["max_score"])}</td>'
+            f'<td class="num rate">{rate}</td>'
+            f'<td><div class="stack">{segments}</div>'
+            f'<span class="aside">{counts or "not run for any graded student"}'
+            f'{f" (of {total})" if total else ""}</span></td></tr>')
+
+
+def _tests(summary):
+    rows = "".join(_test_row(test) for test in summary["tests"])
+    return _section("Tests", f"""<p class="legend note">Results of the graded students:
+<span class="passed">passed</span><span class="failed">failed</span>
+<span class="error">error</span><span class="timeout">timeout</span></p>
+<table id="tests">
+<thead><tr><th>test</th><th class="num">points</th><th class="num">passed</th>
+<th style="width:45%">results</th></tr></thead>
+<tbody>{rows}</tbody>
+</table>""")
+
+
+def _links(names, students):
+    """The named students, each linked to its report where the summary lists one."""
+    by_name = {s["student"]: s for s in students}
+    return ", ".join(_student_link(by_name[n]) if n in by_name else _e(n) for n in names)
+
+
+def _mistakes(summary):
+    mistakes = summary["mistakes"]
+    if not mistakes:
+        return _section("Diagnosed mistakes", '<p class="note">No known mistake was diagnosed.</p>')
+    rows = "".join(
+        f'<tr><td><code>{_e(m["id"])}</code></td><td class="num">{_e(m["count"])}</td>'
+        f'<td>{_e(m["hint"])}</td><td>{_links(m["students"], summary["students"])}</td></tr>'
+        for m in mistakes)
+    return _section("Diagnosed mistakes", f"""<table id="mistakes">
+<thead><tr><th>mistake</th><th class="num">students</th><th style="width:45%">the hint they \
+got</th><th>who</th></tr></thead>
+<tbody>{rows}</tbody>
+</table>""")
+
+
+def _regrade(summary):
+    entries = summary["regrade"]
+    if not entries:
+        body = ('<p class="callout ok">None: the grader itself failed on no submission, so '
+                'nothing needs grading again.</p>')
+    else:
+        rows = "".join(f'<tr><td>{_links([r["student"]], summary["students"])}</td>'
+                       f'<td>{_e(r["reason"])}</td></tr>' for r in entries)
+        body = (f'<p class="note">The grader failed on these submissions: no score was '
+                f'charged. Grade them again.</p>\n<table id="regrade">'
+                f'<thead><tr><th>student</th><th>why</th></tr></thead>'
+                f'<tbody>{rows}</tbody></table>')
+    return _section("To regrade", body)
+
+
+def _identical(summary):
+    groups = summary["identical"]
+    if not groups:
+        return ""
+    items = "".join(f'<li>{_links(group, summary["students"])}</li>' for group in groups)
+    return _section("Identical submissions", f"""<p class="note">The files of each group are \
+byte for byte the same: they were graded once, and share one result.</p>
+<ul id="identical">{items}</ul>""")
+
+
+def _ignored(summary):
+    if not summary["ignored"]:
+        return ""
+    items = "".join(f"<li><code>{_e(name)}</code></li>" for name in summary["ignored"])
+    return _section("Ignored", f"""<p class="note">These entries of the submissions folder are \
+not students' submissions.</p>
+<ul id="ignored">{items}</ul>""")
+
+
+def _student_row(entry, hints):
+    label, pill = STATUSES.get(_status(entry), (entry["status"], ""))
+    score = ("\u2014" if entry["score"] is None
+             else f'{_number(entry["score"])}/{_number(entry["max_score"])}')
+    mistakes = ", ".join(f'<code title="{_e(hints.get(m, ""))}">{_e(m)}</code>'
+                         for m in entry["mistakes"])
+    return (f'<tr class="{pill}"><td>{_student_link(entry)}</td>'
+            f'<td class="num">{score}</td>'
+            f'<td><span class="pill {pill}">{_e(label)}</span></td>'
+            f'<td class="mistakes">{mistakes}</td>'
+            f'<td>{_e(_first_line(entry["message"]))}</td></tr>')
+
+
+def _students(summary):
+    hints = {m["id"]: m["hint"] for m in summary["mistakes"]}
+    rows = ("".join(_student_row(entry, hints) for entry in summary["students"])
+            or '<tr><td colspan="5" class="note">No submissions were found.</td></tr>')
+    return _section("Students", f"""<table id="students">
+<thead><tr><th>student</th><th class="num">score</th><th>status</th><th>mistakes</th>
+<th style="width:46%">message</th></tr></thead>
+<tbody>{rows}</tbody>
+</table>""")
+
+
+SECTIONS = (_header, _pending, _histogram, _tests, _mistakes, _regrade, _students,
+            _identical, _ignored)
+
+
+def render(summary):
+    """The summary page: a complete HTML5 document, as text."""
+    body = "\n".join(part for part in (section(summary) for section in SECTIONS) if part)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(summary["title"])} ({_e(summary["exercise"])}): batch summary</title>
+<style>{CSS}</style>
+</head>
+<body>
+<main>
+{body}
+</main>
+</body>
+</html>
+"""

@@ -1,0 +1,194 @@
+"""The class: one entry per student in a folder, or in a .zip of such a folder.
+
+An entry is a subfolder, a ``.py`` file or a ``.zip``; its name (without the
+suffix) is the student's id. Hidden files are passed over; anything else is
+listed as ignored. An entry that can't be taken safely (a link, two entries
+for one student, an archive member that is a link or leaves its folder, too
+many bytes) becomes a ``problem``: that student is rejected, no one else.
+"""
+
+import contextlib
+import stat
+import tempfile
+import zipfile
+import zlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from grader import intake
+
+MAX_CLASS_BYTES = 2 << 30  # unpacked size of a class's archive
+MAX_CLASS_ENTRIES = 100_000
+SUFFIXES = (".py", ".zip")
+PASSED_OVER = ("__MACOSX", "__pycache__")
+
+
+class UsageError(Exception):
+    """SUBMISSIONS is not a folder or a readable zip of one."""
+
+
+@dataclass
+class Entry:
+    student: str
+    path: Path | None = None
+    problem: str | None = None  # why this student's entry can't be taken
+
+    def take(self, files):
+        """The student's submission; ``intake.Rejected`` says why it can't be taken."""
+        if self.problem:
+            raise intake.Rejected(self.problem)
+        if self.path.suffix == ".py" and not self.path.is_dir():
+            return intake.from_entry_file(self.path, files)
+        return intake.take(self.path, files)
+
+
+@dataclass
+class Roster:
+    entries: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)
+
+
+def _hidden(name):
+    return (name.startswith(".") and name != "..") or name in PASSED_OVER
+
+
+def _student(name, is_folder):
+    """The student id an entry's name gives, or None for a name that is no entry."""
+    if is_folder:
+        return name
+    suffix = PurePosixPath(name).suffix
+    return name[: -len(suffix)] if suffix in SUFFIXES and len(name) > len(suffix) else None
+
+
+def _collect(found, ignored):
+    """Entries by student, from (student, name, entry) triples; doubles are problems."""
+    by_student = defaultdict(list)
+    for student, name, entry in found:
+        by_student[student].append((name, entry))
+    entries = []
+    for student, given in sorted(by_student.items()):
+        if len(given) > 1:
+            names = ", ".join(sorted(name for name, _ in given))
+            entries.append(Entry(student, problem=f"{len(given)} entries for one student "
+                                                  f"({names}); keep one"))
+        else:
+            entries.append(given[0][1])
+    return Roster(entries, sorted(ignored))
+
+
+def from_folder(folder):
+    found, ignored = [], []
+    for path in sorted(Path(folder).iterdir()):
+        if _hidden(path.name):
+            continue
+        if path.is_symlink():
+            student = _student(path.name, False) or path.name
+        else:
+            student = _student(path.name, path.is_dir())
+        if student is None:
+            ignored.append(path.name)
+        elif path.is_symlink():
+            found.append((student, path.name, Entry(student, problem=f"{path.name} is a link")))
+        else:
+            found.append((student, path.name, Entry(student, path)))
+    return _collect(found, ignored)
+
+
+def _common_top(names):
+    """The one folder every member sits in (a zip of the class folder), or None."""
+    tops = {PurePosixPath(n).parts[0] for n in names if PurePosixPath(n).parts}
+    nested = all(len(PurePosixPath(n).parts) > 1 or n.endswith("/") for n in names)
+    return tops.pop() if len(tops) == 1 and nested else None
+
+
+def _unsafe(info):
+    name = info.filename.replace("\\", "/")
+    path = PurePosixPath(name)
+    if path.is_absolute() or ".." in path.parts or ":" in name:
+        return f"the archive member {info.filename!r} points outside its folder"
+    if stat.S_ISLNK(info.external_attr >> 16):
+        return f"the archive member {info.filename!r} is a link"
+    return None
+
+
+def _members(archive):
+    """(student's entry name, path inside it, info) for the archive's members.
+
+    A member whose first part is "/" or ".." keeps that name: it is no entry.
+    """
+    infos = archive.infolist()
+    if len(infos) > MAX_CLASS_ENTRIES:
+        raise UsageError(f"the archive holds {len(infos)} members; the limit is "
+                         f"{MAX_CLASS_ENTRIES}")
+    if sum(info.file_size for info in infos) > MAX_CLASS_BYTES:
+        raise UsageError(f"the archive unpacks to more than {MAX_CLASS_BYTES} bytes")
+    top = _common_top([info.filename.replace("\\", "/") for info in infos])
+    for info in infos:
+        parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+        if top is not None:
+            parts = parts[1:]
+        if parts and not _hidden(parts[0]):
+            yield parts[0], PurePosixPath(*parts[1:]) if len(parts) > 1 else None, info
+
+
+def _unpack(archive, members, target):
+    """Write one student's members under ``target``; a problem as text, or None."""
+    if sum(info.file_size for _, info in members) > intake.MAX_ZIP_BYTES:
+        return f"the entry unpacks to more than {intake.MAX_ZIP_BYTES} bytes"
+    for inner, info in members:
+        why = _unsafe(info)
+        if why:
+            return why
+    for inner, info in members:
+        if info.is_dir():
+            continue
+        path = target / inner if inner else target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.write_bytes(archive.read(info))
+        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
+                ValueError, zlib.error) as exc:
+            return f"the archive member {info.filename!r} can't be read: {exc}"
+    return None
+
+
+def _from_archive(archive, into):
+    by_entry = defaultdict(list)
+    for name, inner, info in _members(archive):
+        by_entry[name].append((inner, info))
+    found, ignored = [], []
+    for name, members in sorted(by_entry.items()):
+        if name in ("/", ".."):
+            ignored += [f"{info.filename} (outside the archive's folder)" for _, info in members]
+            continue
+        is_folder = any(inner is not None or info.is_dir() for inner, info in members)
+        student = _student(name, is_folder)
+        if student is None:
+            ignored.append(name)
+            continue
+        target = into / (name if is_folder else f"{len(found)}{PurePosixPath(name).suffix}")
+        problem = _unpack(archive, members if is_folder else [(None, members[0][1])], target)
+        entry = Entry(student, problem=problem) if problem else Entry(student, target)
+        found.append((student, name, entry))
+    return _collect(found, ignored)
+
+
+@contextlib.contextmanager
+def read(path):
+    """The class at ``path`` (a folder or a .zip of one); unpacked files live until exit."""
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or folder")
+    if path.is_dir():
+        yield from_folder(path)
+        return
+    if path.suffix != ".zip" or not path.is_file():
+        raise UsageError(f"{path}: give a folder of submissions or a .zip of one")
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-class-") as into:
+        try:
+            with zipfile.ZipFile(path) as archive:
+                roster = _from_archive(archive, Path(into))
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise UsageError(f"{path}: the archive can't be read: {exc}") from None
+        yield roster

@@ -1,0 +1,41 @@
+"""The launcher sandbox: the grading image's launcher, run here as root.
+
+For a machine that is itself a throwaway container made for grading, such as
+Gradescope's (see ``grader.gradescope_package``), where the harness was
+installed by ``docker/install-harness``: the launcher takes the same job
+archive on stdin as in the Docker sandbox, and starts the supervisor as the
+``grader`` user and the student's workers as the ``student`` user, who can't
+read the suites. The wall-clock limit is this process's deadline and kill;
+the other limits are the harness's rlimits, with an address-space cap in
+place of a container's memory limit. Network, disk and kernel isolation are
+the machine's: this backend adds none.
+"""
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from grader.harness import launcher
+from grader.sandbox import SandboxUnavailable, job, job_archive
+from grader.sandbox.local import supervise
+
+
+def _kill_students():
+    # The workers start sessions of their own: killing the launcher's misses them.
+    launcher.StudentSpawner().kill_all()
+
+
+class LauncherSandbox:
+    name = "launcher"
+
+    def run(self, exercise, submission, limits, cancel=None):
+        if os.geteuid() != 0:
+            raise SandboxUnavailable("the launcher sandbox runs only as root: it starts the "
+                                     "supervisor and the student's code as two other users")
+        with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work:
+            os.chmod(work, 0o755)  # the student's worker reads its files in there
+            settings = job(exercise, limits, exercise.suite, Path(work))
+            command = [sys.executable, "-I", "-B", str(Path(launcher.__file__).resolve()), work]
+            return supervise(self.name, command, limits, cancel, cwd=work, env=launcher.ENV,
+                             stdin=job_archive(settings, submission), cleanup=_kill_students)

@@ -1,0 +1,269 @@
+"""`minimax-grader batch`: a whole class, resumable, interruptible, nothing lost."""
+
+import csv
+import json
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+
+import pytest
+
+from grader import batch, exercises, report, roster
+from grader.cli import main
+from grader.sandbox import SandboxUnavailable
+from grader.sandbox.local import LocalSandbox
+from conftest import ROOT, SOLUTIONS
+
+CORPUS = ROOT / "tests" / "corpus" / "helpers"
+RIGHT = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_bytes()
+FLIPPED = (CORPUS / "flipped_utilities" / "minimax_helpers.py").read_bytes()
+NAME = "minimax_helpers.py"
+
+
+def make_class(folder):
+    """A small class in every form an entry can take; returns the expected outcome."""
+    folder.mkdir()
+    (folder / "ann").mkdir()
+    (folder / "ann" / NAME).write_bytes(RIGHT)
+    (folder / "ann" / "scratch.txt").write_text("my notes")
+    (folder / "bob.py").write_bytes(FLIPPED)
+    with zipfile.ZipFile(folder / "cy.zip", "w") as archive:
+        archive.writestr(f"work/{NAME}", FLIPPED)  # identical to bob's
+    with zipfile.ZipFile(folder / "dan.zip", "w") as archive:
+        archive.writestr(f"../{NAME}", RIGHT)  # unsafe: dan only is rejected
+    (folder / "eve").mkdir()
+    (folder / "eve" / "helpers.py").write_bytes(RIGHT)  # misnamed
+    (folder / "fay.py").write_bytes((CORPUS / "aggregation_swapped" / NAME).read_bytes())
+    (folder / "README.txt").write_text("course staff notes")
+    return {"ann": 10, "bob": 3, "cy": 3, "dan": 0, "eve": 0, "fay": 3}
+
+
+def batch_cli(capsys, *argv):
+    code = main(["batch", "--exercise", "helpers", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def read_reports(out):
+    return {path.stem: json.loads(path.read_text()) for path in (out / "reports").glob("*.json")}
+
+
+def test_a_class_through_the_local_sandbox(tmp_path, capsys):
+    expected = make_class(tmp_path / "class")
+    out = tmp_path / "out"
+    code, stdout, stderr = batch_cli(capsys, tmp_path / "class", "-o", out, "--sandbox", "local",
+                                     "--jobs", "2")
+    assert code == 0, stdout + stderr
+    assert "not a security boundary" in stderr
+    reports = read_reports(out)
+    assert {s: r["score"] for s, r in reports.items()} == expected
+    for student, made in reports.items():
+        report.validate(made)
+        text = (out / "reports" / f"{student}.txt").read_text()
+        assert made["message"].split(":")[0] in text
+    assert reports["ann"]["submission"]["ignored"] == ["scratch.txt"]
+    assert "points outside the folder" in reports["dan"]["submission"]["rejected"]
+    assert "minimax_helpers.py is missing (found: helpers.py)" in reports["eve"]["message"]
+    assert reports["bob"]["tests"][2]["mistakes"] == ["flipped_utilities"]
+    assert not list(out.rglob("*.part"))  # no temp file left behind
+
+    with open(out / "grades.csv", newline="") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert sorted(rows) == sorted(expected)
+    assert rows["ann"]["test_max_value"] == "3" and rows["bob"]["test_max_value"] == "0"
+    assert {s: float(r["score"]) for s, r in rows.items()} == expected
+
+    made = json.loads((out / "summary.json").read_text())
+    assert made["counts"] == {"students": 6, "graded": 6, "full_marks": 1, "rejected": 2,
+                              "errors": 0, "pending": 0}
+    assert made["identical"] == [["bob", "cy"]] and made["ignored"] == ["README.txt"]
+    assert made["mistakes"][0]["id"] == "flipped_utilities"
+    assert made["mistakes"][0]["students"] == ["bob", "cy"]
+    assert "2 students handed in identical files" in stdout
+    assert "ignored (no student's entry): README.txt" in stdout
+    html = (out / "index.html").read_text()
+    assert "reports/ann.txt" in html and "flipped_utilities" in html
+
+
+class Counting:
+    """The local sandbox, counting runs; ``failing`` runs raise as a lost engine would."""
+
+    name = "local"
+
+    def __init__(self, failing=0):
+        self.inner = LocalSandbox()
+        self.runs = 0
+        self.failing = failing
+
+    def run(self, exercise, submission, limits, cancel=None):
+        self.runs += 1
+        if self.runs <= self.failing:
+            raise SandboxUnavailable("the engine went away")
+        return self.inner.run(exercise, submission, limits, cancel=cancel)
+
+
+def run_batch(classroom, out, sandbox, **options):
+    exercise = exercises.load("helpers")
+    from rich.console import Console
+
+    with roster.read(classroom) as the_class:
+        return batch.Batch(exercise, sandbox, out, batch.Options(jobs=2, **options),
+                           Console(quiet=True)).run(the_class)
+
+
+def test_identical_files_are_graded_once_and_resume_grades_only_what_changed(tmp_path):
+    classroom = tmp_path / "class"
+    make_class(classroom)
+    out = tmp_path / "out"
+    first = Counting()
+    outcome = run_batch(classroom, out, first)
+    assert first.runs == 3  # ann, bob = cy, fay: dan and eve never reach a sandbox
+    assert outcome.graded_now == 6 and outcome.exit_code == 0
+
+    again = Counting()
+    outcome = run_batch(classroom, out, again, resume=True)
+    assert again.runs == 0 and outcome.kept == 4  # the rejected two are redone at intake
+
+    (classroom / "fay.py").write_bytes(RIGHT)
+    changed = Counting()
+    outcome = run_batch(classroom, out, changed, resume=True)
+    assert changed.runs == 1 and outcome.reports["fay"]["score"] == 10
+    assert outcome.summary["identical"] == [["ann", "fay"], ["bob", "cy"]]
+
+
+def test_grader_errors_are_listed_and_retried(tmp_path, capsys):
+    classroom = tmp_path / "class"
+    make_class(classroom)
+    out = tmp_path / "out"
+    outcome = run_batch(classroom, out, Counting(failing=3))
+    assert outcome.exit_code == batch.EXIT_ERRORS
+    errors = sorted(entry["student"] for entry in outcome.summary["regrade"])
+    assert errors == ["ann", "bob", "cy", "fay"]
+    assert all(outcome.reports[s]["score"] is None for s in errors)
+
+    kept = Counting()
+    outcome = run_batch(classroom, out, kept, resume=True)  # --resume keeps errors
+    assert kept.runs == 0 and outcome.summary["counts"]["errors"] == 4
+
+    retry = Counting()
+    outcome = run_batch(classroom, out, retry, retry_errors=True)
+    assert retry.runs == 3 and outcome.exit_code == 0
+    assert outcome.summary["regrade"] == [] and outcome.reports["ann"]["score"] == 10
+
+
+def test_batch_refuses_to_run_untrusted_code_without_docker(tmp_path, capsys, monkeypatch):
+    make_class(tmp_path / "class")
+    monkeypatch.setenv("DOCKER_HOST", f"unix://{tmp_path}/no-engine.sock")
+    code, out, err = batch_cli(capsys, tmp_path / "class", "-o", tmp_path / "out")
+    assert code == 2
+    assert "no Docker engine answers" in err and "--sandbox local" in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["missing", "-o", "out"], "no such file"),
+    (["empty", "-o", "out"], "no student's entry"),
+    (["empty", "-o", "out", "--jobs", "0"], "--jobs must be at least 1"),
+    (["empty", "-o", "afile", "--jobs", "1"], "not a folder"),
+])
+def test_usage_errors(tmp_path, capsys, monkeypatch, argv, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "afile").write_text("")
+    code, out, err = batch_cli(capsys, *argv, "--sandbox", "local")
+    assert code == 2 and words in err
+
+
+def start_cli(*argv):
+    """The CLI in its own process (so that it can be sent SIGINT, as Ctrl-C does)."""
+    return subprocess.Popen([sys.executable, "-m", "grader", *map(str, argv)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=ROOT)
+
+
+def wait_for_reports(out, count, process, seconds=120):
+    deadline = time.monotonic() + seconds
+    while len(list((out / "reports").glob("*.json"))) < count:
+        assert process.poll() is None and time.monotonic() < deadline, "no reports came"
+        time.sleep(0.05)
+
+
+def big_class(folder, size):
+    """``size`` students with distinct files (a comment tells them apart)."""
+    folder.mkdir()
+    for number in range(size):
+        (folder / f"s{number:02}.py").write_bytes(RIGHT + f"# student {number}\n".encode())
+
+
+def interrupt(process, times):
+    for _ in range(times):
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+    output, _ = process.communicate(timeout=120)
+    return output
+
+
+@pytest.mark.parametrize("sandbox", ["local", "docker"])
+def test_ctrl_c_keeps_finished_reports_and_says_how_to_resume(tmp_path, request, sandbox):
+    if sandbox == "docker":
+        client = request.getfixturevalue("docker_client")
+    classroom, out = tmp_path / "class", tmp_path / "out"
+    big_class(classroom, 12)
+    process = start_cli("batch", "--exercise", "helpers", classroom, "-o", out,
+                        "--sandbox", sandbox, "--jobs", "2")
+    wait_for_reports(out, 2, process)
+    output = interrupt(process, times=2)  # twice: the running sandboxes are killed
+    assert process.returncode == batch.EXIT_INTERRUPTED, output
+    assert "killing the running sandboxes" in output
+    made = json.loads((out / "summary.json").read_text())
+    finished = read_reports(out)
+    assert made["counts"]["pending"] == 12 - len(finished) > 0
+    assert all(r["status"] == "graded" and r["score"] == 10 for r in finished.values())
+    resume = output.split("Resume with:\n", 1)[1].strip()
+    assert resume.endswith("--resume") and f"--sandbox {sandbox}" in resume
+    if sandbox == "docker":
+        assert client.containers.list(all=True, filters={"label": "minimax-grader.sandbox"}) == []
+
+    written = {path: path.stat().st_mtime_ns for path in (out / "reports").iterdir()}
+    process = start_cli(*shlex.split(resume)[1:])
+    output, _ = process.communicate(timeout=300)
+    assert process.returncode == 0, output
+    made = json.loads((out / "summary.json").read_text())
+    assert made["counts"]["pending"] == 0 and made["counts"]["full_marks"] == 12
+    assert all(path.stat().st_mtime_ns == when for path, when in written.items())
+
+
+def test_a_class_through_docker_with_a_hostile_neighbour(tmp_path, docker_client, capsys):
+    classroom = tmp_path / "class"
+    expected = make_class(classroom)
+    hostile = ROOT / "tests" / "hostile"
+    shutil.copytree(hostile / "forge_report_files", classroom / "mallory")  # 3/10, honestly
+    shutil.copytree(hostile / "kill_parent_and_init", classroom / "trent")  # correct
+    code, stdout, stderr = batch_cli(capsys, classroom, "-o", tmp_path / "out", "--jobs", "2")
+    reports = read_reports(tmp_path / "out")
+    assert {s: r["score"] for s, r in reports.items()} == {**expected, "mallory": 3, "trent": 10}
+    assert {r["sandbox"]["backend"] for r in reports.values() if r["score"]} == {"docker"}
+    assert code == 0, stdout + stderr
+    assert docker_client.containers.list(
+        all=True, filters={"label": "minimax-grader.sandbox"}) == []
+
+
+def test_the_summary_page_in_a_browser(tmp_path, capsys, chromium):
+    import browser
+
+    make_class(tmp_path / "class")
+    out = tmp_path / "out"
+    batch_cli(capsys, tmp_path / "class", "-o", out, "--sandbox", "local")
+    dom = browser.dump_dom(out / "index.html")
+    for words in ("The minimax helpers", "flipped_utilities", "Your terminal values are",
+                  "README.txt", "ann", "bob", "cy", "dan", "eve", "fay"):
+        assert words in dom, words
+    artifact = ROOT / "test-artifacts" / "batch-summary-page.png"
+    artifact.parent.mkdir(exist_ok=True)
+    browser.screenshot(out / "index.html", artifact, (1280, 1800))
+    assert artifact.stat().st_size > 10_000
+    print(f"screenshot of a batch's summary page: {artifact}")

@@ -1,0 +1,402 @@
+"""The summary page of a batch run: complete, escaped, self-contained, and legible in a browser."""
+
+import json
+import statistics
+from collections import Counter
+from html.parser import HTMLParser
+from urllib.parse import unquote
+
+import jsonschema
+
+import browser
+from conftest import ROOT
+from grader import exercises, page
+from grader.harness.mistakes import HINTS
+
+EXERCISE = exercises.load("helpers")
+POINTS = {t.name: t.points for t in EXERCISE.tests}
+SCRIPT = "<script>alert(1)</script>"
+ODD = "a b#c?d"
+QUOTES = 'x" onmouseover="alert(1)'
+UNICODE = "Zo\u00eb \u00d1"
+NO_DOCKER = "no Docker engine answers (is the daemon running?)"
+SCHEMA = json.loads((ROOT / "grader" / "schema" / "summary.schema.json").read_text("utf-8"))
+
+
+# --- summaries, made the way the batch makes them -------------------------------------
+
+def student(name, failed=(), mistakes=(), status="graded", rejected=False, message=None):
+    """One student's row; ``failed`` lists the tests that failed, or maps each to its outcome."""
+    failed = dict.fromkeys(failed, "failed") if not isinstance(failed, dict) else failed
+    tests, score = {}, None
+    if status == "graded":
+        tests = {n: "error" if rejected else failed.get(n, "passed") for n in POINTS}
+        score = sum(POINTS[n] for n, outcome in tests.items() if outcome == "passed")
+        passed = sum(outcome == "passed" for outcome in tests.values())
+        message = message or f"{score}/10 points: {passed} of 4 tests passed."
+    elif status == "error":
+        tests = dict.fromkeys(POINTS, "error")
+    else:
+        message = "not graded yet"
+    reports = {"report": f"reports/{name}.json", "text": f"reports/{name}.txt"}
+    if status == "pending":
+        reports = {"report": None, "text": None}
+    return {"student": name, "status": status, "score": score, "max_score": 10,
+            "message": message or "", "mistakes": list(mistakes), "rejected": rejected,
+            "tests": tests, **reports}
+
+
+def histogram(scores, bins=10, top=10):
+    width = top / bins
+    return [{"low": i * width, "high": (i + 1) * width,
+             "count": sum(i * width <= s < (i + 1) * width or (i == bins - 1 and s == top)
+                          for s in scores)} for i in range(bins)]
+
+
+def summary_of(students, identical=(), ignored=()):
+    """summary.json for these students: every figure computed from them, schema-valid."""
+    graded = [s for s in students if s["status"] == "graded"]
+    scores = [s["score"] for s in graded]
+    tests = []
+    for spec in EXERCISE.tests:
+        outcomes = Counter(s["tests"][spec.name] for s in graded)
+        tests.append({"name": spec.name, "title": spec.title, "max_score": spec.points,
+                      **{o: outcomes[o] for o in ("passed", "failed", "error", "timeout")},
+                      "pass_rate": outcomes["passed"] / len(graded) if graded else None})
+    diagnosed = Counter(m for s in graded for m in s["mistakes"])
+    summary = {
+        "schema_version": 1, "grader_version": "0.1.0", "exercise": EXERCISE.id,
+        "title": EXERCISE.title, "max_score": 10, "generated_at": "2026-11-22T10:00:00+00:00",
+        "sandbox": "docker",
+        "counts": {"students": len(students), "graded": len(graded),
+                   "full_marks": scores.count(10), "rejected": sum(s["rejected"] for s in graded),
+                   "errors": sum(s["status"] == "error" for s in students),
+                   "pending": sum(s["status"] == "pending" for s in students)},
+        "scores": {"mean": statistics.mean(scores) if scores else None,
+                   "median": statistics.median(scores) if scores else None,
+                   "min": min(scores, default=None), "max": max(scores, default=None),
+                   "histogram": histogram(scores)},
+        "tests": tests,
+        "mistakes": [{"id": m, "hint": HINTS[m], "count": n,
+                      "students": [s["student"] for s in graded if m in s["mistakes"]]}
+                     for m, n in diagnosed.most_common()],
+        "regrade": [{"student": s["student"], "reason": NO_DOCKER}
+                    for s in students if s["status"] == "error"],
+        "identical": [list(group) for group in identical],
+        "ignored": list(ignored),
+        "students": students,
+    }
+    jsonschema.validate(summary, SCHEMA)
+    return summary
+
+
+def a_class():
+    """A small class with one of each kind of student, and hostile names and messages."""
+    flipped = {"test_min_value": "failed", "test_max_value": "failed"}
+    return summary_of([
+        student("alice"),
+        student("bob", failed=flipped, mistakes=["flipped_utilities"]),
+        student(SCRIPT, failed={"test_terminal_test": "timeout"},
+                message=f'7/10 points: it printed {SCRIPT} & "quoted" <b>bold</b>\nsecond line'),
+        student(ODD, rejected=True, message="0/10 points: the submission was rejected: "
+                "no file named minimax_helpers.py"),
+        student("carol", status="error",
+                message=f"Not graded: {NO_DOCKER}. No score was charged; grade this "
+                "submission again."),
+        student("dave", status="pending"),
+        student("erin", failed=flipped, mistakes=["flipped_utilities"]),
+        student(UNICODE),
+        student(QUOTES, failed=["test_min_value_empty_board", "test_max_value"],
+                mistakes=["min_starts_at_zero"]),
+    ], identical=[["bob", "erin"]], ignored=["README.txt", "notes & <i>things</i>.md"])
+
+
+# --- reading the page back ----------------------------------------------------------
+
+VOID = {"meta", "br", "hr", "img", "input", "link", "col", "wbr", "source"}
+
+
+class Node:
+    def __init__(self, tag, attrs):
+        self.tag, self.attrs, self.children = tag, dict(attrs), []
+
+    def text(self):
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def all(self, tag=None, **attrs):
+        """Every element below this one with this tag and these attribute values."""
+        for child in self.children:
+            if isinstance(child, Node):
+                if (tag in (None, child.tag)
+                        and all(child.attrs.get(k) == v for k, v in attrs.items())):
+                    yield child
+                yield from child.all(tag, **attrs)
+
+    def one(self, tag=None, **attrs):
+        (found,) = self.all(tag, **attrs)
+        return found
+
+
+class Tree(HTMLParser):
+    """A strict tree builder: every element must be closed, in order."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", [])
+        self.open = [self.root]
+        self.feed(text)
+        self.close()
+        assert self.open == [self.root], f"unclosed: {[n.tag for n in self.open[1:]]}"
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, attrs)
+        self.open[-1].children.append(node)
+        if tag not in VOID:
+            self.open.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        self.open[-1].children.append(Node(tag, attrs))
+
+    def handle_endtag(self, tag):
+        assert self.open[-1].tag == tag, f"</{tag}> closes <{self.open[-1].tag}>"
+        self.open.pop()
+
+    def handle_data(self, data):
+        self.open[-1].children.append(data)
+
+
+def parse(text):
+    return Tree(text).root
+
+
+def rows(document, table):
+    """The cells of each row of a table's body."""
+    return [list(tr.all("td")) for tr in document.one("table", id=table).all("tr")
+            if any(tr.all("td"))]
+
+
+def squeeze(text):
+    return " ".join(text.split())
+
+
+# --- the page -----------------------------------------------------------------------
+
+def test_every_student_has_one_row_linking_to_both_reports(tmp_path):
+    summary = a_class()
+    table = rows(parse(page.render(summary)), "students")
+    assert [squeeze(r[0].text()).removesuffix(" json") for r in table] == \
+        [s["student"] for s in summary["students"]]
+    links = {squeeze(r[0].text()).removesuffix(" json"): [a.attrs["href"] for a in r[0].all("a")]
+             for r in table}
+    assert links["alice"] == ["reports/alice.txt", "reports/alice.json"]
+    assert links[ODD] == ["reports/a%20b%23c%3Fd.txt", "reports/a%20b%23c%3Fd.json"]
+    assert links[UNICODE] == ["reports/Zo%C3%AB%20%C3%91.txt", "reports/Zo%C3%AB%20%C3%91.json"]
+    assert links[QUOTES] == ["reports/x%22%20onmouseover%3D%22alert%281%29.txt",
+                             "reports/x%22%20onmouseover%3D%22alert%281%29.json"]
+    # A "/" in a report's path stays a separator: the link follows the path the batch gave.
+    assert links[SCRIPT] == ["reports/%3Cscript%3Ealert%281%29%3C/script%3E.txt",
+                             "reports/%3Cscript%3Ealert%281%29%3C/script%3E.json"]
+    assert links["dave"] == []
+    # Every link, read as a browser reads a relative URL, finds its own file.
+    for entry in summary["students"]:
+        for path in filter(None, (entry["report"], entry["text"])):
+            (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / path).write_text(entry["student"], encoding="utf-8")
+    for name, hrefs in links.items():
+        for href in hrefs:
+            assert (tmp_path / unquote(href)).read_text(encoding="utf-8") == name
+
+
+def test_each_row_shows_score_status_mistakes_and_the_first_line_of_the_message():
+    table = rows(parse(page.render(a_class())), "students")
+    shown = {squeeze(r[0].text()).removesuffix(" json"): [squeeze(c.text()) for c in r[1:]]
+             for r in table}
+    assert shown["alice"] == ["10/10", "full marks", "", "10/10 points: 4 of 4 tests passed."]
+    assert shown["bob"] == ["4/10", "graded", "flipped_utilities",
+                            "4/10 points: 2 of 4 tests passed."]
+    assert shown[SCRIPT][3] == f'7/10 points: it printed {SCRIPT} & "quoted" <b>bold</b>'
+    assert shown[ODD][:2] == ["0/10", "rejected"]
+    assert shown["carol"][:2] == ["\u2014", "grader error"]
+    assert shown["dave"][:2] == ["\u2014", "pending"]
+
+
+def test_text_from_the_summary_is_escaped_everywhere():
+    html = page.render(a_class())
+    assert "<script" not in html.lower()
+    document = parse(html)
+    assert not [(e.tag, a) for e in document.all() for a in e.attrs if a.startswith("on")]
+    assert not any(document.all("b")) and not any(document.all("i"))
+    text = document.text()
+    for shown in (SCRIPT, QUOTES, '& "quoted" <b>bold</b>', "notes & <i>things</i>.md"):
+        assert shown in text
+
+
+def test_the_page_loads_nothing_from_elsewhere():
+    html = page.render(a_class())
+    for needle in ("http://", "https://", "src=", "<link", "@import", "url("):
+        assert needle not in html.lower()
+
+
+def test_urls_in_the_data_stay_text():
+    summary = a_class()
+    bait = '<img src="https://example.com/x.png"><link rel=stylesheet href=//example.com/s.css>'
+    summary["students"][0]["message"] = bait
+    summary["regrade"][0]["reason"] = "see javascript:alert(1) and @import url(x)"
+    document = parse(page.render(summary))
+    assert not any(document.all("img")) and not any(document.all("link"))
+    assert all(not e.attrs.get("src") for e in document.all())
+    assert all(href.startswith(("reports/", "#")) for e in document.all("a")
+               for href in [e.attrs["href"]])
+    style = document.one("style").text()
+    assert "@import" not in style and "url(" not in style
+    assert bait in document.text()
+
+
+def bars(document):
+    return list(document.one("svg", id="histogram").all("rect", **{"class": "bar"}))
+
+
+def test_one_bar_per_bin_with_heights_proportional_to_the_counts():
+    summary = a_class()
+    found = bars(parse(page.render(summary)))
+    counts = [b["count"] for b in summary["scores"]["histogram"]]
+    assert len(found) == len(counts) == 10
+    assert [int(b.attrs["data-count"]) for b in found] == counts
+    heights = [float(b.attrs["height"]) for b in found]
+    unit = max(heights) / max(counts)
+    assert unit > 0
+    assert all(abs(h - c * unit) < 0.2 for h, c in zip(heights, counts))
+    xs = [float(b.attrs["x"]) for b in found]
+    assert xs == sorted(xs)
+
+
+def test_the_chart_has_axis_labels_and_counts():
+    summary = a_class()
+    chart = parse(page.render(summary)).one("svg", id="histogram")
+    labels = [squeeze(t.text()) for t in chart.all("text")]
+    assert "score (points out of 10)" in labels and "students" in labels
+    assert all(str(edge) in labels for edge in range(11))
+    assert [t.text() for t in chart.all("text", **{"class": "count"})] == \
+        [str(b["count"]) for b in summary["scores"]["histogram"] if b["count"]]
+
+
+def test_equal_scores_make_one_full_bar():
+    summary = summary_of([student(name) for name in ("p", "q", "r")])
+    found = bars(parse(page.render(summary)))
+    heights = [float(b.attrs["height"]) for b in found]
+    assert heights[:-1] == [0] * 9 and heights[-1] > 100
+
+
+def test_a_bin_past_full_marks_stays_inside_the_chart():
+    summary = summary_of([student("p"), student("q", failed=["test_max_value"])])
+    summary["scores"]["histogram"] = [{"low": low, "high": low + 1, "count": int(low in (7, 10))}
+                                      for low in range(11)]
+    document = parse(page.render(summary))
+    chart = document.one("svg", id="histogram")
+    axis = next(line for line in chart.all("line", **{"class": "axis"})
+                if line.attrs["y1"] == line.attrs["y2"])
+    found = bars(document)
+    assert len(found) == 11
+    assert float(found[0].attrs["x"]) >= float(axis.attrs["x1"])
+    assert float(found[-1].attrs["x"]) + float(found[-1].attrs["width"]) <= \
+        float(axis.attrs["x2"])
+
+
+def test_pass_rates_are_shown_for_every_test():
+    summary = a_class()
+    table = rows(parse(page.render(summary)), "tests")
+    assert len(table) == len(EXERCISE.tests)
+    for row, test in zip(table, summary["tests"]):
+        title, points, rate, results = (squeeze(c.text()) for c in row)
+        assert title.startswith(test["title"]) and row[0].one("code").text() == test["name"]
+        assert points == str(test["max_score"])
+        assert rate == f"{100 * test['pass_rate']:.0f}%"
+        assert f"{test['passed']} passed" in results
+        widths = [float(s.attrs["style"].removeprefix("width:").removesuffix("%"))
+                  for s in row[3].all("span") if "style" in s.attrs]
+        assert abs(sum(widths) - 100) < 0.1
+    assert squeeze(table[0][2].text()) == "71%"
+    assert squeeze(table[0][3].text()) == "5 passed \u00b7 1 error \u00b7 1 timeout (of 7)"
+
+
+def test_mistakes_show_counts_hints_and_students_most_common_first():
+    table = rows(parse(page.render(a_class())), "mistakes")
+    assert [(squeeze(r[0].text()), r[1].text(), r[2].text()) for r in table] == [
+        ("flipped_utilities", "2", HINTS["flipped_utilities"]),
+        ("min_starts_at_zero", "1", HINTS["min_starts_at_zero"])]
+    assert [a.attrs["href"] for a in table[0][3].all("a")] == [
+        "reports/bob.txt", "reports/bob.json", "reports/erin.txt", "reports/erin.json"]
+
+
+def test_submissions_to_regrade_are_listed_with_the_reason():
+    table = rows(parse(page.render(a_class())), "regrade")
+    assert [(squeeze(r[0].text()), r[1].text()) for r in table] == [("carol json", NO_DOCKER)]
+
+
+def test_no_regrade_is_said_plainly():
+    text = squeeze(parse(page.render(summary_of([student("alice")]))).text())
+    assert "To regrade None: the grader itself failed on no submission" in text
+
+
+def test_identical_groups_and_ignored_entries_are_shown_when_there_are_some():
+    document = parse(page.render(a_class()))
+    assert squeeze(document.one("ul", id="identical").text()) == "bob json, erin json"
+    assert [squeeze(li.text()) for li in document.one("ul", id="ignored").all("li")] == \
+        ["README.txt", "notes & <i>things</i>.md"]
+    plain = parse(page.render(summary_of([student("alice")])))
+    assert not any(plain.all("ul", id="identical")) and not any(plain.all("ul", id="ignored"))
+
+
+def test_pending_students_are_called_out():
+    document = parse(page.render(a_class()))
+    assert squeeze(document.one(id="pending").text()).startswith(
+        "Not graded yet: 1 student (the run ended before it reached them): dave.")
+
+
+def test_a_class_with_no_graded_student_renders_and_says_so():
+    for students in ([], [student("dave", status="pending"), student("erin", status="pending")]):
+        summary = summary_of(students)
+        document = parse(page.render(summary))
+        text = squeeze(document.text())
+        assert "No student has been graded yet" in text
+        assert "no graded students yet" in text
+        assert [float(b.attrs["height"]) for b in bars(document)] == [0] * 10
+        assert [squeeze(r[2].text()) for r in rows(document, "tests")] == ["\u2014"] * 4
+        assert [squeeze(r[0].text()) for r in rows(document, "students")] == \
+            ([s["student"] for s in students] or ["No submissions were found."])
+
+
+# --- in a browser ---------------------------------------------------------------------
+
+ARTIFACT = ROOT / "test-artifacts" / "summary-page.png"
+SIZE = (1280, 1800)
+
+
+def test_a_browser_shows_the_page(chromium, tmp_path, capsys):
+    summary = a_class()
+    index = tmp_path / "index.html"
+    index.write_text(page.render(summary), encoding="utf-8")
+    dom = parse(browser.dump_dom(index))
+    cards = {squeeze(li.one(**{"class": "label"}).text()):
+             squeeze(li.one(**{"class": "value"}).text())
+             for li in dom.one("ul", **{"class": "cards"}).all("li")}
+    assert cards == {"students": "9", "graded": "7", "full marks": "2", "rejected": "1",
+                     "to regrade": "1", "pending": "1", "mean": "5.86 / 10",
+                     "median": "6 / 10", "lowest \u2013 highest": "0 \u2013 10"}
+    shown = squeeze(dom.one("body").text())
+    for mistake in summary["mistakes"]:
+        assert mistake["id"] in shown and mistake["hint"] in shown
+    assert [[c.text() for c in r[1:]] for r in rows(dom, "regrade")] == [[NO_DOCKER]]
+    assert [squeeze(r[0].text()).removesuffix(" json") for r in rows(dom, "students")] == \
+        [s["student"] for s in summary["students"]]
+
+    ARTIFACT.parent.mkdir(exist_ok=True)
+    png = browser.screenshot(index, ARTIFACT, SIZE)
+    assert browser.png_size(png) == SIZE
+    blank = tmp_path / "blank.html"
+    blank.write_text("<!DOCTYPE html><title>blank</title>", encoding="utf-8")
+    empty = browser.screenshot(blank, tmp_path / "blank.png", SIZE)
+    # A page of text, chart and table compresses far worse than an empty one.
+    assert png.stat().st_size > 10 * empty.stat().st_size
+    with capsys.disabled():
+        print(f"\nscreenshot of the summary page: {png.relative_to(ROOT)}")
