@@ -79,13 +79,13 @@ def cmd_grade(args):
     return 0
 
 
-def _isolated(name):
+def _isolated(name, jobs):
     """The batch's sandbox: Docker unless local is asked for by name."""
     if name == "local":
         print("warning: grading in the local sandbox, which is not a security boundary: "
               "the students' code runs as you, on this machine", file=sys.stderr)
         return sandbox.backend("local")
-    chosen = sandbox.backend("docker")
+    chosen = sandbox.backend("docker", warm=jobs)
     if isinstance(chosen, sandbox.Unavailable):
         raise UsageError(f"{chosen.why}. batch grades untrusted code only in Docker; give "
                          "--sandbox local to grade without isolation")
@@ -140,17 +140,24 @@ def _batch_report(outcome, args, jobs, console):
                       f"  {_resume_command(args, jobs)}")
 
 
+def _grade_class(exercise, the_class, args, options):
+    chosen = _isolated(args.sandbox, options.jobs)
+    console = Console(stderr=True, highlight=False, markup=False)
+    try:
+        return batch.Batch(exercise, chosen, args.output, options, console).run(the_class)
+    finally:
+        sandbox.close(chosen)
+
+
 def cmd_batch(args):
     exercise = _exercise(args.exercise)
     options = _batch_options(args)
-    console = Console(stderr=True, highlight=False, markup=False)
     try:
         with roster.read(args.submissions) as the_class:
             if not the_class.entries:
                 raise UsageError(f"{args.submissions}: no student's entry in it (a subfolder, "
                                  "a .py file or a .zip per student)")
-            chosen = _isolated(args.sandbox)
-            outcome = batch.Batch(exercise, chosen, args.output, options, console).run(the_class)
+            outcome = _grade_class(exercise, the_class, args, options)
     except roster.UsageError as exc:
         raise UsageError(str(exc)) from None
     _batch_report(outcome, args, options.jobs,

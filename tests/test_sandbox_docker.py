@@ -5,7 +5,9 @@ Skipped only where no Docker engine answers (said loudly at the end of the run).
 """
 
 import json
+import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -182,8 +184,46 @@ def test_the_container_is_hardened(docker_client):
 def test_sweep_removes_leftovers_but_not_live_runs(docker_client):
     leftover = docker_client.containers.create(IMAGE, labels={LABEL: "1",
                                                               f"{LABEL}.owner": "gone:1"})
-    assert sweep(docker_client) >= 1
-    assert not docker_client.containers.list(all=True, filters={"id": leftover.id})
+    # created by a live grader (this process) and not started yet: a batch does that
+    live = docker_client.containers.create(IMAGE, labels={
+        LABEL: "1", f"{LABEL}.owner": f"{socket.gethostname()}:{os.getpid()}"})
+    try:
+        assert sweep(docker_client) >= 1
+        assert not docker_client.containers.list(all=True, filters={"id": leftover.id})
+        assert docker_client.containers.list(all=True, filters={"id": live.id})
+    finally:
+        live.remove(force=True)
+
+
+def wait_for_warm(sandbox):
+    deadline = time.monotonic() + 30
+    while not sandbox.ready:
+        assert time.monotonic() < deadline, "no warm container came"
+        time.sleep(0.1)
+    return sandbox.ready[0][1]
+
+
+def test_warm_containers_serve_one_run_each_and_close_removes_them(docker_client):
+    from docker.errors import NotFound
+
+    exercise = exercises.load("helpers")
+    warm = DockerSandbox(docker_client, warm=1)
+    mine = {"label": f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"}
+    try:
+        assert grading.grade(exercise, SOLUTIONS / "helpers", warm, exercise.limits)["score"] == 10
+        for _ in range(2):
+            waiting = wait_for_warm(warm)
+            waiting.reload()
+            assert waiting.status == "running"  # started ahead, waiting for its job
+            report = grading.grade(exercise, SOLUTIONS / "helpers", warm, exercise.limits)
+            assert report["score"] == 10
+            with pytest.raises(NotFound):  # it served this run, and only this one
+                waiting.reload()
+        wait_for_warm(warm)
+    finally:
+        warm.close()
+    time.sleep(1)  # a warm-up under way when closed removes its own container
+    assert docker_client.containers.list(all=True, filters=mine) == []
 
 
 def test_ctrl_c_removes_the_container(docker_client, submission):

@@ -137,7 +137,7 @@ class Unavailable:
         raise SandboxUnavailable(self.why)
 
 
-def _docker():
+def _docker(warm):
     from grader import image
     from grader.sandbox.docker import DockerSandbox, connect, sweep
 
@@ -146,11 +146,14 @@ def _docker():
     if why:
         raise SandboxUnavailable(why)
     sweep(client)
-    return DockerSandbox(client)
+    return DockerSandbox(client, warm=warm)
 
 
-def backend(name):
-    """The sandbox called ``name`` ("local" or "docker"), or an :class:`Unavailable`."""
+def backend(name, warm=0):
+    """The sandbox called ``name`` ("local" or "docker"), or an :class:`Unavailable`.
+
+    ``warm``: containers the Docker sandbox starts ahead of need (for batches).
+    """
     if name == "local":
         from grader.sandbox.local import LocalSandbox
 
@@ -158,9 +161,14 @@ def backend(name):
     if name != "docker":
         raise ValueError(f"unknown sandbox {name!r}")
     try:
-        return _docker()
+        return _docker(warm)
     except SandboxUnavailable as exc:
         return Unavailable(name, str(exc))
+
+
+def close(chosen):
+    """Let go of what a backend holds between runs (the Docker sandbox's warm containers)."""
+    getattr(chosen, "close", lambda: None)()
 
 
 def choose(name, warn):

@@ -75,7 +75,8 @@ def sweep(client):
     for container in client.containers.list(all=True, filters={"label": LABEL}):
         owner = container.labels.get(f"{LABEL}.owner", "")
         host, _, pid = owner.partition(":")
-        if container.status == "running" and host == socket.gethostname() and _alive(pid):
+        # A live grader's container may be created and not yet started: leave it.
+        if host == socket.gethostname() and _alive(pid):
             continue
         try:
             container.remove(force=True)
@@ -131,11 +132,24 @@ class _Pump(threading.Thread):
 
 
 class DockerSandbox:
+    """Runs each submission in a fresh container.
+
+    With ``warm`` > 0 it keeps that many containers of the last exercise and
+    limits created and started ahead of need (their launcher waits for its
+    job on stdin), so that the engine's start-up of the next container
+    overlaps the current run; ``close()`` removes them. Each is still used
+    for one submission only.
+    """
+
     name = "docker"
 
-    def __init__(self, client, image=IMAGE):
+    def __init__(self, client, image=IMAGE, warm=0):
         self.client = client
         self.image = image
+        self.warm = warm
+        self.ready = []  # (key, container) started and waiting for a job
+        self.closed = False
+        self.lock = threading.Lock()
 
     def run(self, exercise, submission, limits, cancel=None):
         from docker.errors import DockerException
@@ -144,10 +158,7 @@ class DockerSandbox:
         settings = job(exercise, limits, f"{SUITES}/{exercise.id}/suite", WORK,
                        address_space=False)
         try:
-            container = self.client.containers.create(
-                self.image, labels={LABEL: "1", f"{LABEL}.owner": _owner(),
-                                    f"{LABEL}.exercise": exercise.id},
-                **host_config(limits))
+            container = self._container(exercise, limits)
         except (DockerException, RequestException) as exc:
             raise SandboxUnavailable(f"the engine refused the container: {exc}") from None
         try:
@@ -157,13 +168,64 @@ class DockerSandbox:
         finally:
             _remove(container)
 
+    def _create(self, exercise, limits):
+        return self.client.containers.create(
+            self.image, labels={LABEL: "1", f"{LABEL}.owner": _owner(),
+                                f"{LABEL}.exercise": exercise.id},
+            **host_config(limits))
+
+    def _container(self, exercise, limits):
+        """A started container for this run: a warm one if there is one, else a new one."""
+        key = (exercise.id, limits)
+        with self.lock:
+            stale = [c for k, c in self.ready if k != key]
+            mine = [c for k, c in self.ready if k == key]
+            found = mine.pop(0) if mine else None
+            self.ready = [(key, c) for c in mine]
+        for container in stale:
+            _remove(container)
+        if self.warm and not self.closed:
+            threading.Thread(target=self._warm_up, args=(exercise, limits), daemon=True).start()
+        if found is not None:
+            return found
+        container = self._create(exercise, limits)
+        container.start()
+        return container
+
+    def _warm_up(self, exercise, limits):
+        """Start containers until ``warm`` wait for these limits (errors: the next run's)."""
+        key = (exercise.id, limits)
+        try:
+            while True:
+                with self.lock:
+                    if sum(k == key for k, _ in self.ready) >= self.warm:
+                        return
+                container = self._create(exercise, limits)
+                container.start()
+                with self.lock:
+                    if not self.closed:
+                        self.ready.append((key, container))
+                        continue
+                _remove(container)
+                return
+        except Exception:  # the engine is failing: a run made when needed will say how
+            return
+
+    def close(self):
+        """Remove the warm containers."""
+        with self.lock:
+            ready, self.ready, self.closed = self.ready, [], True
+        for _, container in ready:
+            _remove(container)
+
     def _supervise(self, container, archive, limits, cancel):
+        # The launcher writes nothing before its job: attaching after the start
+        # (with the logs so far) loses no output.
         sock = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1,
                                                "stream": 1, "logs": 1})
         raw = sock._sock  # the SDK's wrapper can't half-close; the socket can
         pump = _Pump(sock)
         pump.start()
-        container.start()
         raw.sendall(archive)
         raw.shutdown(socket.SHUT_WR)
         try:
