@@ -6,21 +6,30 @@ compare the move (any of the equally best is right) and, for the depth
 limit, the number of terminal tests, with the reference search.
 """
 
-from grader.harness import checks, mistakes
+from grader.harness import checks, isolation, mistakes
 from grader.harness.search import Search
 from grader.harness.wire import describe
 
-REFERENCE = Search()
 FUNCTION = "minimax_decision"
+_REFERENCE = {}
+
+
+def _reference(state, depth):
+    """The reference decision on ``state``: (terminal tests, best moves). The
+    moves and the counts are checked on the same positions: search once."""
+    key = (isolation.key(state), depth)
+    if key not in _REFERENCE:
+        _REFERENCE[key] = Search().decision(state, depth)
+    return _REFERENCE[key]
 
 
 def moves_text(moves):
     return "one of " + ", ".join(f"({x}, {y})" for x, y in sorted(moves))
 
 
-def _ask(probe, depth):
+def _ask(probe, positions, depth):
     extra = () if depth is None else (depth,)
-    return lambda state, path: probe.counted(FUNCTION, state, *extra)
+    return probe.counted(FUNCTION, positions, *extra)
 
 
 def _label(depth):
@@ -63,17 +72,12 @@ def check_moves(probe, positions, depths=(None,)):
     observations = []
     for depth in depths:
         observations += checks.collect(
-            positions, _ask(probe, depth),
-            lambda s, answer: checks.is_move(answer[0])
-            and answer[0] in REFERENCE.best_moves(s, depth),
-            lambda s: moves_text(REFERENCE.best_moves(s, depth)),
+            positions, _ask(probe, positions, depth),
+            lambda s, answer: checks.is_move(answer[0]) and answer[0] in _reference(s, depth)[1],
+            lambda s: moves_text(_reference(s, depth)[1]),
             _label(depth))
     checks.verdict(f"The move of {FUNCTION}", observations, _diagnose_moves,
                    shown=lambda answer: describe(answer[0]))
-
-
-def _calls(flaws, state, depth):
-    return Search(flaws).decision(state, depth)[0]
 
 
 def check_counts(probe, positions, depths):
@@ -81,14 +85,15 @@ def check_counts(probe, positions, depths):
     observations = []
     for depth in depths:
         observations += checks.collect(
-            positions, _ask(probe, depth),
-            lambda s, answer: answer[1] == _calls(None, s, depth),
-            lambda s: f"{_calls(None, s, depth)} calls to terminal_test",
+            positions, _ask(probe, positions, depth),
+            lambda s, answer: answer[1] == _reference(s, depth)[0],
+            lambda s: f"{_reference(s, depth)[0]} calls to terminal_test",
             _label(depth))
 
     def reproduces(flaws, observation):
         return not checks.raised(observation) and \
-            observation.answer[1] == _calls(flaws, observation.state, _depth(observation))
+            observation.answer[1] == Search(flaws).decision(observation.state,
+                                                            _depth(observation))[0]
 
     checks.verdict(f"The number of terminal tests in {FUNCTION}", observations,
                    lambda found: mistakes.diagnose(mistakes.SEARCH_MODELS, reproduces, found),

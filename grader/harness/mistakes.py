@@ -119,6 +119,18 @@ def _spread(items, count):
     return [items[i * len(items) // count] for i in range(count)]
 
 
+def _odds(model, likelihood, chosen):
+    """The model's likelihood of each chosen answer; empty as soon as one is
+    impossible (the wrong answers come first: most models fail on one, and
+    some models search far)."""
+    odds = []
+    for observation in chosen:
+        odds.append(likelihood(model, observation))
+        if odds[-1] <= 0:
+            return []
+    return odds
+
+
 def diagnose(models, likelihood, observations, baseline=None, sample=24, most=2):
     """The mistakes whose models best explain the student's answers.
 
@@ -136,8 +148,8 @@ def diagnose(models, likelihood, observations, baseline=None, sample=24, most=2)
     floor = sum(math.log(baseline(o)) for o in chosen) if baseline else -math.inf
     scores = {}
     for mistake, model in models:
-        odds = [likelihood(model, o) for o in chosen]
-        if min(odds, default=0) > 0:
+        odds = _odds(model, likelihood, chosen)
+        if odds:
             score = sum(math.log(p) for p in odds)
             if score > floor + 1e-9 and score > scores.get(mistake, -math.inf):
                 scores[mistake] = score

@@ -32,17 +32,14 @@ class Budget:
 
 
 class BoundStudent:
-    """The student's worker as one test sees it: calls carry the test's budget."""
+    """The student's worker as one test sees it: steps carry the test's budget."""
 
     def __init__(self, student, budget):
         self.student = student
         self.budget = budget
 
-    def call(self, target, name, *args, **kwargs):
-        return self.student.call(target, name, *args, deadline=self.budget.deadline(), **kwargs)
-
-    def inspect(self, op, a, b):
-        return self.student.inspect(op, a, b, deadline=self.budget.deadline())
+    def run(self, chains):
+        return self.student.run(chains, self.budget.deadline)
 
 
 MESSAGE_CAP = 6000  # characters of one test's message: results stay small

@@ -1,64 +1,159 @@
 """The student's code in the lesson's terms, as the suites call it.
 
 ``SearchProbe`` runs the student's search functions on the grader's trusted
-states; ``GameProbe`` drives the student's own ``GameState`` class.
+states; ``GameProbe`` drives the student's own ``GameState`` class. Calls are
+queued as steps and sent to the worker together (see ``Student.run``): the
+calls about one position form a chain, which stops at its first fault as a
+run of separate calls would, and a check asks about all its positions in one
+request.
 """
 
 from grader.harness import isolation
+from grader.harness.student import call_step, inspect_step
 
 
-def _move(move):
-    return {"tuple": list(move)}
+class Ref:
+    """A queued step; its reply once it has run."""
+
+    def __init__(self, index):
+        self.index = index
+        self.reply = None
+
+    @property
+    def target(self):
+        """Where the worker finds the step's value: in its chain until it has
+        run, then among the kept objects."""
+        return ("step", self.index) if self.reply is None else ("handle", self.reply["handle"])
+
+    @property
+    def value(self):
+        return self.reply["value"]
 
 
-class SearchProbe:
+class Steps:
+    """Calls queued for one chain of a request."""
+
+    def __init__(self, student):
+        self.student = student
+        self.chain = []
+        self.refs = []
+
+    def add(self, step):
+        self.refs.append(Ref(len(self.chain)))
+        self.chain.append(step)
+        return self.refs[-1]
+
+    def answered(self, outcome):
+        """Fill in the replies of a chain that ran; the fault that stopped it, or None."""
+        replies, fault = outcome
+        for ref, reply in zip(self.refs, replies):
+            ref.reply = reply
+        self.chain, self.refs = [], []
+        return fault
+
+    def run(self):
+        """Send the queued calls, if any, as one request; raise the fault that
+        stopped them."""
+        if not self.chain:
+            return
+        fault = self.answered(self.student.run([self.chain])[0])
+        if fault:
+            raise fault
+
+
+def _values(wanted):
+    return [ref.value for ref in wanted] if type(wanted) is list else wanted.value
+
+
+class Probe:
     def __init__(self, student, module):
         self.student = student
         self.module = module
 
-    def __call__(self, name, state, *extra):
-        """The value the student's function returns on ``state``."""
-        return self.counted(name, state, *extra)[0]
+    def steps(self):
+        return Steps(self.student)
 
-    def counted(self, name, state, *extra, trusted_terminal=True):
+    def ask(self, positions, script, pick=_values):
+        """``answer(state, path)`` for ``checks.collect``, all asked in one request.
+
+        ``script(steps, state, path)`` queues a position's calls on fresh
+        ``steps`` and returns the Ref (or a list of Refs) that makes the
+        answer; ``answer`` gives ``pick`` of it, or raises the fault that
+        stopped the position's calls.
+        """
+        plans = {path: (self.steps(), state) for state, path in positions}
+        wanted = {path: script(steps, state, path) for path, (steps, state) in plans.items()}
+        outcomes = self.student.run([steps.chain for steps, _ in plans.values()])
+        faults = {path: steps.answered(outcome)
+                  for (path, (steps, _)), outcome in zip(plans.items(), outcomes)}
+
+        def answer(state, path):
+            if faults[path]:
+                raise faults[path]
+            return pick(wanted[path])
+
+        return answer
+
+
+class SearchProbe(Probe):
+    def _ask(self, name, positions, extra, count_in, pick=_values):
+        def one_call(steps, state, path):
+            return steps.add(call_step(("module", self.module), name,
+                                       {"state": isolation.to_data(state)}, *extra,
+                                       count_in=count_in))
+
+        return self.ask(positions, one_call, pick)
+
+    def values(self, name, positions, *extra):
+        """The value the student's function returns on each position."""
+        return self._ask(name, positions, extra, self.module)
+
+    def counted(self, name, positions, *extra):
         """The value, and the calls it made to a trusted, counting terminal_test."""
-        reply = self.student.call(
-            ("module", self.module), name, {"state": isolation.to_data(state)}, *extra,
-            count_in=self.module if trusted_terminal else None,
-        )
-        return reply["value"], reply["calls"]
+        return self._ask(name, positions, extra, self.module,
+                         lambda ref: (ref.value, ref.reply["calls"]))
 
-    def plain(self, name, state):
+    def plain(self, name, positions):
         """The value, with the student's own helpers left in place."""
-        return self.counted(name, state, trusted_terminal=False)[0]
+        return self._ask(name, positions, (), None)
 
 
-class GameProbe:
-    def __init__(self, student, module="gamestate"):
-        self.student = student
+class GameSteps(Steps):
+    """Calls on the student's own GameState, queued for one chain."""
+
+    def __init__(self, student, module):
+        super().__init__(student)
         self.module = module
 
     def new(self):
-        reply = self.student.call(("module", self.module), "GameState", keep=True)
-        return reply["handle"]
+        return self.add(call_step(("module", self.module), "GameState", keep=True))
 
-    def play(self, handle, move):
-        return self.student.call(("handle", handle), "forecast_move", _move(move), keep=True)["handle"]
+    def play(self, state, move):
+        return self.add(call_step(state.target, "forecast_move", {"tuple": list(move)},
+                                  keep=True))
 
-    def moves(self, handle):
-        return self.student.call(("handle", handle), "get_legal_moves")["value"]
+    def moves(self, state):
+        return self.add(call_step(state.target, "get_legal_moves"))
+
+    def replay(self, path):
+        """A fresh state with ``path`` played on it."""
+        state = self.new()
+        for move in path:
+            state = self.play(state, move)
+        return state
 
     def same(self, a, b):
         """Whether two kept objects are one and the same."""
-        return self.student.inspect("same", a, b)
-
-    def replay(self, path):
-        """A fresh student state with ``path`` played on it."""
-        handle = self.new()
-        for move in path:
-            handle = self.play(handle, move)
-        return handle
+        return self.add(inspect_step("same", a.target, b.target))
 
     def shares(self, a, b):
         """Paths of the mutable parts that two kept states have in common."""
-        return self.student.inspect("shares", a, b)
+        return self.add(inspect_step("shares", a.target, b.target))
+
+
+class GameProbe(Probe):
+    def __init__(self, student, module="gamestate"):
+        super().__init__(student, module)
+
+    def steps(self):
+        return GameSteps(self.student, self.module)

@@ -1,11 +1,13 @@
 """The supervisor's handle on the student's worker process.
 
-Every call runs under a deadline; a worker that misses it is killed (its
-whole process group) and restarted on the next call. The student's output is
-read by a thread and capped, so a flood can neither block the worker nor fill
-the supervisor's memory.
+Calls go to the worker as steps, many in one request (see ``Student.run``),
+and every step runs under its own deadline; a worker that misses it is killed
+(its whole process group) and restarted on the next request. The student's
+output is read by a thread and capped, so a flood can neither block the
+worker nor fill the supervisor's memory.
 """
 
+import collections
 import os
 import select
 import signal
@@ -65,6 +67,23 @@ def describe_import_failure(failure):
     )
 
 
+def call_step(target, name, *args, count_in=None, keep=False):
+    """A step that calls ``name`` on ``target``: ("module", name), a kept object
+    ("handle", number) or the value of an earlier step of the chain ("step", index)."""
+    return {"op": "call", "target": list(target), "name": name, "args": list(args),
+            "count_in": count_in, "keep": keep}
+
+
+def inspect_step(op, a, b):
+    """A step that compares two objects (targets as above): "same" (identity)
+    or "shares" (common parts)."""
+    return {"op": op, "a": list(a), "b": list(b)}
+
+
+def _doing(step):
+    return f"running {step['name']}" if step["op"] == "call" else "inspecting states"
+
+
 def _missing_text(name, on):
     if on == "NoneType":
         return (f"{name} was called on None: a call before it (forecast_move?) "
@@ -114,7 +133,9 @@ class Student:
                 [self.submission, self.provided, *self.modules], cwd=self.submission)
         except SpawnFailed as exc:
             raise WorkerDied(str(exc)) from None
+        os.set_blocking(self.worker.requests.fileno(), False)  # see _send
         self.pending = bytearray()
+        self.lines = collections.deque()
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
 
     def start(self):
@@ -146,25 +167,97 @@ class Student:
 
     # -- calls ---------------------------------------------------------------
 
-    def _receive(self, deadline, doing):
-        while b"\n" not in self.pending:
-            left = deadline - time.monotonic()
-            ready = select.select([self.worker.answers], [], [], left)[0] if left > 0 else []
-            if not ready:
-                self.stop()
-                self.restarts += 1
-                raise CallTimeout(f"time limit reached while {doing}")
+    def run(self, chains, deadline):
+        """Run chains of steps in one request: for each chain, the replies of the
+        steps that answered and the fault that stopped it (or None).
+
+        The worker answers step by step, each step under its own deadline:
+        ``deadline()`` taken as the step before answered (for the first, before
+        the worker starts, as for a lone call). A step that raises ends its
+        chain; any other fault ends the request and stands for every chain left.
+        """
+        outcomes = []
+        due = deadline()
+        try:
+            self.start()
+            self._send({"op": "run", "chains": chains}, due, _doing(chains[0][0]))
+            for chain in chains:
+                replies, fault = [], None
+                for step in chain:
+                    try:
+                        replies.append(self._answer(step, due))
+                    except Raised as raised:
+                        fault = raised
+                    due = deadline()
+                    if fault:
+                        break
+                outcomes.append((replies, fault))
+        except StudentFault as fault:
+            outcomes += [([], fault)] * (len(chains) - len(outcomes))
+        return outcomes
+
+    def call(self, target, name, *args, deadline, count_in=None, keep=False):
+        """One call, alone in its request: its reply, or raise its fault."""
+        [(replies, fault)] = self.run(
+            [[call_step(target, name, *args, count_in=count_in, keep=keep)]], lambda: deadline)
+        if fault:
+            raise fault
+        return replies[0]
+
+    def _send(self, message, due, doing):
+        """Write a request, by the deadline of its first step."""
+        data = memoryview(wire.dumps(message))
+        fd = self.worker.requests.fileno()
+        while data:
+            try:
+                data = data[os.write(fd, data):]
+            except BlockingIOError:
+                self._wait(due, doing, write=[fd])
+            except BrokenPipeError:
+                self._died(doing)
+
+    def _answer(self, step, due):
+        """The worker's reply to ``step``, or raise the fault it reports."""
+        reply = self._receive(due, _doing(step))
+        name = step.get("name")
+        if "missing" in reply:
+            raise Missing(_missing_text(reply["missing"], reply.get("on")))
+        if "raised" in reply:
+            raise Raised(name or "your code", reply["raised"])
+        if "bad_request" in reply:
+            raise WorkerDied(f"the worker refused a request: {reply['bad_request']}")
+        if step["op"] == "call":
+            try:
+                reply["value"] = wire.decode(reply.get("value"))
+            except wire.BadMessage as exc:
+                self.stop()  # it would go on answering the request's other steps
+                raise WorkerDied(f"unreadable answer from {name}: {exc}") from None
+        return reply
+
+    def _wait(self, due, doing, read=(), write=()):
+        """Wait until a pipe is ready; a worker that is not by ``due`` is stopped."""
+        left = due - time.monotonic()
+        if left <= 0 or not any(select.select(read, write, [], left)[:2]):
+            self.stop()
+            self.restarts += 1
+            raise CallTimeout(f"time limit reached while {doing}")
+
+    def _receive(self, due, doing):
+        """The worker's next answer (one JSON line), waiting until ``due`` at most."""
+        while not self.lines:
+            self._wait(due, doing, read=[self.worker.answers])
             chunk = os.read(self.worker.answers, 65536)
             if not chunk:
                 self._died(doing)
             self.pending += chunk
+            if b"\n" in chunk:
+                *lines, self.pending = self.pending.split(b"\n")
+                self.lines.extend(lines)
             if len(self.pending) > wire.MAX_LINE:
                 self.stop()
                 raise WorkerDied(f"the answer while {doing} was too large")
-        line, _, rest = bytes(self.pending).partition(b"\n")
-        self.pending = bytearray(rest)
         try:
-            return wire.loads(line)
+            return wire.loads(self.lines.popleft())
         except wire.BadMessage as exc:
             self.stop()
             raise WorkerDied(f"the worker sent garbage while {doing}: {exc}") from None
@@ -181,37 +274,6 @@ class Student:
         else:
             how = f"ended its process with exit code {code}"
         raise WorkerDied(f"your code {how} while {doing}")
-
-    def request(self, message, deadline, doing):
-        self.start()
-        try:
-            self.worker.requests.write(wire.dumps(message))
-            self.worker.requests.flush()
-        except BrokenPipeError:
-            self._died(doing)
-        reply = self._receive(deadline, doing)
-        if "missing" in reply:
-            raise Missing(_missing_text(reply["missing"], reply.get("on")))
-        if "raised" in reply:
-            raise Raised(message.get("name", "your code"), reply["raised"])
-        if "bad_request" in reply:
-            raise WorkerDied(f"the worker refused a request: {reply['bad_request']}")
-        return reply
-
-    def call(self, target, name, *args, deadline, count_in=None, keep=False):
-        """Call ``name`` on a module (``target`` = "module", name) or a kept object."""
-        message = {"op": "call", "target": list(target), "name": name,
-                   "args": list(args), "count_in": count_in, "keep": keep}
-        reply = self.request(message, deadline, f"running {name}")
-        try:
-            reply["value"] = wire.decode(reply.get("value"))
-        except wire.BadMessage as exc:
-            raise WorkerDied(f"unreadable answer from {name}: {exc}") from None
-        return reply
-
-    def inspect(self, op, a, b, deadline):
-        """Compare two kept objects: "same" (identity) or "shares" (common parts)."""
-        return self.request({"op": op, "a": a, "b": b}, deadline, "inspecting states")["value"]
 
     # -- output ----------------------------------------------------------------
 

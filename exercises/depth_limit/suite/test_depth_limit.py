@@ -31,7 +31,7 @@ def test_cutoff_returns_zero(search):
 
     for name in ("min_value", "max_value"):
         observations = checks.collect(
-            POSITIONS, lambda s, _: search(name, s, 0),
+            POSITIONS, search.values(name, POSITIONS, 0),
             lambda s, value: type(value) in (int, float) and value == 0,
             lambda s: "0 (the cutoff, on a position that is not terminal)")
         checks.verdict(f"{name}(state, 0)", observations, scored_as_terminal)

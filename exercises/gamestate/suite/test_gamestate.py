@@ -51,8 +51,11 @@ def moves_text(moves):
 
 def shared_board(game):
     """Whether playing on one state changes a fresh one (a class-level board)."""
-    game.play(game.new(), (0, 0))
-    return not same_moves(isolation.new_game().get_legal_moves(), game.moves(game.new()))
+    steps = game.steps()
+    steps.play(steps.new(), (0, 0))
+    fresh = steps.moves(steps.new())
+    steps.run()
+    return not same_moves(isolation.new_game().get_legal_moves(), fresh.value)
 
 
 def diagnose_moves(game, observations):
@@ -66,13 +69,13 @@ def diagnose_moves(game, observations):
     return found
 
 
-def ask_moves(game):
-    return lambda state, path: game.moves(game.replay(path))
+def ask_moves(game, positions):
+    return game.ask(positions, lambda steps, state, path: steps.moves(steps.replay(path)))
 
 
 def check_legal_moves(game, positions, what="get_legal_moves"):
     observations = checks.collect(
-        positions, ask_moves(game),
+        positions, ask_moves(game, positions),
         lambda s, answer: same_moves(s.get_legal_moves(), answer),
         lambda s: moves_text(s.get_legal_moves()))
     checks.verdict(what, observations, lambda found: diagnose_moves(game, found))
@@ -107,18 +110,19 @@ def test_moves_are_a_list_of_tuples(game):
         return ["moves_not_list"]
 
     observations = checks.collect(
-        POSITIONS, ask_moves(game), plain,
+        POSITIONS, ask_moves(game, POSITIONS), plain,
         lambda s: f"a list of (x, y) tuples, each once: {sorted(s.get_legal_moves())!r}")
     checks.verdict("The type of get_legal_moves' answer", observations, diagnose)
 
 
 def test_forecast_returns_new_state(game):
-    def new_object(state, path):
-        parent = game.replay(path)
-        return [game.same(parent, game.play(parent, m)) for m in state.get_legal_moves()]
+    def new_object(steps, state, path):
+        parent = steps.replay(path)
+        return [steps.same(parent, steps.play(parent, m)) for m in state.get_legal_moves()]
 
+    positions = [(s, p) for s, p in POSITIONS if s.get_legal_moves()]
     observations = checks.collect(
-        [(s, p) for s, p in POSITIONS if s.get_legal_moves()], new_object,
+        positions, game.ask(positions, new_object),
         lambda s, answer: not any(answer), lambda s: "a new GameState for every move")
     checks.verdict("forecast_move", observations, lambda found: ["forecast_returns_self"],
                    shown=lambda answer: "the same object it was called on")
@@ -131,23 +135,30 @@ def test_forecast_leaves_parent_unchanged(game, notes):
     (Which objects they share is asked of the student's own process, so it can
     only be a note, never a verdict.)"""
     def changes(state, path):
-        """What forecasting each move from one parent disturbed (empty: nothing)."""
-        parent = game.replay(path)
-        before = game.moves(parent)
+        """What forecasting each move from one parent disturbed (empty: nothing).
+        The calls go to the worker together up to each answer that decides."""
+        steps = game.steps()
+        parent = steps.replay(path)
+        before = steps.moves(parent)
         for move in state.get_legal_moves():
-            child = game.play(parent, move)
-            got, fresh = game.moves(child), game.moves(game.replay(path + (move,)))
-            if not same_moves(items(fresh) or [], got, multiset=True):
+            child = steps.play(parent, move)
+            got, fresh = steps.moves(child), steps.moves(steps.replay(path + (move,)))
+            steps.run()
+            if not same_moves(items(fresh.value) or [], got.value, multiset=True):
                 return (f"forecast_move({move}) after its siblings gave a state whose legal "
-                        f"moves were {got!r}; from a fresh state they are {fresh!r}")
-            after = game.moves(parent)
-            if not same_moves(items(before) or [], after, multiset=True):
-                return f"after forecast_move({move}) the parent's legal moves were {after!r}"
-            shared = game.shares(parent, child)
-            if shared:
-                notes.append(f"forecast_move's new state shares {', '.join(shared[:3])} with "
-                             "its parent: harmless in these tests, but a change to one would "
-                             "show in the other; copy.deepcopy avoids it.")
+                        f"moves were {got.value!r}; from a fresh state they are {fresh.value!r}")
+            after = steps.moves(parent)
+            steps.run()
+            if not same_moves(items(before.value) or [], after.value, multiset=True):
+                return (f"after forecast_move({move}) the parent's legal moves were "
+                        f"{after.value!r}")
+            shared = steps.shares(parent, child)
+            steps.run()
+            if shared.value:
+                notes.append(f"forecast_move's new state shares {', '.join(shared.value[:3])} "
+                             "with its parent: harmless in these tests, but a change to one "
+                             "would show in the other; copy.deepcopy avoids it.")
+        steps.run()  # where there is no move, the replay still runs
         return ""
 
     observations = checks.collect(

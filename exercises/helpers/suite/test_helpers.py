@@ -32,8 +32,7 @@ def test_terminal_test(helpers, notes):
         return answer is over(state) or answer is None and not over(state)
 
     observations = checks.collect(
-        POSITIONS, lambda s, _: helpers.plain("terminal_test", s), agrees,
-        lambda s: repr(over(s)))
+        POSITIONS, helpers.plain("terminal_test", POSITIONS), agrees, lambda s: repr(over(s)))
     answers = [o.answer for o in observations]
     if None in answers and (True in answers or False in answers):
         notes.append(NONE_NOTE)
@@ -49,7 +48,7 @@ def test_terminal_test(helpers, notes):
 def check_value(helpers, name, positions):
     expected = getattr(REFERENCE, name)
     observations = checks.collect(
-        positions, lambda s, _: helpers(name, s),
+        positions, helpers.values(name, positions),
         lambda s, answer: type(answer) in (int, float) and answer == expected(s),
         lambda s: repr(expected(s)))
 
