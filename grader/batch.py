@@ -58,6 +58,13 @@ def _existing(path):
         return None
 
 
+def _wait_all(futures):
+    """Wait for ``futures``, waking often: Ctrl-C can reach another thread, and
+    Python raises it in the main thread only when that thread runs."""
+    while wait(futures, timeout=0.1).not_done:
+        pass
+
+
 class Batch:
     def __init__(self, exercise, sandbox, out, options, console):
         self.exercise = exercise
@@ -144,7 +151,7 @@ class Batch:
         """Grade every group; True if the user interrupted."""
         futures = [pool.submit(self._grade, group) for group in groups]
         try:
-            wait(futures)
+            _wait_all(futures)
             return False
         except KeyboardInterrupt:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -153,7 +160,7 @@ class Batch:
             f"stopping: no new submissions; letting the {len(running)} running one(s) finish "
             "(Ctrl-C again kills them)")
         try:
-            wait(running)
+            _wait_all(running)
         except KeyboardInterrupt:
             self.cancel.set()
             self.progress.console.print("killing the running sandboxes ...")

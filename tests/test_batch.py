@@ -193,10 +193,12 @@ def wait_for_reports(out, count, process, seconds=120):
 
 
 def big_class(folder, size):
-    """``size`` students with distinct files (a comment tells them apart)."""
+    """``size`` students with distinct, correct files that take a while to grade
+    (a pause at import, so that a run is still going when Ctrl-C comes)."""
     folder.mkdir()
     for number in range(size):
-        (folder / f"s{number:02}.py").write_bytes(RIGHT + f"# student {number}\n".encode())
+        (folder / f"s{number:02}.py").write_bytes(
+            f"import time\ntime.sleep(0.4)  # student {number}\n".encode() + RIGHT)
 
 
 def interrupt(process, times):
@@ -241,8 +243,8 @@ def test_a_class_through_docker_with_a_hostile_neighbour(tmp_path, docker_client
     classroom = tmp_path / "class"
     expected = make_class(classroom)
     hostile = ROOT / "tests" / "hostile"
-    shutil.copytree(hostile / "forge_report_files", classroom / "mallory")  # 3/10, honestly
-    shutil.copytree(hostile / "kill_parent_and_init", classroom / "trent")  # correct
+    shutil.copytree(hostile / "forge_report_files" / "submission", classroom / "mallory")  # 3/10, honestly
+    shutil.copytree(hostile / "kill_parent_and_init" / "submission", classroom / "trent")  # correct
     code, stdout, stderr = batch_cli(capsys, classroom, "-o", tmp_path / "out", "--jobs", "2")
     reports = read_reports(tmp_path / "out")
     assert {s: r["score"] for s, r in reports.items()} == {**expected, "mallory": 3, "trent": 10}
