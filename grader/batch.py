@@ -58,6 +58,13 @@ def _existing(path):
         return None
 
 
+def _tally(reports):
+    """(failed, errors) among ``reports``: graded below full marks, grader errors."""
+    reports = list(reports)
+    failed = sum(r["status"] == "graded" and r["score"] < r["max_score"] for r in reports)
+    return failed, sum(r["status"] == "error" for r in reports)
+
+
 def _wait_all(futures):
     """Wait for ``futures``, waking often: Ctrl-C can reach another thread, and
     Python raises it in the main thread only when that thread runs."""
@@ -74,6 +81,7 @@ class Batch:
         self.console = console
         self.limits = exercise.limits
         self.reports = {}
+        self.alike = {}  # the students of each set of files, graded now or kept
         self.made = 0  # reports made by this run
         self.lock = threading.Lock()
         self.cancel = threading.Event()
@@ -81,17 +89,16 @@ class Batch:
 
     # -- planning ---------------------------------------------------------
 
-    def _reusable(self, old, submission):
+    def _reusable(self, old, manifest):
         return (old is not None and old["exercise"] == self.exercise.id
                 and old["grader_version"] == __version__
                 and old["sandbox"]["backend"] == self.sandbox.name
-                and old["submission"]["files"] == submission.manifest()
+                and old["submission"]["files"] == manifest
                 and not (self.options.retry_errors and old["status"] == "error"))
 
     def _plan(self, roster):
         """Groups of (student, submission) with identical files still to grade."""
         groups, kept = {}, 0
-        self.alike = {}  # the students of each set of files, graded now or kept
         for entry in roster.entries:
             self.reports[entry.student] = None
             try:
@@ -100,11 +107,12 @@ class Batch:
                 self._save(entry.student, report.rejected(self.exercise, str(why),
                                                           self.limits.facts()))
                 continue
-            key = tuple((f["name"], f["sha256"]) for f in submission.manifest())
+            manifest = submission.manifest()
+            key = tuple((f["name"], f["sha256"]) for f in manifest)
             self.alike.setdefault(key, []).append(entry.student)
             if self.options.resume or self.options.retry_errors:
                 old = _existing(self._path(entry.student, "json"))
-                if self._reusable(old, submission):
+                if self._reusable(old, manifest):
                     self.reports[entry.student] = old
                     kept += 1
                     continue
@@ -139,8 +147,7 @@ class Batch:
         self._advance(made)
 
     def _advance(self, made):
-        failed = sum(r["status"] == "graded" and r["score"] < r["max_score"] for r in made)
-        errors = sum(r["status"] == "error" for r in made)
+        failed, errors = _tally(made)
         with self.lock:
             task = self.progress.tasks[0]
             self.progress.update(task.id, advance=len(made),
@@ -173,9 +180,7 @@ class Batch:
             TextColumn("{task.fields[failed]} failed, {task.fields[errors]} errors"),
             TimeElapsedColumn(), TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
             console=self.console)
-        failed = sum(r is not None and r["status"] == "graded" and r["score"] < r["max_score"]
-                     for r in self.reports.values())
-        errors = sum(r is not None and r["status"] == "error" for r in self.reports.values())
+        failed, errors = _tally(r for r in self.reports.values() if r is not None)
         progress.add_task("grading", total=total, completed=done, failed=failed, errors=errors)
         return progress
 
@@ -198,8 +203,7 @@ class Batch:
                        interrupted=interrupted, seconds=time.monotonic() - started)
 
     def _write_overview(self, overview):
-        write_atomic(self.out / "summary.json",
-                     json.dumps(overview, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(self.out / "summary.json", render.to_json(overview))
         write_atomic(self.out / "grades.csv", summary.gradebook(self.exercise, overview))
         write_atomic(self.out / "index.html", page.render(overview))
 

@@ -115,7 +115,8 @@ def _batch_report(outcome, args, jobs, console):
                   show_header=False)
     table.add_column("what")
     table.add_column("count", justify="right")
-    for what, count in (("students", counts["students"]), ("graded by this run", outcome.graded_now),
+    for what, count in (("students", counts["students"]),
+                        ("graded by this run", outcome.graded_now),
                         ("kept from an earlier run", outcome.kept),
                         ("full marks", counts["full_marks"]), ("rejected", counts["rejected"]),
                         ("grader errors", counts["errors"]), ("pending", counts["pending"]),

@@ -102,6 +102,28 @@ def from_entry_file(path, files):
     return _lone(path, files[0])
 
 
+# What reading a zip member can raise: encrypted entries, unknown compression
+# methods and corrupt data included.
+ZIP_ERRORS = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
+              ValueError, zlib.error)
+
+
+def member_path(info):
+    """A zip member's path, with Windows separators read as "/"."""
+    return PurePosixPath(info.filename.replace("\\", "/"))
+
+
+def unsafe_member(info):
+    """Why a zip member may not be unpacked (a link, or a path that leaves the
+    folder), or None."""
+    inner = member_path(info)
+    if inner.is_absolute() or ".." in inner.parts or ":" in info.filename:
+        return f"the zip entry {info.filename!r} points outside the folder"
+    if stat.S_ISLNK(info.external_attr >> 16):
+        return f"the zip entry {info.filename!r} is a link"
+    return None
+
+
 def _zip_members(archive):
     infos = archive.infolist()
     if len(infos) > MAX_ZIP_ENTRIES:
@@ -110,11 +132,10 @@ def _zip_members(archive):
         raise Rejected(f"the zip unpacks to more than {MAX_ZIP_BYTES} bytes")
     members = []
     for info in infos:
-        inner = PurePosixPath(info.filename.replace("\\", "/"))
-        if inner.is_absolute() or ".." in inner.parts or ":" in info.filename:
-            raise Rejected(f"the zip entry {info.filename!r} points outside the folder")
-        if stat.S_ISLNK(info.external_attr >> 16):
-            raise Rejected(f"the zip entry {info.filename!r} is a link")
+        why = unsafe_member(info)
+        if why:
+            raise Rejected(why)
+        inner = member_path(info)
         if not info.is_dir() and "__MACOSX" not in inner.parts:
             members.append((inner, info))
     return members
@@ -132,9 +153,7 @@ def from_zip(path, files):
                 if len(found) > 1:
                     raise Rejected(f"the zip holds {len(found)} files named {name}; keep one")
                 taken[name] = _check_content(name, archive.read(found[0]))
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
-            ValueError, zlib.error) as exc:
-        # encrypted entries, unknown compression methods and corrupt data included
+    except ZIP_ERRORS as exc:
         raise Rejected(f"the zip can't be read: {exc}") from None
     ignored = sorted(str(inner) for inner, _ in members if inner.name not in files)
     return Submission(taken, ignored, str(path))

@@ -8,10 +8,8 @@ many bytes) becomes a ``problem``: that student is rejected, no one else.
 """
 
 import contextlib
-import stat
 import tempfile
 import zipfile
-import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -95,21 +93,12 @@ def from_folder(folder):
     return _collect(found, ignored)
 
 
-def _common_top(names):
+def _common_top(infos):
     """The one folder every member sits in (a zip of the class folder), or None."""
-    tops = {PurePosixPath(n).parts[0] for n in names if PurePosixPath(n).parts}
-    nested = all(len(PurePosixPath(n).parts) > 1 or n.endswith("/") for n in names)
+    paths = [(intake.member_path(info).parts, info.is_dir()) for info in infos]
+    tops = {parts[0] for parts, _ in paths if parts}
+    nested = all(len(parts) > 1 or is_dir for parts, is_dir in paths)
     return tops.pop() if len(tops) == 1 and nested else None
-
-
-def _unsafe(info):
-    name = info.filename.replace("\\", "/")
-    path = PurePosixPath(name)
-    if path.is_absolute() or ".." in path.parts or ":" in name:
-        return f"the archive member {info.filename!r} points outside its folder"
-    if stat.S_ISLNK(info.external_attr >> 16):
-        return f"the archive member {info.filename!r} is a link"
-    return None
 
 
 def _members(archive):
@@ -123,9 +112,9 @@ def _members(archive):
                          f"{MAX_CLASS_ENTRIES}")
     if sum(info.file_size for info in infos) > MAX_CLASS_BYTES:
         raise UsageError(f"the archive unpacks to more than {MAX_CLASS_BYTES} bytes")
-    top = _common_top([info.filename.replace("\\", "/") for info in infos])
+    top = _common_top(infos)
     for info in infos:
-        parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+        parts = intake.member_path(info).parts
         if top is not None:
             parts = parts[1:]
         if parts and not _hidden(parts[0]):
@@ -137,7 +126,7 @@ def _unpack(archive, members, target):
     if sum(info.file_size for _, info in members) > intake.MAX_ZIP_BYTES:
         return f"the entry unpacks to more than {intake.MAX_ZIP_BYTES} bytes"
     for inner, info in members:
-        why = _unsafe(info)
+        why = intake.unsafe_member(info)
         if why:
             return why
     for inner, info in members:
@@ -147,9 +136,8 @@ def _unpack(archive, members, target):
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             path.write_bytes(archive.read(info))
-        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
-                ValueError, zlib.error) as exc:
-            return f"the archive member {info.filename!r} can't be read: {exc}"
+        except intake.ZIP_ERRORS as exc:
+            return f"the zip entry {info.filename!r} can't be read: {exc}"
     return None
 
 

@@ -109,7 +109,7 @@ def test_unsafe_members_reject_their_student_only(tmp_path):
     })
     with roster.read(archive) as found:
         entries = _by_student(found)
-        assert "points outside its folder" in entries["ann"].problem
+        assert "points outside the folder" in entries["ann"].problem
         assert "is a link" in entries["bob"].problem
         assert "unpacks to more than" in entries["cy"].problem
         assert entries["dan"].problem is None
