@@ -3,7 +3,8 @@
 Every reference solution in ``solutions/<id>/`` must get full marks; every
 case of the corpus in ``tests/corpus/<id>/<case>/`` must get what its
 ``expect.toml`` says: full marks, or lost marks with the named mistake
-diagnosed and, where listed, exactly those tests failing.
+diagnosed and, where listed, exactly those tests failing. No test may name
+a mistake the case does not have: a wrong hint is worse than none.
 """
 
 import tomllib
@@ -23,6 +24,12 @@ class Case:
     mistake: str | None = None
     failing: list | None = None
     notes: list = field(default_factory=list)
+    also: list = field(default_factory=list)  # more mistakes the case has (two-mistake cases)
+
+    @property
+    def mistakes(self) -> set:
+        """Every mistake the case has: each must be named, and nothing else."""
+        return {self.mistake, *self.also} - {None}
 
     @property
     def label(self):
@@ -34,8 +41,10 @@ class Case:
 def _corpus_case(exercise, folder):
     with open(folder / "expect.toml", "rb") as handle:
         expect = tomllib.load(handle)
-    return Case(exercise, folder, expect["full_marks"], expect.get("mistake"),
-                expect.get("failing"), expect.get("notes", []))
+    named = expect.get("mistakes", [])
+    return Case(exercise, folder, expect["full_marks"], expect.get("mistake") or
+                (named[0] if named else None), expect.get("failing"), expect.get("notes", []),
+                named[1:])
 
 
 def cases(root=ROOT, corpus=True):
@@ -65,9 +74,12 @@ def judge(case, report):
     if not case.full_marks and full:
         problems.append("expected lost marks, got full marks")
     found = {m for t in report["tests"] for m in t["mistakes"]}
-    if case.mistake and case.mistake not in found:
-        problems.append(f"expected the mistake {case.mistake}, "
+    for mistake in sorted(case.mistakes - found):
+        problems.append(f"expected the mistake {mistake}, "
                         f"diagnosed: {', '.join(sorted(found)) or 'none'}")
+    if found - case.mistakes:
+        problems.append(f"named mistakes the case does not have: "
+                        f"{', '.join(sorted(found - case.mistakes))}")
     failing = sorted(t["name"] for t in report["tests"] if t["status"] != "passed")
     if case.failing is not None and failing != sorted(case.failing):
         problems.append(f"expected failing {sorted(case.failing)}, got {failing}")

@@ -64,16 +64,35 @@ def _tests(exercise, graded):
     return rows
 
 
+def diagnosed(report: dict) -> list:
+    """What one student's report says was diagnosed: each mistake a test named
+    alone, then each "a or b" that a test could not decide (two mistakes fitting
+    equally well), unless one of them was named alone elsewhere."""
+    tests = report["tests"] if report else ()
+    sure = {t["mistakes"][0] for t in tests if len(t["mistakes"]) == 1}
+    either = {" or ".join(sorted(t["mistakes"])) for t in tests
+              if len(t["mistakes"]) > 1 and not sure & set(t["mistakes"])}
+    return sorted(sure) + sorted(either)
+
+
+def _hint(entry):
+    ids = entry.split(" or ")
+    return HINTS[entry] if len(ids) == 1 else " Or: ".join(
+        ["Either: " + HINTS[ids[0]], *(HINTS[m] for m in ids[1:])])
+
+
 def _mistakes(reports):
-    """Each diagnosed mistake with the students it was found in, most common first."""
+    """Each diagnosed mistake with the students it was found in, most common
+    first; a student counts once, and under "a or b" where the grader could not
+    tell the two apart."""
     found = defaultdict(set)
     for student, report in reports.items():
-        for test in report["tests"] if report else ():
-            for mistake in test["mistakes"]:
-                found[mistake].add(student)
+        for entry in diagnosed(report):
+            found[entry].add(student)
     ranked = sorted(found.items(), key=lambda item: (-len(item[1]), item[0]))
-    return [{"id": mistake, "hint": HINTS[mistake], "count": len(students),
-             "students": sorted(students)} for mistake, students in ranked]
+    return [{"id": entry, "hint": _hint(entry), "count": len(students),
+             "students": sorted(students), "either": entry.split(" or ") if " or " in entry
+             else []} for entry, students in ranked]
 
 
 def _student(student, report, max_score):
@@ -81,7 +100,7 @@ def _student(student, report, max_score):
         return {"student": student, "status": "pending", "score": None, "max_score": max_score,
                 "message": "not graded yet", "mistakes": [], "rejected": False, "tests": {},
                 "report": None, "text": None}
-    mistakes = sorted({m for t in report["tests"] for m in t["mistakes"]})
+    mistakes = diagnosed(report)
     return {"student": student, "status": report["status"], "score": report["score"],
             "max_score": report["max_score"], "message": report["message"],
             "mistakes": mistakes, "rejected": "rejected" in report["submission"],

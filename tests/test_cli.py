@@ -60,7 +60,7 @@ def test_a_wrong_submission_exits_zero_with_feedback(capsys, submission):
     folder = submission("minimax_helpers.py", WRONG_HELPERS)
     code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers", str(folder))
     assert code == 0
-    assert "Hint: You score a terminal state for the player who is stuck" in out
+    assert "Hint: Your terminal values are the wrong way round" in out
 
 
 def test_output_file_gets_the_report_and_stdout_the_summary(capsys, tmp_path):

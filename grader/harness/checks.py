@@ -9,7 +9,7 @@ known mistakes whose models explain the answers, if any.
 from dataclasses import dataclass, field
 
 from grader.harness import isolation, mistakes
-from grader.harness.student import Raised
+from grader.harness.student import NotAState, Raised
 from grader.harness.wire import describe
 
 
@@ -41,7 +41,9 @@ def is_move(value):
 
 
 def raised(observation):
-    return isinstance(observation.answer, Raised)
+    """Whether the student's code failed instead of answering: it raised, or a
+    call on what an earlier call returned found no such method."""
+    return isinstance(observation.answer, (Raised, NotAState))
 
 
 def where(path):
@@ -60,9 +62,9 @@ def collect(positions, ask, agrees, expected_text, label=None):
     for state, path in positions:
         try:
             answer = ask(state, path)
-        except Raised as fault:
+        except (Raised, NotAState) as fault:
             answer = fault
-        ok = not isinstance(answer, Raised) and agrees(state, answer)
+        ok = not isinstance(answer, (Raised, NotAState)) and agrees(state, answer)
         observation = Observation(state, path, answer, ok, dict(label or {}))
         if not ok:
             observation.expected = expected_text(state)
@@ -79,12 +81,25 @@ def returned_a_stub(observations):
     return ["stub"] if observations and all(o.answer is None for o in observations) else []
 
 
-def verdict(what, observations, diagnose=None, shown=describe):
-    """Fail with the smallest wrong answer, if any; ``diagnose(observations)``
-    names the mistakes, ``shown`` turns an answer into text."""
+UNKNOWN = ("No mistake the grader knows gives these answers: compare yours with the "
+           "expected ones on the position above.")
+
+
+def verdict(what, observations, diagnose=None, shown=describe, detail=None):
+    """Fail with the smallest wrong answer, if any.
+
+    ``diagnose(observations)`` names the mistakes whose models reproduce the
+    answers: a list of ids, or (ids, a sentence saying what the code does).
+    ``shown`` turns an answer into text; ``detail(observation)`` adds lines
+    about the smallest wrong one.
+    """
     bad = wrong(observations)
     if not bad:
         return
+    # A model that reproduces the answers comes first: an unfinished function
+    # also answers None, and on one position "None everywhere" says little.
+    found = (diagnose(observations) if diagnose else []) or returned_a_stub(observations)
+    found, said = found if isinstance(found, tuple) else (found, "")
     first = bad[0]
     got = str(first.answer) if raised(first) else shown(first.answer)
     cases = "cases (position and depth)" if first.extra else "positions"
@@ -97,6 +112,10 @@ def verdict(what, observations, diagnose=None, shown=describe):
         *[f"{key}: {value}" for key, value in first.extra.items()],
         f"expected: {first.expected}",
         f"got:      {got}",
+        *(detail(first) if detail else []),
     ]
-    raise Mismatch("\n".join(lines), returned_a_stub(observations)
-                   or (diagnose(observations) if diagnose else []))
+    if said:
+        lines += ["", said]
+    elif not found and not raised(first):
+        lines += ["", UNKNOWN]
+    raise Mismatch("\n".join(lines), found)

@@ -7,11 +7,23 @@ limit, the number of terminal tests, with the reference search.
 """
 
 from grader.harness import checks, isolation, mistakes
-from grader.harness.search import Search
+from grader.harness.search import Search, Stuck
+from grader.harness.student import Raised, StudentFault
 from grader.harness.wire import describe
 
 FUNCTION = "minimax_decision"
+EVIDENCE = 8  # wrong cases whose children's scores the diagnosis asks for
 _REFERENCE = {}
+
+
+class NotAMove(Raised):
+    """An answer that is no move, nor a number, nor None (a list [x, y], a dict):
+    a failed call, with a plain message; no model is asked about it."""
+
+    def __init__(self, value):
+        Exception.__init__(self, f"{FUNCTION} returned {describe(value, 100)} where a "
+                                 "move (x, y) tuple is due")
+        self.name, self.raised = FUNCTION, {"type": "NotAMove", "message": str(self)}
 
 
 def _reference(state, depth):
@@ -32,6 +44,20 @@ def _ask(probe, positions, depth):
     return probe.counted(FUNCTION, positions, *extra)
 
 
+def _ask_move(probe, positions, depth):
+    """``_ask``, where an answer of the wrong kind is a failed call."""
+    answers = _ask(probe, positions, depth)
+
+    def ask(state, path):
+        answer = answers(state, path)
+        move = answer[0]
+        if not (checks.is_move(move) or move is None or _is_number(move)):
+            raise NotAMove(move)
+        return answer
+
+    return ask
+
+
 def _label(depth):
     return {"depth": depth} if depth is not None else None
 
@@ -44,11 +70,30 @@ def _is_number(value):
     return type(value) in (int, float)
 
 
+def _stuck_alike(model_raised, observation):
+    """Whether the model and the student both raised (a TypeError on a None) or
+    neither did."""
+    if checks.raised(observation):
+        return model_raised and observation.answer.raised.get("type") == "TypeError"
+    return not model_raised
+
+
+def _model_decision(flaws, observation):
+    """The model's (terminal tests, best moves), or Stuck."""
+    try:
+        return Search(flaws).decision(observation.state, _depth(observation))
+    except Stuck:
+        return Stuck
+
+
 def _move_likelihood(flaws, observation):
     """The chance that the model picks the student's move (ties split evenly)."""
-    if checks.raised(observation):
+    decided = _model_decision(flaws, observation)
+    if not _stuck_alike(decided is Stuck, observation):
         return 0
-    best = Search(flaws).best_moves(observation.state, _depth(observation))
+    if decided is Stuck:
+        return 1
+    best = decided[1]
     return 1 / len(best) if observation.answer[0] in best else 0
 
 
@@ -56,15 +101,47 @@ def _random_player(observation):
     return 1 / len(observation.state.get_legal_moves())
 
 
-def _diagnose_moves(observations):
+def _best_score(observation):
+    return max(Search().scores(observation.state, _depth(observation)).values())
+
+
+def _child_values(probe, bad):
+    """Evidence for the diagnosis of wrong moves: the student's own min_value on
+    the children of the first wrong cases, as the decision scores them:
+    [(child, depth, value)]; empty when the module has no working min_value."""
+    asked = [(o.state.forecast_move(m), o.path + (m,), _depth(o))
+             for o in bad[:EVIDENCE] for m in o.state.get_legal_moves()]
+    found = []
+    for depth in dict.fromkeys(d for _, _, d in asked):
+        positions = [(child, path) for child, path, d in asked if d == depth]
+        extra = () if depth is None else (depth - 1,)
+        answers = probe.values("min_value", positions, *extra)
+        try:
+            found += [(child, extra, answers(child, path)) for child, path in positions]
+        except StudentFault:
+            return []
+    return found
+
+
+def _scores_alike(flaws, evidence):
+    return all(Search(flaws).outcome("min_value", child, *extra) == value
+               for child, extra, value in evidence)
+
+
+def _diagnose_moves(observations, probe=None):
     bad = checks.wrong(observations)
+    if any(isinstance(o.answer, NotAMove) for o in bad):
+        return []
     if not any(checks.raised(o) for o in bad):
         moves = [o.answer[0] for o in bad]
         if all(move is None for move in moves) and len(bad) == len(observations):
             return ["stub"]
-        if all(_is_number(move) for move in moves):
-            return ["returns_score"]
-    return mistakes.diagnose(mistakes.SEARCH_MODELS, _move_likelihood, observations, _random_player)
+        if all(_is_number(move) and move == _best_score(o) for move, o in zip(moves, bad)):
+            return ["returns_score"]  # the model: the best score instead of its move
+    # a move says little: a model must also score the children as the student did
+    evidence = _child_values(probe, bad) if probe else []
+    models = [(m, f) for m, f in mistakes.SEARCH_MODELS if _scores_alike(f, evidence)]
+    return mistakes.diagnose(models, _move_likelihood, observations, _random_player)
 
 
 def check_moves(probe, positions, depths=(None,)):
@@ -72,16 +149,28 @@ def check_moves(probe, positions, depths=(None,)):
     observations = []
     for depth in depths:
         observations += checks.collect(
-            positions, _ask(probe, positions, depth),
+            positions, _ask_move(probe, positions, depth),
             lambda s, answer: checks.is_move(answer[0]) and answer[0] in _reference(s, depth)[1],
             lambda s: moves_text(_reference(s, depth)[1]),
             _label(depth))
-    checks.verdict(f"The move of {FUNCTION}", observations, _diagnose_moves,
+    checks.verdict(f"The move of {FUNCTION}", observations,
+                   lambda found: _diagnose_moves(found, probe),
                    shown=lambda answer: describe(answer[0]))
 
 
-def check_counts(probe, positions, depths):
-    """The search calls terminal_test exactly as often as the reference."""
+def _reproduces_count(flaws, observation):
+    """The model makes the student's number of terminal tests, and can pick the
+    student's move (a right count with a wrong move is another mistake)."""
+    decided = _model_decision(flaws, observation)
+    if not _stuck_alike(decided is Stuck, observation):
+        return False
+    if decided is Stuck:
+        return True
+    move, calls = observation.answer
+    return calls == decided[0] and (not checks.is_move(move) or move in decided[1])
+
+
+def _counts(probe, positions, depths):
     observations = []
     for depth in depths:
         observations += checks.collect(
@@ -89,12 +178,20 @@ def check_counts(probe, positions, depths):
             lambda s, answer: answer[1] == _reference(s, depth)[0],
             lambda s: f"{_reference(s, depth)[0]} calls to terminal_test",
             _label(depth))
+    return observations
 
-    def reproduces(flaws, observation):
-        return not checks.raised(observation) and \
-            observation.answer[1] == Search(flaws).decision(observation.state,
-                                                            _depth(observation))[0]
 
-    checks.verdict(f"The number of terminal tests in {FUNCTION}", observations,
-                   lambda found: mistakes.diagnose(mistakes.SEARCH_MODELS, reproduces, found),
+def check_counts(probe, positions, depths, evidence=None):
+    """The search calls terminal_test exactly as often as the reference.
+
+    ``evidence`` (positions, depths), asked only when the test fails, widens
+    what the diagnosis sees where the test itself asks little."""
+    observations = _counts(probe, positions, depths)
+
+    def diagnose(found):
+        if evidence and checks.wrong(found):
+            found = found + _counts(probe, *evidence)
+        return mistakes.diagnose(mistakes.SEARCH_MODELS, _reproduces_count, found)
+
+    checks.verdict(f"The number of terminal tests in {FUNCTION}", observations, diagnose,
                    shown=lambda answer: f"{answer[1]} calls to terminal_test")

@@ -1,24 +1,39 @@
-"""Models of the known mistakes in a student's ``GameState``.
+"""Models of the known rules mistakes in a student's ``GameState``.
 
-A ``FlawedGame`` plays like the trusted game but for one flaw. The suites
-replay the same move sequences on it as on the student's class and name the
-flaw whose answers match the student's.
+A ``FlawedGame`` plays like the trusted game but for its flaws. The suites
+replay the same move sequences on it as on the student's class; a mistake is
+named only when its model gives the student's answers. Each model comes with
+what it does, said in the student's terms, for the feedback.
 """
+
+from dataclasses import dataclass
 
 from grader.harness.isolation import DIRECTIONS, GameState
 
 ORTHOGONAL = DIRECTIONS[:4]
+DIRECTION_NAMES = {
+    (1, 0): "right", (-1, 0): "left", (0, 1): "down", (0, -1): "up",
+    (1, 1): "down and right", (1, -1): "up and right",
+    (-1, 1): "down and left", (-1, -1): "up and left",
+}
+OPEN_CELLS = [(x, y) for x in range(3) for y in range(2) if (x, y) != (2, 1)]
 
 
 class FlawedGame(GameState):
     def __init__(self, blocked=((2, 1),), directions=DIRECTIONS, slide=True,
-                 through_closed=False, hand_over=True, swap_xy=False):
+                 through_closed=False, hand_over=True, swap_xy=False,
+                 location_swapped=False, placed=(None, None)):
         super().__init__(3, 2, blocked)
         self._directions = directions
         self._slide_far = slide
         self._through_closed = through_closed
         self._hand_over = hand_over
         self._swap_xy = swap_xy
+        self._location_swapped = location_swapped
+        for player, cell in enumerate(placed):
+            if cell:
+                self._board[cell[0]][cell[1]] = 1
+                self._player_locations[player] = cell
 
     def forecast_move(self, move):
         # Replayed sequences come from the trusted game; a model plays them
@@ -33,10 +48,14 @@ class FlawedGame(GameState):
         if here is None:
             moves = super().get_legal_moves()
         else:
+            if self._location_swapped:
+                here = here[::-1]
             moves = [m for step in self._directions for m in self._reach(here, step)]
         return [m[::-1] for m in moves] if self._swap_xy else moves
 
     def _reach(self, start, step):
+        # Bounds are checked after each step, as students write it: a start
+        # read off the board (location_swapped) may still step onto it.
         x, y = start
         while True:
             x, y = x + step[0], y + step[1]
@@ -49,3 +68,66 @@ class FlawedGame(GameState):
             yield (x, y)
             if not self._slide_far:
                 return
+
+
+@dataclass(frozen=True)
+class GameModel:
+    mistake: str  # the id of its hint (mistakes.HINTS)
+    game: FlawedGame
+    says: str  # what the student's code does, in the student's terms
+
+
+def _cell(cell):
+    return f"({cell[0]}, {cell[1]})"
+
+
+def _direction_models():
+    models = []
+    for gone in DIRECTIONS:
+        rest = tuple(d for d in DIRECTIONS if d != gone)
+        models.append(GameModel("direction_missing", FlawedGame(directions=rest),
+                                f"your moves never go {DIRECTION_NAMES[gone]}"))
+        models.append(GameModel("direction_doubled", FlawedGame(directions=DIRECTIONS + (gone,)),
+                                f"your moves going {DIRECTION_NAMES[gone]} come out twice"))
+        for twice in rest:  # a typo: one direction written where another was due
+            typo = tuple(twice if d == gone else d for d in DIRECTIONS)
+            models.append(GameModel(
+                "direction_replaced", FlawedGame(directions=typo),
+                f"your moves never go {DIRECTION_NAMES[gone]}, and the ones going "
+                f"{DIRECTION_NAMES[twice]} come out twice"))
+    return models
+
+
+def _placed_models():
+    models = []
+    for first in OPEN_CELLS:
+        models.append(GameModel("players_placed_at_start", FlawedGame(placed=(first, None)),
+                                f"your game starts with player 1 already on {_cell(first)}"))
+        for second in OPEN_CELLS:
+            if second != first:
+                models.append(GameModel(
+                    "players_placed_at_start", FlawedGame(placed=(first, second)),
+                    f"your game starts with player 1 already on {_cell(first)} and "
+                    f"player 2 on {_cell(second)}"))
+    return models
+
+
+GAME_MODELS = [
+    GameModel("blocked_cell_missing", FlawedGame(blocked=()),
+              "your board has no blocked cell: (2, 1) is open"),
+    *[GameModel("wrong_cell_blocked", FlawedGame(blocked=(cell,)),
+                f"your board blocks {_cell(cell)} instead of (2, 1)") for cell in OPEN_CELLS],
+    GameModel("xy_swapped", FlawedGame(swap_xy=True), "your moves come out as (y, x)"),
+    GameModel("location_read_as_yx", FlawedGame(location_swapped=True),
+              "your code reads the player's location as (y, x) before it slides"),
+    GameModel("slides_through_closed", FlawedGame(through_closed=True),
+              "your slides jump over closed cells and the other player"),
+    GameModel("no_diagonals", FlawedGame(directions=ORTHOGONAL),
+              "your moves never go diagonally"),
+    *_direction_models(),
+    GameModel("turn_not_handed_over", FlawedGame(hand_over=False),
+              "after a move, the same player is to move again"),
+    GameModel("one_step", FlawedGame(slide=False),
+              "your moves go one cell, like a king, instead of sliding"),
+    *_placed_models(),
+]

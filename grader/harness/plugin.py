@@ -41,6 +41,10 @@ class BoundStudent:
     def run(self, chains):
         return self.student.run(chains, self.budget.deadline)
 
+    def restart(self):
+        """A fresh import of the student's files for the next calls."""
+        self.student.stop()
+
 
 MESSAGE_CAP = 6000  # characters of one test's message: results stay small
 
@@ -49,11 +53,16 @@ def _capped(text):
     return text if len(text) <= MESSAGE_CAP else text[:MESSAGE_CAP] + " [...]"
 
 
-def _status(excinfo):
+IMPORT_FAILED = "not run: your files could not be imported (the report's message says why)"
+
+
+def _status(excinfo, told_import):
     """(status, message, mistakes, internal) of a test that did not pass."""
     exc = excinfo.value
     if isinstance(exc, Mismatch):
         return "failed", exc.message, exc.mistakes, False
+    if isinstance(exc, ImportFailed) and told_import:
+        return "error", IMPORT_FAILED, [], False  # told once, in the first test
     if isinstance(exc, StudentFault):
         return exc.status, str(exc), _fault_mistakes(exc), False
     if excinfo.typename == "Failed" and str(exc).lstrip().startswith("Timeout"):
@@ -78,6 +87,7 @@ class Grading:
                                 limits["output_bytes"], spawner)
         self._notes = []
         self._results = {}
+        self._import_told = False
 
     def emit(self, message):
         self._channel.write(json.dumps(message) + "\n")
@@ -107,11 +117,17 @@ class Grading:
             if report.passed:
                 result = {"status": "passed", "message": "", "mistakes": []}
             else:
-                status, message, mistakes, internal = _status(call.excinfo)
+                status, message, mistakes, internal = _status(call.excinfo, self._import_told)
+                self._import_told |= isinstance(call.excinfo.value, ImportFailed)
                 result = {"status": status, "message": _capped(message), "mistakes": mistakes,
                           "internal": internal}
             result["duration_ms"] = int(call.duration * 1000)
             self._results[name] = result
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        # Sent before the test runs, so that a run killed at its time limit
+        # still tells the host which test was running.
+        self.emit({"event": "start", "name": nodeid.rsplit("::", 1)[-1].split("[")[0]})
 
     def pytest_runtest_logfinish(self, nodeid, location):
         name = nodeid.rsplit("::", 1)[-1].split("[")[0]
@@ -126,4 +142,4 @@ class Grading:
         self.emit({"event": "session",
                    "import_error": describe_import_failure(failure) if failure else None,
                    "output": self._student.output(),
-                   "notes": list(dict.fromkeys(self._notes))})
+                   "notes": list(dict.fromkeys(self._notes + self._student.notes()))})

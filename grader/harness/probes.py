@@ -48,6 +48,8 @@ class Steps:
         replies, fault = outcome
         for ref, reply in zip(self.refs, replies):
             ref.reply = reply
+        if fault:
+            fault.step = len(replies)  # the index of the step that failed
         self.chain, self.refs = [], []
         return fault
 
@@ -73,6 +75,14 @@ class Probe:
     def steps(self):
         return Steps(self.student)
 
+    def run_plans(self, plans):
+        """Send the calls queued on many ``Steps`` as one request: for each, the
+        fault that stopped its chain, or None."""
+        if not plans:
+            return []
+        outcomes = self.student.run([steps.chain for steps in plans])
+        return [steps.answered(outcome) for steps, outcome in zip(plans, outcomes)]
+
     def ask(self, positions, script, pick=_values):
         """``answer(state, path)`` for ``checks.collect``, all asked in one request.
 
@@ -83,9 +93,7 @@ class Probe:
         """
         plans = {path: (self.steps(), state) for state, path in positions}
         wanted = {path: script(steps, state, path) for path, (steps, state) in plans.items()}
-        outcomes = self.student.run([steps.chain for steps, _ in plans.values()])
-        faults = {path: steps.answered(outcome)
-                  for (path, (steps, _)), outcome in zip(plans.items(), outcomes)}
+        faults = dict(zip(plans, self.run_plans([steps for steps, _ in plans.values()])))
 
         def answer(state, path):
             if faults[path]:
@@ -96,17 +104,28 @@ class Probe:
 
 
 class SearchProbe(Probe):
-    def _ask(self, name, positions, extra, count_in, pick=_values):
+    def _ask(self, name, positions, extra, count_in, pick=_values, trusted=()):
+        # the stand-ins take a depth when the function asked does
         def one_call(steps, state, path):
             return steps.add(call_step(("module", self.module), name,
                                        {"state": isolation.to_data(state)}, *extra,
-                                       count_in=count_in))
+                                       count_in=count_in, trusted=trusted,
+                                       depth_limited=bool(extra)))
 
         return self.ask(positions, one_call, pick)
 
-    def values(self, name, positions, *extra):
-        """The value the student's function returns on each position."""
-        return self._ask(name, positions, extra, self.module)
+    def values(self, name, positions, *extra, trusted=()):
+        """The value the student's function returns on each position; the
+        functions named in ``trusted`` are the grader's during the call."""
+        return self._ask(name, positions, extra, self.module, trusted=trusted)
+
+    def alone(self, name, positions, *extra, other):
+        """The value of ``name`` while the grader's ``other`` function stands in for
+        the student's, and whether ``name`` called it (a function that calls
+        itself instead does not)."""
+        return self._ask(name, positions, extra, self.module,
+                         lambda ref: (ref.value, bool(ref.reply.get("entered"))),
+                         trusted=[other])
 
     def counted(self, name, positions, *extra):
         """The value, and the calls it made to a trusted, counting terminal_test."""

@@ -4,14 +4,27 @@
 reproduces one known student mistake; the diagnosis names the mistake whose
 model gives the same answers as the student. Every flaw is one small branch
 so that the reference path stays easy to read.
+
+``Flaws(only="min_value")`` keeps the flaws to one function, the other
+being the reference: what the student's code does when the grader stands in
+for the other function (see the worker's stand-ins).
 """
 
 from dataclasses import dataclass
 import math
 
+NUMBERS = (int, float)
+
+
+class Stuck(Exception):
+    """The model met a value that is not a number (a None from an unfinished
+    function) where the student's code, or the grader's stand-in, raises
+    TypeError."""
+
 
 @dataclass(frozen=True)
 class Flaws:
+    only: str | None = None  # "min_value" or "max_value": the other one is right
     flipped_utilities: bool = False  # +1 at max terminals, -1 at min terminals
     mover_utility: bool = False  # terminal scored for the player to move: always -1
     recursion_swapped: bool = False  # min_value recurses into min_value, max into max
@@ -19,54 +32,84 @@ class Flaws:
     start_kept: bool = False  # ... but still starts from +inf (min) or -inf (max)
     min_from_zero: bool = False  # min_value's running value starts at 0
     max_from_zero: bool = False  # max_value's running value starts at 0
+    unfinished: bool = False  # returns None on states that are not terminal ...
+    loop_missing: bool = False  # ... at once (else after looping over the children)
+    inline_terminal: bool = False  # terminal check written out: terminal_test not called
     cutoff_first: bool = False  # depth cutoff tested before the terminal test
+    cutoff_min: int = 0  # what min_value returns at the cutoff
+    cutoff_max: int = 0  # what max_value returns at the cutoff
     no_decrement: bool = False  # children searched with the same depth
     root_off_by_one: bool = False  # the root's children searched with ``depth``
-    cutoff_as_terminal: bool = False  # cutoff scored +1 / -1 instead of 0
     double_terminal_test: bool = False  # terminal_test called twice per node
     argmin_decision: bool = False  # the decision picks the lowest-scored move
     decision_uses_max: bool = False  # the root's children scored with max_value
 
 
 REFERENCE = Flaws()
+# max_value as a copy of min_value with only its name changed: +1 at terminals,
+# the minimum, and its call to max_value for the children left as it was, so it
+# calls itself (and, from +1 at every terminal, answers +1 everywhere).
+PASTED_MAX = Flaws(only="max_value", flipped_utilities=True, aggregation_swapped=True,
+                   recursion_swapped=True)
+
+
+def _number(value):
+    if type(value) not in NUMBERS:
+        raise Stuck(value)
+    return value
 
 
 class Search:
     """Minimax on any object with ``get_legal_moves`` and ``forecast_move``.
 
     ``depth=None`` searches to the end of the game. ``calls`` counts the
-    ``terminal_test`` calls made since the last :meth:`reset`.
+    ``terminal_test`` calls made since the last :meth:`reset`, ``entered``
+    the calls of the function that ``only`` leaves right (the grader's
+    stand-in, in the student's place).
     """
 
     def __init__(self, flaws=REFERENCE):
         self.flaws = flaws or REFERENCE
         self.calls = 0
+        self.entered = 0
 
     def reset(self):
         self.calls = 0
+        self.entered = 0
 
-    def terminal_test(self, state):
-        self.calls += 2 if self.flaws.double_terminal_test else 1
+    def terminal_test(self, state, flaws=REFERENCE):
+        if not flaws.inline_terminal:
+            self.calls += 2 if flaws.double_terminal_test else 1
         return not state.get_legal_moves()
+
+    def _flaws(self, minimising):
+        """The flaws of min_value or max_value (``only`` keeps them to one)."""
+        only = self.flaws.only
+        if only is None or only == ("min_value" if minimising else "max_value"):
+            return self.flaws
+        self.entered += 1
+        return REFERENCE
 
     def _cut(self, depth):
         return depth is not None and depth <= 0
 
-    def _child_depth(self, depth):
-        if depth is None or self.flaws.no_decrement:
+    def _child_depth(self, depth, flaws):
+        if depth is None or flaws.no_decrement:
             return depth
         return depth - 1
 
-    def _leaf(self, state, depth, win):
+    def _leaf(self, state, depth, minimising, flaws):
         """The value of a leaf, or None when ``state`` must be expanded."""
-        if self.flaws.cutoff_first and self._cut(depth):
-            return 0
-        if self.terminal_test(state):
-            if self.flaws.mover_utility:
+        cutoff = flaws.cutoff_min if minimising else flaws.cutoff_max
+        if flaws.cutoff_first and self._cut(depth):
+            return cutoff
+        if self.terminal_test(state, flaws):
+            if flaws.mover_utility:
                 return -1
-            return -win if self.flaws.flipped_utilities else win
+            win = +1 if minimising else -1
+            return -win if flaws.flipped_utilities else win
         if self._cut(depth):
-            return win if self.flaws.cutoff_as_terminal else 0
+            return cutoff
         return None
 
     def min_value(self, state, depth=None):
@@ -76,9 +119,9 @@ class Search:
         return self._node(state, depth, minimising=False)
 
     def _node(self, state, depth, minimising):
-        flaws = self.flaws
-        value = self._leaf(state, depth, +1 if minimising else -1)
-        if value is not None:
+        flaws = self._flaws(minimising)
+        value = self._leaf(state, depth, minimising, flaws)
+        if value is not None or flaws.unfinished and flaws.loop_missing:
             return value
         own, other = (self.min_value, self.max_value) if minimising else (self.max_value,
                                                                            self.min_value)
@@ -89,14 +132,16 @@ class Search:
         if flaws.min_from_zero and minimising or flaws.max_from_zero and not minimising:
             value = 0
         for move in state.get_legal_moves():
-            value = pick(value, step(state.forecast_move(move), self._child_depth(depth)))
-        return value
+            child = step(state.forecast_move(move), self._child_depth(depth, flaws))
+            value = pick(value, _number(child))
+        return None if flaws.unfinished else value
 
     def scores(self, state, depth=None):
         """The score of each of the root's moves, as the decision sees them."""
         child_depth = depth if self.flaws.root_off_by_one or depth is None else depth - 1
         score = self.max_value if self.flaws.decision_uses_max else self.min_value
-        return {m: score(state.forecast_move(m), child_depth) for m in state.get_legal_moves()}
+        return {m: _number(score(state.forecast_move(m), child_depth))
+                for m in state.get_legal_moves()}
 
     def best_moves(self, state, depth=None):
         """Every move a correct decision may return (ties are all allowed)."""
@@ -109,3 +154,11 @@ class Search:
         self.reset()
         moves = self.best_moves(state, depth)
         return self.calls, moves
+
+    def outcome(self, name, state, *depth):
+        """``name(state, *depth)`` of this model, or ``Stuck`` when it raises."""
+        self.reset()
+        try:
+            return getattr(self, name)(state, *depth)
+        except Stuck:
+            return Stuck

@@ -7,12 +7,16 @@ output is read by a thread and capped, so a flood can neither block the
 worker nor fill the supervisor's memory.
 """
 
+import ast
 import collections
+import difflib
 import os
+import re
 import select
 import signal
 import threading
 import time
+from pathlib import Path
 
 from grader.harness import wire
 from grader.harness.spawn import LocalSpawner, SpawnFailed
@@ -42,6 +46,7 @@ class WorkerDied(StudentFault):
 
 class Raised(StudentFault):
     def __init__(self, name, raised):
+        self.name = name
         self.raised = raised
         where = f"\n{raised['traceback']}" if raised.get("traceback") else ""
         why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
@@ -52,7 +57,13 @@ class Missing(StudentFault):
     pass
 
 
+class NotAState(Missing):
+    """A method called on what an earlier call returned, which lacks it: that
+    call (forecast_move, say) returned something other than a state."""
+
+
 def describe_import_failure(failure):
+    """The student's words for a failed import (``failure`` is the worker's data)."""
     if failure.get("kind") == "syntax":
         return (
             f"{failure['file']} has a syntax error on line {failure['line']}: "
@@ -61,17 +72,69 @@ def describe_import_failure(failure):
     if failure.get("kind") == "stopped":
         return failure["message"]
     where = f"\n{failure['traceback']}" if failure.get("traceback") else ""
+    meant = f" (did you mean `{failure['meant']}`?)" if failure.get("meant") else ""
     return (
         f"importing {failure['module']}.py raised {failure['type']}: "
-        f"{failure['message']}{where}"
+        f"{failure['message']}{meant}{where}"
     )
 
 
-def call_step(target, name, *args, count_in=None, keep=False):
+def close_module(failure, known):
+    """The module the student probably meant, when the import of one that is not
+    there failed (``import GameState`` for gamestate), or None."""
+    wanted = re.fullmatch(r"No module named '([\w.]+)'", str(failure.get("message", "")))
+    if failure.get("type") != "ModuleNotFoundError" or not wanted:
+        return None
+    folded = {name.replace("_", "").lower(): name for name in known}
+    name = wanted.group(1).replace("_", "").lower()
+    if name in folded:
+        return folded[name]
+    close = difflib.get_close_matches(name, list(folded), 1, 0.75)
+    return folded[close[0]] if close else None
+
+
+def self_imports(folder, modules):
+    """The student's files that import their own module (``from minimax import *``
+    inside minimax.py, which brings in nothing): name -> the import line."""
+    found = {}
+    for name in modules:
+        try:
+            source = Path(folder, f"{name}.py").read_text("utf-8", "replace")
+            tree = ast.parse(source)
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                imported = [node.module]
+            elif isinstance(node, ast.Import):
+                imported = [alias.name for alias in node.names]
+            else:
+                continue
+            if name in imported:
+                found[name] = (ast.get_source_segment(source, node) or name)[:200]
+                break
+    return found
+
+
+def self_import_text(name, line, provided):
+    """What a self-import does, and the provided module the student likely meant."""
+    meant = difflib.get_close_matches(name, [p for p in provided if p != name], 1, 0.5)
+    instead = f" Did you mean `from {meant[0]} import *`?" if meant else ""
+    return (f"{name}.py imports itself (`{line}`): that imports nothing, since {name}.py "
+            f"is the very file being imported.{instead}")
+
+
+def call_step(target, name, *args, count_in=None, keep=False, trusted=(),
+              depth_limited=False):
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
-    ("handle", number) or the value of an earlier step of the chain ("step", index)."""
+    ("handle", number) or the value of an earlier step of the chain ("step", index).
+
+    During the call the module ``count_in`` gets the grader's counting
+    terminal_test and, for the functions named in ``trusted`` ("min_value",
+    "max_value"), the grader's own, taking a depth when ``depth_limited``."""
     return {"op": "call", "target": list(target), "name": name, "args": list(args),
-            "count_in": count_in, "keep": keep}
+            "count_in": count_in, "keep": keep, "trusted": list(trusted),
+            "depth_limited": depth_limited}
 
 
 def inspect_step(op, a, b):
@@ -84,13 +147,39 @@ def _doing(step):
     return f"running {step['name']}" if step["op"] == "call" else "inspecting states"
 
 
-def _missing_text(name, on):
-    if on == "NoneType":
-        return (f"{name} was called on None: a call before it (forecast_move?) "
-                "returned None instead of a state")
+def _missing_text(name, on, origin):
+    """Why ``name`` could not be called; ``origin`` says which call made the object."""
     if on == "module":
         return f"your file has no function or class named {name}"
+    if origin:
+        return f"{origin}, where a GameState is due: {name} can't be called on it"
     return f"your {on} object has no method named {name}"
+
+
+def _returned(step, value):
+    return f"{_call_text(step)} returned {wire.describe(value, 100)}"
+
+
+def _import_failure(failure):
+    """The worker's import failure as plain text fields (it is untrusted data)."""
+    failure = failure if type(failure) is dict else {}
+    kept = {key: str(failure.get(key, ""))[:wire.MAX_TEXT * 20]
+            for key in ("module", "type", "message", "traceback", "file", "text")}
+    kept["kind"] = failure.get("kind") if failure.get("kind") in ("syntax", "stopped") \
+        else "crash"
+    line = failure.get("line")
+    kept["line"] = line if type(line) is int else "?"
+    return kept
+
+
+def _call_text(step):
+    """A step's call as the student would write it: forecast_move((0, 1))."""
+    def arg(value):
+        if type(value) is dict and "tuple" in value:
+            return repr(tuple(value["tuple"]))
+        return "state" if type(value) is dict else repr(value)
+
+    return f"{step['name']}({', '.join(arg(a) for a in step.get('args', []))})"
 
 
 class OutputTap:
@@ -124,6 +213,20 @@ class Student:
         self.taps = []
         self.import_failure = None
         self.restarts = 0
+        self.origins = {}  # kept object's handle -> which call made it, for messages
+        self.self_imports = self_imports(self.submission, self.modules)
+
+    def provided_modules(self):
+        try:
+            return sorted(Path(p).stem for p in os.listdir(self.provided) if p.endswith(".py")
+                          and not p.startswith("_"))
+        except OSError:
+            return []
+
+    def notes(self):
+        """What the grader saw in the student's files that a test can't show."""
+        return [self_import_text(name, line, self.provided_modules())
+                for name, line in self.self_imports.items()]
 
     # -- the worker's life -------------------------------------------------
 
@@ -136,6 +239,7 @@ class Student:
         os.set_blocking(self.worker.requests.fileno(), False)  # see _send
         self.pending = bytearray()
         self.lines = collections.deque()
+        self.origins = {}
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
 
     def start(self):
@@ -149,8 +253,13 @@ class Student:
             hello = self._receive(time.monotonic() + START_SECONDS, "importing your files")
         except (CallTimeout, WorkerDied) as exc:  # no use trying again in the next test
             hello = {"import_failed": {"kind": "stopped", "message": str(exc)}}
+        if type(hello) is not dict:
+            hello = {"import_failed": {"message": "your code interfered with the grader's "
+                                                  "channel while importing your files"}}
         if "import_failed" in hello:
-            self.import_failure = hello["import_failed"]
+            self.import_failure = _import_failure(hello["import_failed"])
+            self.import_failure["meant"] = close_module(
+                self.import_failure, self.modules + self.provided_modules())
             self.stop()
             raise ImportFailed(self.import_failure)
 
@@ -174,7 +283,8 @@ class Student:
         The worker answers step by step, each step under its own deadline:
         ``deadline()`` taken as the step before answered (for the first, before
         the worker starts, as for a lone call). A step that raises ends its
-        chain; any other fault ends the request and stands for every chain left.
+        chain, and so does a call on an object that lacks the method; any other
+        fault ends the request and stands for every chain left.
         """
         outcomes = []
         due = deadline()
@@ -185,9 +295,9 @@ class Student:
                 replies, fault = [], None
                 for step in chain:
                     try:
-                        replies.append(self._answer(step, due))
-                    except Raised as raised:
-                        fault = raised
+                        replies.append(self._answer(step, due, chain, replies))
+                    except (Raised, Missing) as stopped:
+                        fault = stopped
                     due = deadline()
                     if fault:
                         break
@@ -216,14 +326,16 @@ class Student:
             except BrokenPipeError:
                 self._died(doing)
 
-    def _answer(self, step, due):
+    def _answer(self, step, due, chain, replies):
         """The worker's reply to ``step``, or raise the fault it reports."""
         reply = self._receive(due, _doing(step))
         name = step.get("name")
         if "missing" in reply:
-            raise Missing(_missing_text(reply["missing"], reply.get("on")))
+            origin = self._origin(step["target"], chain, replies)
+            raise (NotAState if origin else Missing)(
+                _missing_text(reply["missing"], reply.get("on"), origin))
         if "raised" in reply:
-            raise Raised(name or "your code", reply["raised"])
+            raise self._raised(name or "your code", reply["raised"])
         if "bad_request" in reply:
             raise WorkerDied(f"the worker refused a request: {reply['bad_request']}")
         if step["op"] == "call":
@@ -232,7 +344,22 @@ class Student:
             except wire.BadMessage as exc:
                 self.stop()  # it would go on answering the request's other steps
                 raise WorkerDied(f"unreadable answer from {name}: {exc}") from None
+            if "handle" in reply:
+                self.origins[reply["handle"]] = _returned(step, reply["value"])
         return reply
+
+    def _origin(self, target, chain, replies):
+        """Which call made the object a step was called on, as the student wrote it."""
+        kind, where = target
+        if kind == "step" and where < len(replies) and chain[where]["op"] == "call":
+            return _returned(chain[where], replies[where]["value"])
+        return self.origins.get(where) if kind == "handle" else None
+
+    def _raised(self, name, raised):
+        fault = Raised(name, raised)
+        if raised.get("type") == "NameError" and self.self_imports:
+            fault.args = (f"{fault}\n{' '.join(self.notes())}",)
+        return fault
 
     def _wait(self, due, doing, read=(), write=()):
         """Wait until a pipe is ready; a worker that is not by ``due`` is stopped."""

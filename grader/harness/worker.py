@@ -87,14 +87,14 @@ class Worker:
 
     def serve(self, request):
         """The replies to a request, one per step run. Its chains of steps run in
-        order: a step that raises ends its chain, one that can't be done ends
-        the request (as the supervisor expects)."""
+        order: a step that raises or calls what is missing ends its chain, one
+        that can't be done ends the request (as the supervisor expects)."""
         for chain in request["chains"]:
             made = []  # the values of the chain's steps so far
             for step in chain:
                 reply = self.run_step(step, made)
                 yield reply
-                if "raised" in reply:
+                if "raised" in reply or "missing" in reply:
                     break
                 if "value" not in reply:
                     return
@@ -138,7 +138,8 @@ class Worker:
         if not callable(function):
             return {"missing": name, "on": type(target).__name__}
         args = [self._argument(arg) for arg in step.get("args", [])]
-        counter = _Counter(self.modules[step["count_in"]]) if step.get("count_in") else None
+        counter = _StandIns(self.modules[step["count_in"]], step.get("trusted") or (),
+                            step.get("depth_limited")) if step.get("count_in") else None
         try:
             value = function(*args)
         except BaseException as exc:
@@ -147,7 +148,8 @@ class Worker:
             if counter:
                 counter.remove()
         made.append(value)
-        reply = {"value": wire.encode(value), "calls": counter.calls if counter else None}
+        reply = {"value": wire.encode(value), "calls": counter.calls if counter else None,
+                 "entered": counter.entered if counter else None}
         if step.get("keep"):
             handle = len(self.handles) + 1
             self.handles[handle] = value
@@ -163,25 +165,72 @@ class Worker:
         return common[:20]
 
 
-class _Counter:
-    """Swaps a module's ``terminal_test`` for a trusted one that counts calls.
+class _StandIns:
+    """Swaps some of a module's functions for trusted ones during a call.
 
-    The student's own ``call_counter`` is never read: this count is taken
-    from outside, so editing the given block changes nothing.
+    ``terminal_test`` always: a trusted one that counts its calls (the
+    student's own ``call_counter`` is never read: this count is taken from
+    outside, so editing the given block changes nothing). ``min_value`` and
+    ``max_value`` when ``trusted`` names them, so that the student's other
+    function is tested alone; each calls back into the module's function of
+    the other kind, looked up at call time, for the children. With
+    ``depth_limited`` they take a depth: terminal test first, then the cutoff.
+    ``entered`` counts the calls the student's code made to them (a function
+    that calls itself instead makes none).
     """
 
-    def __init__(self, module):
+    def __init__(self, module, trusted, depth_limited):
         self.module = module
         self.calls = 0
-        self.saved = module.__dict__.get("terminal_test")
-        module.terminal_test = self.terminal_test
+        self.entered = 0
+        names = ["terminal_test", *(n for n in trusted if n in ("min_value", "max_value"))]
+        self.saved = {name: module.__dict__.get(name, _ABSENT) for name in names}
+        for name in names:
+            setattr(module, name, self._stand_in(name, depth_limited))
+
+    def _stand_in(self, name, depth_limited):
+        if name == "terminal_test":
+            return self.terminal_test
+        minimising = name == "min_value"
+        if depth_limited:
+            return lambda gameState, depth: self.value(gameState, depth, minimising)
+        return lambda gameState: self.value(gameState, None, minimising)
 
     def terminal_test(self, gameState):
         self.calls += 1
         return not gameState.get_legal_moves()
 
+    def value(self, gameState, depth, minimising):
+        self.entered += 1
+        if self.terminal_test(gameState):
+            return 1 if minimising else -1
+        if depth is not None and depth <= 0:
+            return 0
+        name = "max_value" if minimising else "min_value"
+        child = getattr(self.module, name)
+        extra = () if depth is None else (depth - 1,)
+        values = [_number(child(gameState.forecast_move(move), *extra), name)
+                  for move in gameState.get_legal_moves()]
+        return min(values) if minimising else max(values)
+
     def remove(self):
-        self.module.terminal_test = self.saved
+        for name, saved in self.saved.items():
+            if saved is _ABSENT:
+                self.module.__dict__.pop(name, None)
+            else:
+                setattr(self.module, name, saved)
+
+
+_ABSENT = object()
+
+
+def _number(value, name):
+    """A child's value, which the stand-in compares: a number, or a clear TypeError."""
+    if type(value) not in (int, float):
+        raise TypeError(f"{name} returned {wire.safe_repr(value)} where a number was due "
+                        f"(the grader's own {'min_value' if name == 'max_value' else 'max_value'} "
+                        f"called it, standing in for yours)")
+    return value
 
 
 MUTABLE = (list, dict, set, bytearray)

@@ -6,13 +6,15 @@ from outside; the module's own ``call_counter`` is never read.
 
 import pytest
 
-from grader.harness import checks
+from grader.harness import checks, mistakes
 from grader.harness.decision_checks import check_counts, check_moves
 from grader.harness.positions import LARGE_DEPTH_PATHS, SMALL, large, nonterminal
 from grader.harness.probes import SearchProbe
+from grader.harness.search import Search
 
 POSITIONS = nonterminal(SMALL)
 DEPTHS = range(1, 7)
+OTHER = {"min_value": "max_value", "max_value": "min_value"}
 
 
 @pytest.fixture
@@ -21,20 +23,36 @@ def search(student):
 
 
 def test_depth_one_counts_five(search):
-    check_counts(search, POSITIONS[:1], [1])
+    # one position says little: the diagnosis also sees depths 1 and 2 everywhere
+    check_counts(search, POSITIONS[:1], [1], evidence=(POSITIONS, [1, 2]))
+
+
+def check_cutoff(search, name):
+    """``name(state, 0)`` is 0 on unfinished positions, the grader's own other
+    function standing in for the student's."""
+    observations = checks.collect(
+        POSITIONS, search.values(name, POSITIONS, 0, trusted=[OTHER[name]]),
+        lambda s, value: type(value) in (int, float) and value == 0,
+        lambda s: "0 (the cutoff, on a position that is not terminal)")
+
+    def reproduces(flaws, observation):
+        return not checks.raised(observation) and observation.answer == \
+            Search(flaws).outcome(name, observation.state, 0)
+
+    checks.verdict(f"{name}(state, 0)", observations, lambda found: mistakes.diagnose(
+        mistakes.models_for(name), reproduces, found))
 
 
 def test_cutoff_returns_zero(search):
-    def scored_as_terminal(observations):
-        bad = checks.wrong(observations)
-        return ["cutoff_scored_as_terminal"] if all(o.answer in (1, -1) for o in bad) else []
-
+    failures = []
     for name in ("min_value", "max_value"):
-        observations = checks.collect(
-            POSITIONS, search.values(name, POSITIONS, 0),
-            lambda s, value: type(value) in (int, float) and value == 0,
-            lambda s: "0 (the cutoff, on a position that is not terminal)")
-        checks.verdict(f"{name}(state, 0)", observations, scored_as_terminal)
+        try:
+            check_cutoff(search, name)
+        except checks.Mismatch as failure:
+            failures.append(failure)
+    if failures:  # both functions are judged, and both named when both are wrong
+        raise checks.Mismatch("\n\n".join(f.message for f in failures),
+                              list(dict.fromkeys(m for f in failures for m in f.mistakes)))
 
 
 def test_call_counts(search):

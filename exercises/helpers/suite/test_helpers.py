@@ -2,20 +2,23 @@
 
 They run on the grader's trusted GameState on every reachable position. While
 min_value and max_value are tested, the trusted terminal_test stands in for
-the student's, so a wrong terminal_test costs points once.
+the student's, and the grader's own max_value for the student's while
+min_value is tested (and the reverse): a mistake in one function costs that
+function's points only.
 """
 
 import pytest
 
 from grader.harness import checks, isolation, mistakes
 from grader.harness.probes import SearchProbe
-from grader.harness.search import Search
+from grader.harness.search import Search, Stuck
 
 MODULE = "minimax_helpers"
 POSITIONS = isolation.reachable(isolation.new_game())
 REFERENCE = Search()
-NONE_NOTE = ("terminal_test returned None where False was meant; it was accepted, as "
-             "`if terminal_test(state):` treats both alike, but return False to be clear.")
+OTHER = {"min_value": "max_value", "max_value": "min_value"}
+# Answers that `if terminal_test(state):` reads as meant, though they are no bool.
+LOOSE = {None: False, 0: False, 1: True}
 
 
 @pytest.fixture
@@ -27,36 +30,77 @@ def over(state):
     return not state.get_legal_moves()
 
 
+def loose(answer):
+    """The truth an answer that is not a bool stands for, or None."""
+    return LOOSE.get(answer) if type(answer) in (int, type(None)) else None
+
+
+def loose_note(answers):
+    """A note naming the answers that were accepted though they are not bools."""
+    kinds = sorted({repr(a) for a in answers if type(a) is not bool and loose(a) is not None})
+    if not kinds:
+        return None
+    return (f"terminal_test returned {' and '.join(kinds)} where True or False was meant; "
+            "accepted, as `if terminal_test(state):` reads them alike, but return a bool.")
+
+
 def test_terminal_test(helpers, notes):
     def agrees(state, answer):
-        return answer is over(state) or answer is None and not over(state)
+        truth = answer if type(answer) is bool else loose(answer)
+        return truth is over(state)
 
     observations = checks.collect(
         POSITIONS, helpers.plain("terminal_test", POSITIONS), agrees, lambda s: repr(over(s)))
-    answers = [o.answer for o in observations]
-    if None in answers and (True in answers or False in answers):
-        notes.append(NONE_NOTE)
+    note = loose_note([o.answer for o in observations])
+    if note and all(o.ok for o in observations):
+        notes.append(note)
 
     def inverted(observations):
-        bad = checks.wrong(observations)
-        return ["inverted_terminal_test"] if all(o.answer is (not over(o.state))
-                                                 for o in bad) else []
+        # every answer, as `if` reads it, says the opposite
+        return ["inverted_terminal_test"] if all(
+            not checks.raised(o) and bool(o.answer) is not over(o.state)
+            and (type(o.answer) is bool or loose(o.answer) is not None)
+            for o in observations) else []
 
     checks.verdict("terminal_test", observations, inverted)
 
 
+def is_number(value):
+    return type(value) in (int, float)
+
+
+def ask_alone(helpers, name, positions):
+    """``ask`` for ``checks.collect`` (the value of ``name``, the grader's own other
+    function standing in), and where ``name`` called that function: path -> bool."""
+    answers = helpers.alone(name, positions, other=OTHER[name])
+    called = {}
+
+    def ask(state, path):
+        value, called[path] = answers(state, path)
+        return value
+
+    return ask, called
+
+
 def check_value(helpers, name, positions):
     expected = getattr(REFERENCE, name)
+    ask, called = ask_alone(helpers, name, positions)
     observations = checks.collect(
-        positions, helpers.values(name, positions),
-        lambda s, answer: type(answer) in (int, float) and answer == expected(s),
+        positions, ask, lambda s, answer: is_number(answer) and answer == expected(s),
         lambda s: repr(expected(s)))
 
     def reproduces(flaws, observation):
-        return getattr(Search(flaws), name)(observation.state) == observation.answer
+        model = Search(flaws)
+        predicted = model.outcome(name, observation.state)
+        if checks.raised(observation):  # the model, too, must be stuck on a None
+            return predicted is Stuck and observation.answer.raised["type"] == "TypeError"
+        answer = observation.answer
+        same = predicted is None and answer is None or (
+            is_number(predicted) and is_number(answer) and predicted == answer)
+        return same and bool(model.entered) == called[observation.path]
 
     checks.verdict(name, observations, lambda found: mistakes.diagnose(
-        mistakes.SEARCH_MODELS, reproduces, found))
+        mistakes.models_for(name), reproduces, found))
 
 
 def test_min_value_empty_board(helpers):

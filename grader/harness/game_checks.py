@@ -1,0 +1,446 @@
+"""Checks of a student's own ``GameState``, for the gamestate suite.
+
+Two kinds. The rules checks replay the lesson's move sequences on the
+student's class and compare its legal moves with the trusted game's; a rules
+mistake is named only when a model of it (``flawed_game.GAME_MODELS``) gives
+the student's answers. The checks of ``forecast_move`` and of the type of
+``get_legal_moves``' answer judge the class on its own terms: they walk the
+positions the student's own rules reach, so they pass whenever that behaviour
+is right, whatever the rules; their mistakes are named from what was seen.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from grader.harness import checks, isolation, mistakes
+from grader.harness.flawed_game import GAME_MODELS
+from grader.harness.probes import GameProbe
+from grader.harness.student import Missing, NotAState, Raised, StudentFault
+from grader.harness.wire import Foreign, describe
+
+OWN_LIMIT = 200  # positions of the student's own game to walk (the lesson's has 155)
+MOST_MOVES = 6  # a path longer than the board has cells is not a game any more
+START = isolation.new_game()
+LESSON = isolation.reachable(START)  # every position of the lesson's game, smallest first
+
+
+def items(answer):
+    """The items of an answer of any collection type, or None."""
+    if type(answer) in (list, tuple, set, frozenset):
+        return list(answer)
+    if isinstance(answer, Foreign) and answer.items is not None:
+        return answer.items
+    return None
+
+
+def as_move(item):
+    """A move, taking [x, y] for (x, y) (its type is judged by its own test), or None."""
+    if type(item) is list and len(item) == 2:
+        item = tuple(item)
+    return item if checks.is_move(item) else None
+
+
+def as_moves(answer):
+    """The moves of an answer, or None when it is no collection of moves."""
+    got = items(answer)
+    moves = [as_move(item) for item in got] if got is not None else None
+    return moves if moves is not None and None not in moves else None
+
+
+def same_moves(expected, answer):
+    """Whether an answer holds exactly the expected moves, each as often."""
+    got = as_moves(answer)
+    return got is not None and Counter(got) == Counter(expected)
+
+
+def moves_text(moves):
+    return ", ".join(f"({x}, {y})" for x, y in sorted(moves)) or "none"
+
+
+def drawn(path):
+    """A state to draw for a path, whatever its legality."""
+    state = START
+    for move in path:
+        state = state._play(move)
+    return state
+
+
+def on_board(move):
+    return 0 <= move[0] < START._width and 0 <= move[1] < START._height
+
+
+def trusted_legal(path):
+    """Whether every move of ``path`` is legal in the lesson's game."""
+    state = START
+    for move in path:
+        if move not in state.get_legal_moves():
+            return False
+        state = state._play(move)
+    return True
+
+
+# -- the rules ------------------------------------------------------------------
+
+
+def ask_moves(game: GameProbe, positions):
+    return game.ask(positions, lambda steps, state, path: steps.moves(steps.replay(path)))
+
+
+def refused(observation):
+    """(the position before, the move) where the student's forecast_move raised,
+    or returned no state, while the lesson's sequence was replayed; or None.
+    (Step 0 of the replay is GameState(), step i plays the path's i-th move.)"""
+    fault = observation.answer
+    if isinstance(fault, Raised) and fault.name == "forecast_move":
+        step = getattr(fault, "step", 0)
+    elif isinstance(fault, NotAState):
+        step = getattr(fault, "step", 0) - 1  # the call before made the non-state
+    else:
+        return None
+    path = observation.path
+    return (path[:step - 1], path[step - 1]) if 1 <= step <= len(path) else None
+
+
+def _reproduces(model, observation):
+    """Whether the model, in the student's place, gives the student's answer: the
+    same moves, or a refusal of a move its own rules do not allow."""
+    if checks.raised(observation):
+        refusal = refused(observation)
+        return bool(refusal) and refusal[1] not in model.game.replay(refusal[0]).get_legal_moves()
+    return same_moves(model.game.replay(observation.path).get_legal_moves(), observation.answer)
+
+
+def _said(found, observations):
+    """What the reproducing models do, in the student's terms."""
+    says = []
+    for mistake in found:
+        for model in GAME_MODELS:
+            if model.mistake == mistake and mistakes.diagnose([(mistake, model)], _reproduces,
+                                                              observations):
+                says.append(model.says)
+                break
+    return "What your code does: " + "; or ".join(says) + "."
+
+
+def shared_board(game: GameProbe):
+    """Whether playing on one fresh GameState() changes another: a board shared by
+    every instance, judged by behaviour on a fresh import of the student's file."""
+    game.student.restart()
+    steps = game.steps()
+    before = steps.moves(steps.new())
+    try:
+        steps.run()
+        moves = as_moves(before.value)
+        if not moves:
+            return False
+        steps.play(steps.new(), moves[0])
+        after = steps.moves(steps.new())
+        steps.run()
+    except StudentFault:
+        return False
+    return Counter(as_moves(after.value) or []) != Counter(moves)
+
+
+def diagnose_rules(game, observations):
+    found = mistakes.diagnose([(m.mistake, m) for m in GAME_MODELS], _reproduces, observations)
+    if found:
+        return found, _said(found, observations)
+    if shared_board(game):
+        return ["shared_class_board"], ("What your code does: playing a move on one "
+                                        "GameState changed a fresh GameState().")
+    return []
+
+
+def rules_detail(observation):
+    """What differs on the smallest wrong position, move by move."""
+    refusal = refused(observation)
+    if refusal:
+        before, move = refusal
+        at = checks.where(before) if before else "at the start"
+        return [f"(this position could not be reached: your forecast_move would not play "
+                f"{move} {at}, a legal move there)"]
+    got = as_moves(observation.answer)
+    if got is None:
+        return []
+    expected, answer = Counter(observation.state.get_legal_moves()), Counter(got)
+    lines = []
+    for label, moves in (("missing", expected - answer), ("extra", answer - expected)):
+        if moves:
+            lines.append(f"{label + ':':10}{moves_text(moves.elements())}")
+    return lines
+
+
+def _moves_observations(game, positions):
+    return checks.collect(
+        positions, ask_moves(game, positions),
+        lambda s, answer: same_moves(s.get_legal_moves(), answer),
+        lambda s: "the moves " + moves_text(s.get_legal_moves()))
+
+
+def check_legal_moves(game: GameProbe, positions, what="get_legal_moves"):
+    """The student's legal moves on the lesson's positions, each move once. A
+    mistake is named from the answers on the whole game, whatever the test's
+    positions, so that every rules test names the same one."""
+    observations = _moves_observations(game, positions)
+
+    def diagnose(found):
+        whole = observations if len(positions) == len(LESSON) else \
+            _moves_observations(game, LESSON)
+        return diagnose_rules(game, whole)
+
+    checks.verdict(what, observations, diagnose, detail=rules_detail)
+
+
+# -- the student's own game ----------------------------------------------------------
+
+
+def _key(path):
+    """A position by the lesson's count: the closed cells, where each player
+    stands, whose turn it is."""
+    return frozenset(path), path[-2:], len(path) % 2
+
+
+def walk(game: GameProbe):
+    """The positions the student's own rules reach from GameState(), each once,
+    smallest first: {path: the answer of get_legal_moves there, or its fault}.
+    Only moves on the board are followed."""
+    found, seen, frontier = {}, {_key(())}, [()]
+    while frontier:
+        answer = ask_moves(game, [(None, path) for path in frontier])
+        following = []
+        for path in frontier:
+            try:
+                found[path] = answer(None, path)
+            except StudentFault as fault:
+                found[path] = fault
+                continue
+            if len(path) == MOST_MOVES:
+                continue
+            for move in sorted({m for m in map(as_move, items(found[path]) or []) if m}):
+                child = path + (move,)
+                if on_board(move) and _key(child) not in seen:
+                    seen.add(_key(child))
+                    following.append(child)
+        frontier = following[:OWN_LIMIT - len(found)]
+    return found
+
+
+def own_moves(answer):
+    """The distinct moves on the board of an answer, in the student's order."""
+    moves = [m for m in map(as_move, items(answer) or []) if m and on_board(m)]
+    return list(dict.fromkeys(moves))
+
+
+def check_answer_types(game: GameProbe):
+    """get_legal_moves returns a plain list of (x, y) tuples wherever the student's
+    own rules lead (a crash there is the rules tests' to judge, unless nothing
+    but crashes came back)."""
+    answers = walk(game)
+    answered = {p: a for p, a in answers.items() if not isinstance(a, StudentFault)}
+    positions = [(drawn(p), p) for p in (answered or answers)]
+
+    def plain(state, answer):
+        return type(answer) is list and all(checks.is_move(m) for m in answer)
+
+    def ask(state, path):
+        if isinstance(answers[path], StudentFault):
+            raise answers[path]
+        return answers[path]
+
+    observations = checks.collect(positions, ask, plain,
+                                  lambda s: "a list of (x, y) tuples")
+    checks.verdict("The type of get_legal_moves' answer", observations, _type_mistakes)
+
+
+def _type_mistakes(observations):
+    answer = checks.wrong(observations)[0].answer
+    if checks.raised(checks.wrong(observations)[0]):
+        return []
+    if type(answer) is not list and items(answer) is not None:
+        kind = answer.type_name if isinstance(answer, Foreign) else type(answer).__name__
+        return ["moves_not_list"], (f"What your code does: get_legal_moves returns a {kind}, "
+                                    "not a list.")
+    if any(type(item) is list and as_move(item) for item in items(answer) or []):
+        return ["move_not_tuple"], "What your code does: its moves are lists [x, y]."
+    return []
+
+
+TRIAL_STEPS = ("child", "after", "same", "moves", "shares")  # in the order they run
+
+
+@dataclass
+class Trial:
+    """What forecasting one move from one of the student's own positions did."""
+
+    move: tuple
+    fresh: object  # the moves the child shows when made from a fresh state (the walk's)
+    refs: dict = field(default_factory=dict)  # a step of TRIAL_STEPS -> its Ref
+    fault: object = None  # the fault that stopped the position's calls here
+    failed: str = ""  # at which step
+
+    def ran(self, name):
+        return self.refs[name].reply is not None
+
+    def value(self, name):
+        return self.refs[name].value if self.ran(name) else None
+
+
+@dataclass
+class OwnPosition:
+    path: tuple
+    before: object = None  # the Ref of the parent's moves before any forecast
+    trials: list = field(default_factory=list)
+    fault: object = None  # a fault before the first forecast
+
+
+def _queue(steps, path, moves, answers):
+    position = OwnPosition(path)
+    parent = steps.replay(path)
+    position.before = steps.moves(parent)
+    for move in moves:
+        trial = Trial(move, answers.get(path + (move,)))
+        trial.refs["child"] = child = steps.play(parent, move)
+        trial.refs["after"] = steps.moves(parent)
+        trial.refs["same"] = steps.same(parent, child)
+        trial.refs["moves"] = steps.moves(child)
+        trial.refs["shares"] = steps.shares(parent, child)
+        position.trials.append(trial)
+    return position
+
+
+def _place(position, fault):
+    """Pin the fault that stopped a position's calls on the trial it stopped."""
+    step = getattr(fault, "step", 0)
+    for trial in position.trials:
+        for name, ref in trial.refs.items():
+            if ref.index == step:
+                trial.fault, trial.failed = fault, name
+                return
+    position.fault = fault
+
+
+def forecast_trials(game: GameProbe):
+    """Every move of every position of the student's own game, forecast in turn
+    from one parent: the parent's moves before and after each, the child's
+    moves, whether the child is the parent, what the two share. One request."""
+    answers = walk(game)
+    positions, plans = [], []
+    for path, answer in answers.items():
+        moves = [] if isinstance(answer, StudentFault) else own_moves(answer)
+        if not path and not moves:  # forecast_move is tried all the same
+            moves = START.get_legal_moves()
+        if moves:
+            plans.append(game.steps())
+            positions.append(_queue(plans[-1], path, moves, answers))
+    for position, fault in zip(positions, game.run_plans(plans)):
+        if fault:
+            _place(position, fault)
+    return positions
+
+
+def _judged_elsewhere(fault):
+    """A raise is the rules tests' to judge; a hang or a crash of the process fails here."""
+    return isinstance(fault, (Raised, Missing))
+
+
+def new_state_problem(position):
+    """(kind, what is wrong) with forecast_move's results at one position, or None."""
+    if position.fault:
+        return "fault", str(position.fault)
+    before = position.before.value
+    for trial in position.trials:
+        if trial.value("same"):
+            return "same", f"forecast_move({trial.move}) returned the very state it was called on"
+        if trial.ran("after") and not unchanged(before, trial.value("after")):
+            return None  # the parent changed: what follows is the other test's to judge
+        if trial.failed == "moves" and isinstance(trial.fault, Missing):
+            return "not_state", str(trial.fault)
+        if trial.failed == "child" and trusted_legal(position.path + (trial.move,)):
+            return "refused", (f"forecast_move({trial.move}) failed, though the move is legal "
+                               f"here and your get_legal_moves offers it: {trial.fault}")
+        if trial.fault:
+            return None if _judged_elsewhere(trial.fault) else ("fault", str(trial.fault))
+    return None
+
+
+def unchanged(before, after):
+    moves = as_moves(before), as_moves(after)
+    if None in moves:
+        return describe(before) == describe(after)
+    return Counter(moves[0]) == Counter(moves[1])
+
+
+def parent_problem(position):
+    """(kind, what forecasting disturbed) at one position, or None. A child that
+    is no state at all leaves nothing to compare: that fails here too."""
+    if position.fault:
+        return "fault", str(position.fault)
+    before = position.before.value
+    for trial in position.trials:
+        if trial.failed == "moves" and isinstance(trial.fault, Missing):
+            return "not_state", str(trial.fault)
+        if trial.failed == "after" and isinstance(trial.fault, Raised):
+            return "changed", (f"after forecast_move({trial.move}) the parent's get_legal_moves "
+                               f"failed: {trial.fault}")
+        if trial.ran("after") and not unchanged(before, trial.value("after")):
+            return "changed", (f"after forecast_move({trial.move}) the parent's legal moves "
+                               f"were {describe(trial.value('after'), 120)}; before, "
+                               f"{describe(before, 120)}")
+        fresh = as_moves(trial.fresh)
+        if trial.ran("moves") and fresh is not None and not same_moves(fresh,
+                                                                       trial.value("moves")):
+            return "sibling", (f"forecast_move({trial.move}) after its siblings gave a state "
+                               f"whose legal moves were {describe(trial.value('moves'), 120)}; "
+                               f"forecast from a fresh state they are {describe(trial.fresh, 120)}")
+        if trial.fault:
+            return None if _judged_elsewhere(trial.fault) else ("fault", str(trial.fault))
+    return None
+
+
+def _judge(positions, problem, expected):
+    """Observations of one forecast check, and the kinds of problem seen."""
+    found = {p.path: problem(p) for p in positions}
+    observations = checks.collect(
+        [(drawn(p.path), p.path) for p in positions],
+        lambda state, path: found[path][1] if found[path] else "",
+        lambda state, answer: not answer, lambda state: expected)
+    return observations, {kind for kind, _ in filter(None, found.values())}
+
+
+def check_new_state(game: GameProbe):
+    """forecast_move returns a new state, on every move of the student's own game."""
+    observations, kinds = _judge(forecast_trials(game), new_state_problem,
+                                 "a new GameState for every move")
+    named = ["forecast_returns_self"] if "same" in kinds else \
+        ["forecast_not_a_state"] if "not_state" in kinds else []
+    checks.verdict("forecast_move", observations, lambda found: named, shown=str)
+
+
+def check_parent_unchanged(game: GameProbe, notes):
+    """forecast_move leaves its state alone, and each child is what a fresh state
+    gives, on every move of the student's own game. Which objects parent and child
+    share is asked of the student's own process: a note or a hint, never a verdict."""
+    positions = forecast_trials(game)
+    observations, kinds = _judge(positions, parent_problem, "the parent left unchanged")
+    shared = sorted({path for p in positions for t in p.trials
+                     for path in (t.value("shares") or []) if type(path) is str})[:3]
+    if shared and not checks.wrong(observations):
+        notes.append(f"forecast_move's new state shares {', '.join(shared)} with its parent: "
+                     "harmless in these tests, but a change to one would show in the other; "
+                     "copy.deepcopy avoids it.")
+    checks.verdict("forecast_move", observations,
+                   lambda found: _parent_mistakes(game, positions, kinds, shared), shown=str)
+
+
+def _parent_mistakes(game, positions, kinds, shared):
+    if any(t.value("same") for p in positions for t in p.trials):
+        return ["forecast_returns_self"]
+    if not kinds & {"changed", "sibling"}:
+        return ["forecast_not_a_state"] if "not_state" in kinds else []
+    if shared_board(game):
+        return ["shared_class_board"], ("What your code does: playing a move on one "
+                                        "GameState changed a fresh GameState().")
+    if shared:
+        return ["shallow_copy"], (f"What your code does: forecast_move's new state shares "
+                                  f"{', '.join(shared)} with its parent.")
+    return ["forecast_mutates"] if "changed" in kinds else []
