@@ -24,9 +24,11 @@ class BadExercise(ValueError):
 
 @dataclass(frozen=True)
 class Limits:
-    call_seconds: float = 5
-    test_seconds: float = 60
-    total_seconds: float = 300
+    # For an exercise whose exercise.toml gives none: about the most generous of
+    # the measured ones (see bench/time_limits.py), at the 60 s ceiling of a run.
+    call_seconds: float = 10
+    test_seconds: float = 10
+    total_seconds: float = 60
     memory_mb: int = 512
     output_bytes: int = 16384
     processes: int = 64

@@ -88,15 +88,30 @@ def hint(found):
     return HINTS[found[0]] if found else None
 
 
-def _test_entry(spec, event, run):
-    """One test of the report, from its event (or from how the run ended)."""
+def _running(run, names):
+    """The test that was running when the run ended: the last one started (by a
+    well-formed start event naming one of the exercise's tests) that did not finish."""
+    started = [e["name"] for e in run.events if e.get("event") == "start"
+               and isinstance(e.get("name"), str) and e["name"] in names]
+    return started[-1] if started else None
+
+
+def _test_entry(spec, event, run, running=False):
+    """One test of the report, from its event (or from how the run ended).
+
+    ``running``: this test had started and not finished when the run ended.
+    """
     entry = {"name": spec.name, "title": spec.title, "status": None, "score": 0,
              "max_score": spec.points, "visibility": spec.visibility, "message": "",
              "hint": None, "mistakes": [], "duration_ms": 0}
     if event is None:
-        if run.timed_out:
+        if run.timed_out and running:
             status, message = "timeout", (
-                f"not finished: the whole run reached its limit of {run.limits['total_seconds']:g} s")
+                f"the whole run's limit of {run.limits['total_seconds']:g} s was reached "
+                "while this test was running")
+        elif run.timed_out:
+            status, message = "timeout", (
+                "not run: the run's time limit was reached before this test")
         else:
             status, message = "error", "not run: the grader stopped before this test"
         internal = not run.timed_out
@@ -159,8 +174,11 @@ def build(exercise, submission, run, duration_ms):
     events = _test_events(run)
     session = _session(run, "session")
     tests, internal = [], []
+    running = _running(run, {spec.name for spec in exercise.tests})
     for spec in exercise.tests:
-        entry, broken = _test_entry(spec, events.get(spec.name), run)
+        event = events.get(spec.name)
+        entry, broken = _test_entry(spec, event, run,
+                                    running=event is None and spec.name == running)
         tests.append(entry)
         if broken:
             internal.append(spec.name)

@@ -39,7 +39,7 @@ def make_class(folder):
     (folder / "eve" / "helpers.py").write_bytes(RIGHT)  # misnamed
     (folder / "fay.py").write_bytes((CORPUS / "aggregation_swapped" / NAME).read_bytes())
     (folder / "README.txt").write_text("course staff notes")
-    return {"ann": 10, "bob": 3, "cy": 3, "dan": 0, "eve": 0, "fay": 3}
+    return {"ann": 10, "bob": 4, "cy": 4, "dan": 0, "eve": 0, "fay": 3}
 
 
 def batch_cli(capsys, *argv):

@@ -29,7 +29,8 @@ def _scratch_mb(limits):
     """The student's /tmp: an eighth of the memory limit, 16 MB at least."""
     return max(16, limits.memory_mb // 8)
 
-STOP_GRACE = 10  # seconds for the engine to end a killed container
+STOP_GRACE = 3  # seconds for the engine to end a container, once its run is over
+REMOVE_GRACE = 4  # seconds the report waits for the container's removal (it goes on after)
 
 
 def host_config(limits):
@@ -127,7 +128,7 @@ class _Pump(threading.Thread):
                     keep(self.out, data, RESULTS_CAP)
                 else:
                     keep(self.err, data, LOG_CAP)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: the host closed the stream first
             pass  # the connection ends with the container
 
 
@@ -166,7 +167,9 @@ class DockerSandbox:
         except (DockerException, RequestException, OSError) as exc:
             raise SandboxUnavailable(f"the engine failed during the run: {exc}") from None
         finally:
-            _remove(container)
+            # A removal that the engine is slow to finish goes on in its thread
+            # (and the next sweep) rather than holding up the report.
+            _within(lambda: _remove(container), REMOVE_GRACE)
 
     def _create(self, exercise, limits):
         return self.client.containers.create(
@@ -232,20 +235,62 @@ class DockerSandbox:
             timed_out = not wait(lambda: not pump.is_alive(), pump.join, limits.total_seconds,
                                  cancel)
         except Cancelled:
-            container.kill()
+            _kill(container)
             raise
+        # From here every step has a deadline: the report must not wait on a
+        # slow engine. A kill, or a container whose streams stay open, gets
+        # STOP_GRACE seconds in all; the events already read are the verdicts.
+        stop_by = time.monotonic() + STOP_GRACE
         if timed_out:
-            container.kill()
-            pump.join(timeout=STOP_GRACE)
+            _within(lambda: _kill(container), STOP_GRACE)
+        pump.join(timeout=max(0, stop_by - time.monotonic()))
+        if pump.is_alive():  # the engine has not ended the stream: end it here
+            try:
+                raw.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            pump.join(timeout=1)
         sock.close()
-        state = _final_state(container)
-        return finished(self.name, limits, pump.out, pump.err, exit_code=state.get("ExitCode"),
+        raw.close()
+        state = _within(lambda: _final_state(container, stop_by), STOP_GRACE) or {}
+        stopped = state.get("Status") in ("exited", "dead")  # else its exit code means nothing
+        return finished(self.name, limits, pump.out, pump.err,
+                        exit_code=state.get("ExitCode") if stopped else None,
                         timed_out=timed_out, out_of_memory=bool(state.get("OOMKilled")))
 
 
-def _final_state(container):
-    """The container's state once it has stopped (the SDK's wait() is no deadline)."""
-    deadline = time.monotonic() + STOP_GRACE
+def _within(call, seconds):
+    """``call()``'s value, or None when it has not returned within ``seconds``
+    (it goes on in its own thread, bounded by the client's own timeout)."""
+    box = []
+
+    def run():
+        try:
+            box.append((True, call()))
+        except Exception as exc:  # raised in the caller's thread below
+            box.append((False, exc))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(seconds)
+    if not box:
+        return None
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
+
+
+def _kill(container):
+    try:
+        container.kill()
+    except Exception:  # it ended on its own meanwhile, or the removal will kill it
+        pass
+
+
+def _final_state(container, deadline):
+    """The container's state once it has stopped, or as it is at ``deadline``
+    (the SDK's wait() is no deadline)."""
     while True:
         container.reload()
         state = container.attrs.get("State", {})

@@ -12,12 +12,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from grader.harness.provided import provide
 from grader.sandbox import LOG_CAP, RESULTS_CAP, finished, job, keep, wait
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "harness" / "supervisor.py"
+PIPE_GRACE = 3  # seconds to read what is left in the pipes once the supervisor has ended
 
 
 def _scrubbed_env(home):
@@ -48,7 +50,56 @@ class LocalSandbox:
             job_file.write_text(json.dumps(settings))
             command = [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file)]
             return supervise(self.name, command, limits, cancel, cwd=work,
-                             env=_scrubbed_env(work))
+                             env=_scrubbed_env(work), cleanup=lambda: kill_leftovers(work))
+
+
+def kill_leftovers(work: Path, passes: int = 10) -> int:
+    """Kill every process of this run still alive; how many were killed.
+
+    The student's workers start sessions of their own, so killing the
+    supervisor's session misses them: a worker that sleeps or loops would
+    outlive its run. They are found by the scrubbed environment they
+    inherited, whose TMPDIR is this run's own work folder. Several passes,
+    for processes that fork while they are being killed.
+    """
+    marker = f"TMPDIR={work}".encode()
+    killed = 0
+    for _ in range(passes):
+        found = [pid for pid in _own_pids() if marker in _environ(pid)]
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+        if not found:
+            break
+    return killed
+
+
+def _own_pids():
+    try:
+        entries = os.listdir("/proc")
+    except OSError:  # no /proc here: nothing to find
+        return []
+    uid, me = os.getuid(), os.getpid()
+    pids = []
+    for entry in entries:
+        if entry.isdigit() and int(entry) != me:
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    pids.append(int(entry))
+            except OSError:
+                pass
+    return pids
+
+
+def _environ(pid):
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            return handle.read().split(b"\0")
+    except OSError:
+        return []
 
 
 def supervise(backend, command, limits, cancel=None, *, cwd, env, stdin=b"", cleanup=None):
@@ -78,8 +129,10 @@ def supervise(backend, command, limits, cancel=None, *, cwd, env, stdin=b"", cle
         _kill_group(process)
         if cleanup:
             cleanup()
+    # The pipes end with the processes that held them: a short, shared wait.
+    joined_by = time.monotonic() + PIPE_GRACE
     for pipe in pipes:
-        pipe.join(timeout=5)
+        pipe.join(timeout=max(0, joined_by - time.monotonic()))
     return finished(backend, limits, results, log, exit_code=process.returncode,
                     timed_out=timed_out)
 
