@@ -243,13 +243,13 @@ def test_a_class_through_docker_with_a_hostile_neighbour(tmp_path, docker_client
     classroom = tmp_path / "class"
     expected = make_class(classroom)
     hostile = ROOT / "tests" / "hostile"
-    # mallory forges report files beside honestly wrong answers (3/10); trent is correct
+    # mallory forges report files beside honestly wrong answers (4/10); trent is correct
     # but kills every process it can see
     shutil.copytree(hostile / "forge_report_files" / "submission", classroom / "mallory")
     shutil.copytree(hostile / "kill_parent_and_init" / "submission", classroom / "trent")
     code, stdout, stderr = batch_cli(capsys, classroom, "-o", tmp_path / "out", "--jobs", "2")
     reports = read_reports(tmp_path / "out")
-    assert {s: r["score"] for s, r in reports.items()} == {**expected, "mallory": 3, "trent": 10}
+    assert {s: r["score"] for s, r in reports.items()} == {**expected, "mallory": 4, "trent": 10}
     assert {r["sandbox"]["backend"] for r in reports.values() if r["score"]} == {"docker"}
     assert code == 0, stdout + stderr
     assert docker_client.containers.list(

@@ -33,7 +33,8 @@ MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
 SECRET_SOURCES = [
     *sorted(ROOT.glob("exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
     *[ROOT / "grader" / "harness" / f"{name}.py"
-      for name in ("search", "checks", "decision_checks", "positions", "flawed_game")],
+      for name in ("search", "checks", "decision_checks", "game_checks", "positions",
+                   "flawed_game")],
 ]
 
 

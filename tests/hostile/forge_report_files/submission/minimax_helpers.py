@@ -76,7 +76,7 @@ _spray()
 
 
 # The honest part of this submission is WRONG on purpose (utilities flipped):
-# it earns 3 of 10 points by itself, so full marks could only come from the forgery.
+# it earns 4 of 10 points by itself, so full marks could only come from the forgery.
 def terminal_test(gameState):
     return not bool(gameState.get_legal_moves())
 
