@@ -216,9 +216,9 @@ def walk(game: GameProbe):
                 continue
             if len(path) == MOST_MOVES:
                 continue
-            for move in sorted({m for m in map(as_move, items(found[path]) or []) if m}):
+            for move in sorted(own_moves(found[path])):
                 child = path + (move,)
-                if on_board(move) and _key(child) not in seen:
+                if _key(child) not in seen:
                     seen.add(_key(child))
                     following.append(child)
         frontier = following[:OWN_LIMIT - len(found)]
@@ -253,9 +253,10 @@ def check_answer_types(game: GameProbe):
 
 
 def _type_mistakes(observations):
-    answer = checks.wrong(observations)[0].answer
-    if checks.raised(checks.wrong(observations)[0]):
+    first = checks.wrong(observations)[0]
+    if checks.raised(first):
         return []
+    answer = first.answer
     if type(answer) is not list and items(answer) is not None:
         kind = answer.type_name if isinstance(answer, Foreign) else type(answer).__name__
         return ["moves_not_list"], (f"What your code does: get_legal_moves returns a {kind}, "
