@@ -74,10 +74,8 @@ def sweep(client):
     """Remove the grader's containers that no live grading run owns."""
     removed = 0
     for container in client.containers.list(all=True, filters={"label": LABEL}):
-        owner = container.labels.get(f"{LABEL}.owner", "")
-        host, _, pid = owner.partition(":")
         # A live grader's container may be created and not yet started: leave it.
-        if host == socket.gethostname() and _alive(pid):
+        if live_owner(container):
             continue
         try:
             container.remove(force=True)
@@ -85,6 +83,12 @@ def sweep(client):
         except Exception:  # gone already, or the engine is busy: next sweep
             pass
     return removed
+
+
+def live_owner(container) -> bool:
+    """Whether a grading run that is still alive on this host owns the container."""
+    host, _, pid = container.labels.get(f"{LABEL}.owner", "").partition(":")
+    return host == socket.gethostname() and _alive(pid)
 
 
 def _alive(pid):
