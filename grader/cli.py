@@ -202,7 +202,7 @@ def cmd_image(args):
         return 0
     try:
         built, seconds = image.build(client, base=args.base, tag=args.tag)
-    except image.WheelhouseError as exc:
+    except (image.WheelhouseError, image.NoBase) as exc:
         raise UsageError(str(exc)) from None
     print(f"built {args.tag} ({built.short_id}) in {seconds:.0f} s")
     return 0

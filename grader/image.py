@@ -68,6 +68,18 @@ class WheelhouseError(Exception):
     """pip could not download the wheels (no package index reachable?)."""
 
 
+class NoBase(Exception):
+    """No base image is here, none can be made, and none can be pulled."""
+
+
+NO_BASE = (f"The grading image needs a base image, and none is here: {REGISTRY_BASE} could "
+           "not be pulled (no registry answers?) and the Debian-made base can't be made "
+           "here ({why}). Two ways out: with a registry, `minimax-grader image build --base "
+           f"{REGISTRY_BASE}`; without one, run as root with Debian's debootstrap installed "
+           "(apt-get install debootstrap), and `minimax-grader image build` makes the base "
+           "itself.")
+
+
 def wheelhouse(folder, requirements=REQUIREMENTS):
     """Download wheels of ``requirements``, and of what they need, into ``folder``:
     for this machine's Python and platform, to install later with no network."""
@@ -83,8 +95,8 @@ def wheelhouse(folder, requirements=REQUIREMENTS):
 def pick_base(client, base):
     """``auto``: python:3.11-slim or the Debian-made base if either is here; else the
     Debian-made base where it can be made (root and debootstrap), else python:3.11-slim
-    (which the build pulls from a registry)."""
-    from docker.errors import ImageNotFound
+    pulled from a registry; raise NoBase, which says what to do, when that fails too."""
+    from docker.errors import DockerException, ImageNotFound
 
     if base != "auto":
         return base
@@ -95,6 +107,11 @@ def pick_base(client, base):
         except ImageNotFound:
             pass
     if os.geteuid() != 0 or not shutil.which("debootstrap"):
+        try:
+            client.images.pull(REGISTRY_BASE)
+        except DockerException:
+            why = "not root" if os.geteuid() != 0 else "debootstrap is not installed"
+            raise NoBase(NO_BASE.format(why=why)) from None
         return REGISTRY_BASE
     subprocess.run([str(ROOT / "docker" / "make-base-image"), BASE], check=True)
     return BASE

@@ -70,7 +70,10 @@ def docker_client():
     except SandboxUnavailable as exc:
         skip_loudly("the Docker sandbox", f"no Docker engine answers ({exc})")
     if image.problem(client):
-        image.build(client)
+        try:
+            image.build(client)
+        except image.NoBase as exc:
+            skip_loudly("the Docker sandbox", str(exc))
     return client
 
 
