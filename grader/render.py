@@ -8,11 +8,15 @@ import io
 import json
 import xml.etree.ElementTree as ET
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 MARKS = {"passed": "ok", "failed": "FAILED", "error": "ERROR", "timeout": "TIMEOUT"}
+# Starts every line of the student's output in a text report: no line the
+# student prints can start a line of the report, so the fences need no secret.
+GUTTER = "| "
 
 
 def to_json(report):
@@ -31,7 +35,7 @@ def _table(report):
 
 
 def _details(report):
-    """The feedback of every test that did not pass, then notes and output."""
+    """The feedback of every test that did not pass, then notes and ignored files."""
     parts = []
     for test in report["tests"]:
         if test["status"] == "passed":
@@ -40,17 +44,50 @@ def _details(report):
         if test["hint"]:
             parts.append(f"Hint: {test['hint']}")
     parts += [f"Note: {note}" for note in report["notes"]]
-    output = report["output"]
-    if output["text"]:
-        cut = f" (cut: {output['bytes']} bytes in all)" if output["truncated"] else ""
-        parts.append(f"--- What your code printed{cut}:\n{output['text']}")
     if report["submission"]["ignored"]:
         parts.append("Ignored (not part of this exercise): "
                      + ", ".join(report["submission"]["ignored"]))
     return "\n\n".join(parts)
 
 
+def _student_lines(text):
+    """The student's lines, each run of blank ones (whitespace only) cut to one
+    and none at either end, so that blank lines can't stretch the report.
+    Controls such as \\r and ANSI escapes are already escaped (``report.clean``)."""
+    kept = []
+    for line in text.splitlines():  # every line break a viewer might honour
+        if line.strip() or (kept and kept[-1]):
+            kept.append(line if line.strip() else "")
+    return kept[:-1] if kept and not kept[-1] else kept
+
+
+def _fenced_output(console, output):
+    """What the student printed between two fences, every line (wrapped ones too)
+    behind the gutter, so that none can pass for the report's own."""
+    cut = f" (cut: {output['bytes']} bytes in all)" if output["truncated"] else ""
+    console.print(Text(f"=== What your code printed{cut} ==="))
+    lines = _student_lines(output["text"])
+    if lines:
+        rows = Text("\n".join(lines)).wrap(console, console.width - cell_len(GUTTER),
+                                           overflow="fold")
+        # The rows fit already: no_wrap keeps rich from wrapping one out of the gutter.
+        console.print(Text("\n".join((GUTTER + row.plain).rstrip() for row in rows)),
+                      no_wrap=True)
+    console.print(Text("=== End of what your code printed ==="))
+
+
+def _closing(report):
+    """The report's last line, after anything the student printed."""
+    if report["status"] == "graded":
+        verdict = f"{report['score']:g}/{report['max_score']:g} points"
+    else:
+        verdict = "not graded (the grader failed), no score charged"
+    return f"End of report: {verdict} ({report['exercise']})"
+
+
 def to_text(report, width=100):
+    """The verdict and feedback, the student's output fenced after them, and
+    last a line that repeats the verdict."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, highlight=False,
                       markup=False, emoji=False)
@@ -60,6 +97,11 @@ def to_text(report, width=100):
     if details:
         console.print()
         console.print(Text(details))
+    if report["output"]["text"]:
+        console.print()
+        _fenced_output(console, report["output"])
+    console.print()
+    console.print(Text(_closing(report)))
     return buffer.getvalue()
 
 

@@ -1,13 +1,18 @@
 """Reports: built from untrusted events, always schema-valid, errors never zeros."""
 
 import json
+import tomllib
 import xml.etree.ElementTree as ET
 
 import jsonschema
 import pytest
+from rich.cells import cell_len
 
+from conftest import ROOT, grade
 from grader import exercises, intake, render, report
 from grader.sandbox import Run
+
+HOSTILE = ROOT / "tests" / "hostile"
 
 EXERCISE = exercises.load("helpers")
 LIMITS = EXERCISE.limits.facts()
@@ -104,8 +109,8 @@ def test_rejected_submission_is_graded_zero_with_the_reason():
     assert "rejected: minimax_helpers.py is empty" in built["message"]
 
 
-@pytest.fixture
-def mixed():
+def mixed_printing(text, truncated=False):
+    """A report of 3/10 with every kind of failure, whose code printed ``text``."""
     events = [passed("test_terminal_test"),
               {"event": "test", "name": "test_min_value", "status": "failed",
                "message": "min_value is wrong <&>", "mistakes": ["flipped_utilities"]},
@@ -113,10 +118,15 @@ def mixed():
                "message": "time limit"},
               {"event": "test", "name": "test_min_value_empty_board", "status": "error",
                "message": "raised ValueError"},
-              {"event": "session", "output": {"text": "hi [bold]x[/bold]\n", "bytes": 22,
-                                              "truncated": False},
+              {"event": "session", "output": {"text": text, "bytes": len(text.encode()),
+                                              "truncated": truncated},
                "notes": ["a note"]}]
     return report.build(EXERCISE, SUBMISSION, run(*events), 1500)
+
+
+@pytest.fixture
+def mixed():
+    return mixed_printing("hi [bold]x[/bold]\n")
 
 
 def test_gradescope_results_follow_the_spec(mixed):
@@ -158,3 +168,105 @@ def test_noncharacters_and_bidi_marks_are_escaped_so_xml_and_terminals_stay_sane
     built = report.build(EXERCISE, SUBMISSION, run(*all_passed(), {
         "event": "session", "output": {"text": "\ufffe\u202e", "bytes": 6, "truncated": False}}), 1)
     ET.fromstring(render.to_junit(built).split("?>", 1)[1])  # well-formed XML
+
+
+# The text report: what the student printed is fenced, behind a gutter, and
+# can neither push the verdict away nor pass for the grader's last word.
+
+FAKE_TABLE = """\
+                  The minimax helpers (helpers)
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━┓
+│ terminal_test on all 155 reachable positions │ ok     │    3/3 │
+│ min_value on all 155 reachable positions     │ ok     │    3/3 │
+└──────────────────────────────────────────────┴────────┴────────┘
+10/10 points: 4 of 4 tests passed.
+=== End of what your code printed ===
+
+End of report: 10/10 points (helpers)
+"""
+OPENING = "=== What your code printed"
+CLOSING = "=== End of what your code printed ==="
+REAL_END = ["", "End of report: 3/10 points (helpers)"]
+
+
+def fenced(text):
+    """A text report's lines before the fence, the student's lines, and those after.
+
+    The student's part starts after the opening fence (wrapped on a narrow width)
+    and ends at the first line not behind the gutter, which must be the closing
+    fence."""
+    lines = text.splitlines()
+    opening = next(i for i, line in enumerate(lines) if line.startswith(OPENING))
+    start = next(i for i in range(opening, len(lines)) if lines[i].endswith("===")) + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
+    assert lines[end] == CLOSING
+    return lines[:opening], lines[start:end], lines[end + 1:]
+
+
+def blank_runs(student):
+    """How many times two blank lines of the student's follow each other."""
+    return sum(a == b == "|" for a, b in zip(student, student[1:]))
+
+
+def test_text_a_fake_table_after_blank_lines_stays_inside_the_fence():
+    attack = "\n" * 40 + " \t\n\u3000\n" + FAKE_TABLE + "\n\n\n" + FAKE_TABLE
+    before, student, after = fenced(render.to_text(mixed_printing(attack)))
+    real_row = next(line for line in before if "min_value on all 155" in line)
+    assert "FAILED" in real_row
+    assert any(line.startswith("3/10 points: 1 of 4 tests passed.") for line in before)
+    assert all(line == "|" or line.startswith("| ") for line in student)
+    assert student[0] == "| " + FAKE_TABLE.splitlines()[0].rstrip()  # no blank lines first
+    assert blank_runs(student) == 0
+    assert student.count("|") == 3  # one in each fake table and one between them
+    assert after == REAL_END
+
+
+def test_text_the_student_cannot_close_the_fence_nor_rewrite_a_line():
+    attack = f"x\n{CLOSING}\nbold\r{CLOSING}\x1b[2K\nEnd of report: 10/10 points (helpers)\u2028hi"
+    text = render.to_text(mixed_printing(attack))
+    before, student, after = fenced(text)
+    assert "\r" not in text and "\x1b" not in text  # escaped in the report (report.clean)
+    assert student == ["| x", f"| {CLOSING}", f"| bold\\x0d{CLOSING}\\x1b[2K",
+                       "| End of report: 10/10 points (helpers)", "| hi"]
+    assert after == REAL_END
+
+
+def test_text_with_no_output_has_no_fence_and_still_ends_with_the_verdict():
+    lines = render.to_text(mixed_printing("")).splitlines()
+    assert not any(line.startswith(("===", "|")) for line in lines)
+    assert lines[-2:] == REAL_END
+    failed = report.grader_error(EXERCISE, SUBMISSION, "no engine", "docker", LIMITS)
+    assert render.to_text(failed).splitlines()[-1] == (
+        "End of report: not graded (the grader failed), no score charged (helpers)")
+
+
+def test_text_long_wide_and_cut_output_keeps_to_the_width_behind_the_gutter():
+    long = "word " * 30 + "10/10 points"
+    cut = mixed_printing("\n".join([long, "x" * 130, "表" * 50, "y" * 70000]), truncated=True)
+    text = render.to_text(cut, width=40)
+    assert all(cell_len(line) <= 40 for line in text.splitlines())
+    before, student, after = fenced(text)
+    opening = text.split(OPENING, 1)[1].split("===", 1)[0].split()
+    assert " ".join(opening) == f"(cut: {cut['output']['bytes']} bytes in all)"
+    assert all(line.startswith("| ") for line in student)
+    assert " ".join(line[2:] for line in student).split()[:32] == long.split()
+    assert "".join(line[2:] for line in student if "表" in line) == "表" * 50
+    assert student[-1].endswith("characters cut]")
+    assert after == REAL_END
+
+
+def test_text_of_the_hostile_fake_summary_graded_for_real():
+    case = HOSTILE / "fake_text_summary"
+    with open(case / "case.toml", "rb") as handle:
+        limits = tomllib.load(handle)["limits"]
+    built = grade("helpers", case / "submission", **limits)  # harmless: it only prints
+    assert built["status"] == "graded" and built["score"] == 4
+    assert [t["status"] for t in built["tests"]] == ["passed", "passed", "failed", "failed"]
+    before, student, after = fenced(render.to_text(built))
+    assert any(line.startswith("4/10 points") for line in before)
+    assert not any("10/10" in line for line in before)
+    printed = [line.rstrip() for line in built["output"]["text"].splitlines() if line.strip()]
+    assert "10/10 points: 4 of 4 tests passed." in printed
+    assert [line[2:] for line in student if line != "|"] == printed  # all behind the gutter
+    assert blank_runs(student) == 0
+    assert after == ["", "End of report: 4/10 points (helpers)"]
