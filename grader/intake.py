@@ -1,20 +1,26 @@
 """Taking in a submission: a folder, the ``.py`` file itself, or a ``.zip``.
 
 Only the exercise's own file names are taken; each must be a regular file,
-not empty, within the size cap and UTF-8 text. A zip may not hold links or
-paths that leave its folder. Nothing on disk is changed.
+not empty, within the size cap and UTF-8 text. A path is ``lstat``-ed before
+it is opened, so a FIFO, a device or a giant sparse file is refused unread. A
+zip may not hold links or paths that leave its folder, and a member that
+can't be unpacked is a rejection. Nothing on disk is changed.
 """
 
 import hashlib
+import heapq
+import os
 import stat
 import zipfile
 import zlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_ZIP_BYTES = 8 * 1024 * 1024
 MAX_ZIP_ENTRIES = 500
+MAX_LISTED = 50  # names a report lists (ignored files, files found); the rest are counted
 
 
 class UsageError(Exception):
@@ -38,11 +44,55 @@ class Submission:
         ]
 
 
+def capped(names: Iterable[str]) -> list[str]:
+    """The first MAX_LISTED of ``names`` in sorted order, then a count of the rest."""
+    names = list(names)
+    if len(names) <= MAX_LISTED:
+        return sorted(names)
+    return heapq.nsmallest(MAX_LISTED, names) + [f"... and {len(names) - MAX_LISTED:,} more"]
+
+
+FILE_TYPES = ((stat.S_ISLNK, "a link"), (stat.S_ISDIR, "a folder"),
+              (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+              (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def file_type(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    return next((words for test, words in FILE_TYPES if test(mode)), "a special file")
+
+
+def _too_large(name, size, cap):
+    return Rejected(f"{name} is {size} bytes; the limit is {cap}")
+
+
+def _unreadable(name, exc):
+    return Rejected(f"{name} can't be read: {exc.strerror or exc}")
+
+
+def _open_checked(path, name, cap):
+    """``path`` open for reading, once ``lstat`` shows a regular file of at most
+    ``cap`` bytes: opening a FIFO would hang, and a device or a sparse giant
+    would be read without end."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise _unreadable(name, exc) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise Rejected(f"{name} is {file_type(info.st_mode)}, not a regular file")
+    if info.st_size > cap:
+        raise _too_large(name, info.st_size, cap)
+    try:  # a path swapped since lstat for a link or a FIFO is not followed, nor waited on
+        return os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb")
+    except OSError as exc:
+        raise _unreadable(name, exc) from None
+
+
 def _check_content(name, data):
     if not data.strip():
         raise Rejected(f"{name} is empty")
     if len(data) > MAX_FILE_BYTES:
-        raise Rejected(f"{name} is {len(data)} bytes; the limit is {MAX_FILE_BYTES}")
+        raise _too_large(name, len(data), MAX_FILE_BYTES)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -53,59 +103,70 @@ def _check_content(name, data):
     return data
 
 
+def _read_checked(path, name):
+    """The content of the file at ``path``, taken as the exercise's file ``name``."""
+    with _open_checked(path, name, MAX_FILE_BYTES) as handle:
+        try:
+            data = handle.read(MAX_FILE_BYTES + 1)  # it may have grown since lstat
+        except OSError as exc:
+            raise _unreadable(name, exc) from None
+    return _check_content(name, data)
+
+
 def _missing(name, present):
-    near = [p for p in present if p.lower() == name.lower()]
+    near = sorted(p for p in present if p.lower() == name.lower())
     if near:
         return Rejected(f"{name} is missing; found {near[0]}: rename it to {name}")
-    listing = ", ".join(sorted(present)) or "nothing"
+    listing = ", ".join(capped(present)) or "nothing"
     return Rejected(f"{name} is missing (found: {listing})")
 
 
-def from_folder(folder, files):
-    present = {p.name: p for p in Path(folder).iterdir()}
+def from_folder(folder: Path | str, files: Sequence[str]) -> Submission:
+    folder = Path(folder)
+    try:
+        present = set(os.listdir(folder))  # one pass, names only: a flood of files stays cheap
+    except OSError as exc:
+        raise _unreadable(folder.name, exc) from None
     taken = {}
     for name in files:
-        path = present.get(name)
-        if path is None:
+        if name not in present:
             raise _missing(name, present)
-        mode = path.lstat().st_mode
-        if stat.S_ISLNK(mode) or not stat.S_ISREG(mode):
-            raise Rejected(f"{name} is not a regular file (links are not accepted)")
-        if path.lstat().st_size > MAX_FILE_BYTES:
-            raise Rejected(f"{name} is {path.lstat().st_size} bytes; the limit is {MAX_FILE_BYTES}")
-        taken[name] = _check_content(name, path.read_bytes())
-    ignored = sorted(n for n in present if n not in files and n != "__pycache__")
+        taken[name] = _read_checked(folder / name, name)
+    ignored = capped(n for n in present if n not in files and n != "__pycache__")
     return Submission(taken, ignored, str(folder))
 
 
-def from_file(path, files):
+def from_file(path: Path | str, files: Sequence[str]) -> Submission:
     path = Path(path)
     if path.name not in files:
         expected = " or ".join(files)
         raise Rejected(f"the file is named {path.name}; this exercise grades {expected}: "
                        "rename it")
-    return _lone(path, path.name)
+    return Submission({path.name: _read_checked(path, path.name)}, [], str(path))
 
 
-def _lone(path, name):
-    if path.is_symlink():
-        raise Rejected(f"{path.name} is a link, not a file")
-    return Submission({name: _check_content(name, path.read_bytes())}, [], str(path))
-
-
-def from_entry_file(path, files):
+def from_entry_file(path: Path | str, files: Sequence[str]) -> Submission:
     """A class's ``<student>.py``: taken as the exercise's one file, whatever its name."""
     path = Path(path)
     if len(files) != 1:
         raise Rejected(f"this exercise grades {len(files)} files ({', '.join(files)}): "
                        "hand in a folder or a .zip")
-    return _lone(path, files[0])
+    return Submission({files[0]: _read_checked(path, files[0])}, [], str(path))
 
 
-# What reading a zip member can raise: encrypted entries, unknown compression
-# methods and corrupt data included.
+# What opening a damaged or truncated zip, and listing its members, can raise.
 ZIP_ERRORS = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
               ValueError, zlib.error)
+
+
+def read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A zip member's bytes; ``Rejected``, in words, when it can't be unpacked."""
+    try:
+        return archive.read(info)
+    except Exception as exc:  # each decoder fails its own way (zlib.error, lzma.LZMAError,
+        # OSError from bz2, EOFError, ...): all are the archive's fault, none the grader's
+        raise Rejected(f"the zip entry {info.filename!r} can't be unpacked "
+                       f"({str(exc) or type(exc).__name__}): make the zip again") from None
 
 
 def member_path(info):
@@ -141,34 +202,44 @@ def _zip_members(archive):
     return members
 
 
-def from_zip(path, files):
-    try:
-        with zipfile.ZipFile(path) as archive:
-            members = _zip_members(archive)
-            taken = {}
-            for name in files:
-                found = [info for inner, info in members if inner.name == name]
-                if not found:
-                    raise _missing(name, [inner.name for inner, _ in members])
-                if len(found) > 1:
-                    raise Rejected(f"the zip holds {len(found)} files named {name}; keep one")
-                taken[name] = _check_content(name, archive.read(found[0]))
-    except ZIP_ERRORS as exc:
-        raise Rejected(f"the zip can't be read: {exc}") from None
-    ignored = sorted(str(inner) for inner, _ in members if inner.name not in files)
+def from_zip(path: Path | str, files: Sequence[str]) -> Submission:
+    path = Path(path)
+    # The archive can't rightly be larger than what it may unpack to.
+    with _open_checked(path, path.name, MAX_ZIP_BYTES) as handle:
+        try:
+            with zipfile.ZipFile(handle) as archive:
+                members = _zip_members(archive)
+                taken = {}
+                for name in files:
+                    found = [info for inner, info in members if inner.name == name]
+                    if not found:
+                        raise _missing(name, [inner.name for inner, _ in members])
+                    if len(found) > 1:
+                        raise Rejected(f"the zip holds {len(found)} files named {name}; keep one")
+                    taken[name] = _check_content(name, read_member(archive, found[0]))
+        except ZIP_ERRORS as exc:
+            raise Rejected(f"the zip can't be read: {exc}") from None
+    ignored = capped(str(inner) for inner, _ in members if inner.name not in files)
     return Submission(taken, ignored, str(path))
 
 
-def kind(path):
+def kind(path: Path | str) -> str:
     """"folder", "zip" or "py"; a UsageError for anything that can't be graded."""
     path = Path(path)
-    if not path.exists() and not path.is_symlink():
-        raise UsageError(f"{path}: no such file or folder")
-    if path.is_dir() and not path.is_symlink():
+    try:
+        mode = path.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise UsageError(f"{path}: no such file or folder") from None
+    if stat.S_ISDIR(mode):
         return "folder"
-    if path.suffix in (".zip", ".py"):
-        return path.suffix[1:]
-    raise UsageError(f"{path}: give a folder, the .py file itself, or a .zip")
+    given = "give a folder, the .py file itself, or a .zip"
+    if path.suffix not in (".zip", ".py"):
+        raise UsageError(f"{path}: {given}")
+    # A link is taken, to tell the student it is refused; a FIFO or a device is no
+    # submission at all (and opening a FIFO would hang).
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise UsageError(f"{path} is {file_type(mode)}: {given}")
+    return path.suffix[1:]
 
 
 READERS = {"folder": from_folder, "zip": from_zip, "py": from_file}

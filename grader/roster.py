@@ -2,12 +2,15 @@
 
 An entry is a subfolder, a ``.py`` file or a ``.zip``; its name (without the
 suffix) is the student's id. Hidden files are passed over; anything else is
-listed as ignored. An entry that can't be taken safely (a link, two entries
-for one student, an archive member that is a link or leaves its folder, too
-many bytes) becomes a ``problem``: that student is rejected, no one else.
+listed as ignored (the first ``intake.MAX_LISTED`` names, then a count). An
+entry that can't be taken safely (a link, a FIFO or device, two entries for
+one student, an archive member that is a link, leaves its folder or can't be
+unpacked, too many bytes or members) becomes a ``problem``: that student is
+rejected, no one else.
 """
 
 import contextlib
+import os
 import tempfile
 import zipfile
 from collections import defaultdict
@@ -72,24 +75,32 @@ def _collect(found, ignored):
                                                   f"({names}); keep one"))
         else:
             entries.append(given[0][1])
-    return Roster(entries, sorted(ignored))
+    return Roster(entries, intake.capped(ignored))
 
 
-def from_folder(folder):
+def _entry(item):
+    """The Entry of one item of a class folder, or None for an item that is no entry."""
+    is_folder = item.is_dir(follow_symlinks=False)
+    if is_folder or item.is_file(follow_symlinks=False):
+        student = _student(item.name, is_folder)
+        return None if student is None else Entry(student, Path(item.path))
+    # A link, FIFO, device or socket is neither followed nor opened: its student is rejected.
+    what = intake.file_type(item.stat(follow_symlinks=False).st_mode)
+    return Entry(_student(item.name, False) or item.name,
+                 problem=f"{item.name} is {what}, not a file or folder")
+
+
+def from_folder(folder: Path | str) -> Roster:
     found, ignored = [], []
-    for path in sorted(Path(folder).iterdir()):
-        if _hidden(path.name):
-            continue
-        if path.is_symlink():
-            student = _student(path.name, False) or path.name
-        else:
-            student = _student(path.name, path.is_dir())
-        if student is None:
-            ignored.append(path.name)
-        elif path.is_symlink():
-            found.append((student, path.name, Entry(student, problem=f"{path.name} is a link")))
-        else:
-            found.append((student, path.name, Entry(student, path)))
+    with os.scandir(folder) as listing:  # one pass; the file types come with the names
+        for item in listing:
+            if _hidden(item.name):
+                continue
+            entry = _entry(item)
+            if entry is None:
+                ignored.append(item.name)
+            else:
+                found.append((entry.student, item.name, entry))
     return _collect(found, ignored)
 
 
@@ -123,6 +134,8 @@ def _members(archive):
 
 def _unpack(archive, members, target):
     """Write one student's members under ``target``; a problem as text, or None."""
+    if len(members) > intake.MAX_ZIP_ENTRIES:  # a flood of members is never written out
+        return f"the entry holds {len(members)} members; the limit is {intake.MAX_ZIP_ENTRIES}"
     if sum(info.file_size for _, info in members) > intake.MAX_ZIP_BYTES:
         return f"the entry unpacks to more than {intake.MAX_ZIP_BYTES} bytes"
     for inner, info in members:
@@ -133,11 +146,13 @@ def _unpack(archive, members, target):
         if info.is_dir():
             continue
         path = target / inner if inner else target
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            path.write_bytes(archive.read(info))
-        except intake.ZIP_ERRORS as exc:
-            return f"the zip entry {info.filename!r} can't be read: {exc}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(intake.read_member(archive, info))
+        except intake.Rejected as why:
+            return str(why)
+        except OSError as exc:  # a name this file system refuses: too long, a file and a folder
+            return f"the zip entry {info.filename!r} can't be unpacked: {exc.strerror}"
     return None
 
 

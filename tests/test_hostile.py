@@ -2,15 +2,18 @@
 
 Each case in ``tests/hostile/<case>/`` holds a submission and ``case.toml``
 (the exercise, what the case tries, where it is safe to run, the expected
-outcome and the plain words the report must use). For every run this checks
-that the report is valid and fair, that the run ended in time, that nothing
-was left behind, that no secret reached the report and, in Docker, that a
-correct submission graded at the same time was not affected.
+outcome and the plain words the report must use); a submission that git can't
+hold (a FIFO, a sparse file, a flood of files) is named by ``build`` instead
+and made for each run. For every run this checks that the report is valid and
+fair, that the run ended in time, that nothing was left behind, that no secret
+reached the report and, in Docker, that a correct submission graded at the
+same time was not affected.
 """
 
 import json
 import os
 import resource
+import shutil
 import socket
 import tempfile
 import time
@@ -48,6 +51,7 @@ class Case:
     expect: str
     says: list = field(default_factory=list)
     limits: dict = field(default_factory=dict)
+    build: str = ""  # a key of BUILDERS: the submission is made for each run
 
     @property
     def submission(self):
@@ -63,6 +67,29 @@ def load_cases():
     return cases
 
 
+def build_fifo(exercise, into):
+    """A folder whose exercise file is a FIFO: opening it to read waits for a writer."""
+    os.mkfifo(into / exercise.files[0])
+    return into
+
+
+def build_sparse(exercise, into):
+    """The exercise file itself, 1.5 GB of holes: no disk used, never to be read."""
+    path = into / exercise.files[0]
+    with open(path, "wb") as handle:
+        handle.truncate(1_500_000_000)
+    return path
+
+
+def build_flood(exercise, into):
+    """The starter file beside 20,000 empty files (the unit test has 100,000)."""
+    shutil.copy(exercise.starter / exercise.files[0], into)
+    for number in range(20_000):
+        (into / f"junk{number:06}").touch()
+    return into
+
+
+BUILDERS = {"fifo": build_fifo, "sparse": build_sparse, "flood": build_flood}
 CASES = load_cases()
 RUNS = [(case, where) for case in CASES for where in case.sandboxes]
 
@@ -147,8 +174,10 @@ def test_the_corpus_covers_enough():
 
 
 @pytest.mark.parametrize("case, where", RUNS, ids=[f"{c.name}@{w}" for c, w in RUNS])
-def test_hostile(case, where, sandboxes, monkeypatch, tmp_path):
+def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory):
     exercise = exercises.load(case.exercise)
+    submission = (BUILDERS[case.build](exercise, tmp_path_factory.mktemp(case.name))
+                  if case.build else case.submission)  # outside tmp_path, checked for leftovers
     limits = exercise.limits.override(**case.limits)
     canary = f"canary-{os.urandom(8).hex()}"
     monkeypatch.setenv("MINIMAX_GRADER_CANARY", canary)
@@ -157,7 +186,7 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path):
     memory_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        hostile = pool.submit(grading.grade, exercise, case.submission, sandbox, limits)
+        hostile = pool.submit(grading.grade, exercise, submission, sandbox, limits)
         neighbour = None
         if where == "docker":  # a correct submission graded at the same time
             neighbour = pool.submit(grading.grade, exercise, SOLUTIONS / case.exercise,
@@ -165,7 +194,7 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path):
         result = report.validate(hostile.result())
         elapsed = time.monotonic() - started
     problems = judge(case, result, elapsed, limits)
-    problems += leaks(result, canary, secret_lines(case.submission))
+    problems += leaks(result, canary, secret_lines(submission))
     if neighbour:
         problems += neighbour_check(report.validate(neighbour.result()))
         mine = f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"

@@ -1,19 +1,24 @@
 """Taking in submissions: what is accepted, what is rejected and how it is said."""
 
+import json
+import lzma
 import os
 import stat
+import time
+import tracemalloc
 import zipfile
 
 import pytest
 
-from grader import intake
+from grader import exercises, intake, render, report
+from grader.cli import main
 
 FILES = ("gamestate.py",)
 CODE = b"class GameState:\n    pass\n"
 
 
-def zipped(path, entries, links=()):
-    with zipfile.ZipFile(path, "w") as archive:
+def zipped(path, entries, links=(), compression=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(path, "w", compression) as archive:
         for name, data in entries.items():
             archive.writestr(name, data)
         for name in links:
@@ -110,7 +115,8 @@ def test_zip_with_two_candidates_is_rejected(tmp_path):
 
 
 def test_zip_too_large_or_too_many_entries(tmp_path):
-    big = zipped(tmp_path / "big.zip", {"gamestate.py": b"#" * (intake.MAX_ZIP_BYTES + 1)})
+    big = zipped(tmp_path / "big.zip", {"gamestate.py": b"#" * (intake.MAX_ZIP_BYTES + 1)},
+                 compression=zipfile.ZIP_DEFLATED)
     assert "unpacks to more than" in rejected(big)
     many = zipped(tmp_path / "many.zip",
                   {f"f{i}.txt": "" for i in range(intake.MAX_ZIP_ENTRIES + 1)})
@@ -137,3 +143,113 @@ def test_intake_changes_nothing_on_disk(tmp_path):
     before = sorted(os.listdir(tmp_path))
     intake.take(tmp_path, FILES)
     assert sorted(os.listdir(tmp_path)) == before
+
+
+# -- input made to hang or crash the intake -----------------------------------------------
+
+SPARSE_BYTES = 1_500_000_000
+# A corrupt stream makes each decoder raise its own error, none of them BadZipFile.
+DECODER_ERRORS = {zipfile.ZIP_LZMA: lzma.LZMAError, zipfile.ZIP_BZIP2: OSError}
+
+
+def corrupt_zip(path, compression, name="gamestate.py"):
+    """A valid zip of one ``compression``-ed member, then garbage in the middle of its stream."""
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(name, CODE * 50, compress_type=compression)
+        info = archive.getinfo(name)
+    data = bytearray(path.read_bytes())
+    header = info.header_offset
+    start = header + 30 + int.from_bytes(data[header + 26:header + 28], "little") \
+        + int.from_bytes(data[header + 28:header + 30], "little")
+    middle = start + info.compress_size // 2
+    data[middle - 8:middle + 8] = b"\xa5" * 16
+    path.write_bytes(bytes(data))
+    with pytest.raises(DECODER_ERRORS[compression]), zipfile.ZipFile(path) as archive:
+        archive.read(name)  # the attack: the decoder itself fails
+    return path
+
+
+def sparse(path):
+    """A file of SPARSE_BYTES that takes no disk: only holes."""
+    with open(path, "wb") as handle:
+        handle.truncate(SPARSE_BYTES)
+    return path
+
+
+@pytest.mark.parametrize("compression", sorted(DECODER_ERRORS))
+def test_a_zip_member_with_a_corrupt_stream_is_rejected_in_words(tmp_path, compression):
+    path = corrupt_zip(tmp_path / "s.zip", compression)
+    why = rejected(path)
+    assert why.startswith("the zip entry 'gamestate.py' can't be unpacked (")
+    assert why.endswith("): make the zip again")
+
+
+def test_grade_rejects_a_corrupt_zip_with_a_report(tmp_path, capsys):
+    path = corrupt_zip(tmp_path / "minimax_helpers.zip", zipfile.ZIP_LZMA, "minimax_helpers.py")
+    # rejected at intake: nothing reaches the sandbox
+    assert main(["grade", "--exercise", "helpers", "--sandbox", "local", "--format", "json",
+                 str(path)]) == 0
+    made = report.validate(json.loads(capsys.readouterr().out))
+    assert "can't be unpacked (Corrupt input data)" in made["submission"]["rejected"]
+
+
+@pytest.mark.timeout(10)  # a FIFO opened for reading waits for a writer: fail, don't hang
+def test_a_fifo_is_refused_unopened(tmp_path, capsys):
+    (tmp_path / "in").mkdir()
+    os.mkfifo(tmp_path / "in" / "gamestate.py")
+    assert rejected(tmp_path / "in") == "gamestate.py is a named pipe (FIFO), not a regular file"
+    for name in ("gamestate.py", "s.zip"):  # the path given: nothing to grade at all
+        os.mkfifo(tmp_path / name)
+        with pytest.raises(intake.UsageError, match=f"{name} is a named pipe"):
+            intake.take(tmp_path / name, FILES)
+    # the readers check too, should the path change after intake.kind looked at it
+    for reader in (intake.from_file, intake.from_entry_file, intake.from_zip):
+        with pytest.raises(intake.Rejected, match="named pipe"):
+            reader(tmp_path / "gamestate.py", FILES)
+    assert main(["grade", "--exercise", "gamestate", "--sandbox", "local",
+                 str(tmp_path / "gamestate.py")]) == 2
+    assert "gamestate.py is a named pipe (FIFO): give a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, given", [
+    ("gamestate.py", lambda path: intake.take(path, FILES)),
+    ("gamestate.py", lambda path: intake.take(path.parent, FILES)),
+    ("ann.py", lambda path: intake.from_entry_file(path, FILES)),
+    ("s.zip", lambda path: intake.take(path, FILES)),
+], ids=["file", "in-a-folder", "class-entry", "zip"])
+def test_a_sparse_giant_is_refused_unread(tmp_path, name, given):
+    path = sparse(tmp_path / name)
+    tracemalloc.start()
+    try:
+        with pytest.raises(intake.Rejected) as caught:
+            given(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert f"is {SPARSE_BYTES} bytes; the limit is" in str(caught.value)
+    assert peak < 1 << 20  # not a byte of it read
+
+
+@pytest.mark.timeout(120)
+def test_a_flood_of_files_is_listed_short_and_fast(tmp_path):
+    for number in range(100_000):
+        (tmp_path / f"junk{number:06}").touch()
+    started = time.monotonic()
+    first = [f"junk{n:06}" for n in range(50)]
+    assert rejected(tmp_path) == ("gamestate.py is missing (found: " + ", ".join(first)
+                                  + ", ... and 99,950 more)")
+    (tmp_path / "gamestate.py").write_bytes(CODE)
+    taken = intake.take(tmp_path, FILES)
+    assert time.monotonic() - started < 10  # one pass each: a quadratic listing takes hours
+    assert taken.ignored == first + ["... and 99,950 more"]
+    exercise = exercises.load("gamestate")
+    made = report.grader_error(exercise, taken, "not graded here", "none",
+                               exercise.limits.facts())  # validated against the schema
+    assert made["submission"]["ignored"] == taken.ignored
+    assert len(render.to_text(made)) < 5000
+
+
+def test_zip_ignored_names_are_capped(tmp_path):
+    path = zipped(tmp_path / "s.zip", {"gamestate.py": CODE,
+                                       **{f"extra/{n:03}.txt": "" for n in range(60)}})
+    assert intake.take(path, FILES).ignored[-2:] == ["extra/049.txt", "... and 10 more"]

@@ -1,13 +1,17 @@
 """Finding the students' entries in a class folder or a .zip of one."""
 
 import os
+import re
 import stat
 import zipfile
 
 import pytest
+from rich.console import Console
 
-from grader import intake, roster
+from grader import batch, exercises, intake, roster
+from grader.sandbox import SandboxUnavailable
 from conftest import SOLUTIONS
+from test_intake import corrupt_zip, sparse
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_bytes()
 
@@ -62,7 +66,7 @@ def test_a_linked_entry_is_rejected(tmp_path):
     (tmp_path / "real.py").write_bytes(HELPERS)
     os.symlink(tmp_path / "real.py", tmp_path / "eve.py")
     with roster.read(tmp_path) as found:
-        assert _by_student(found)["eve"].problem == "eve.py is a link"
+        assert _by_student(found)["eve"].problem == "eve.py is a link, not a file or folder"
 
 
 def test_a_py_entry_is_taken_as_the_exercises_file_whatever_its_name(tmp_path):
@@ -126,3 +130,76 @@ def test_what_is_not_a_class_is_a_usage_error(tmp_path):
         with pytest.raises(roster.UsageError):
             with roster.read(tmp_path / path):
                 pass
+
+
+class Unreached:
+    """A sandbox that grades no one: whoever reaches it gets a grader error."""
+
+    name = "local"
+
+    def run(self, exercise, submission, limits, cancel=None):
+        raise SandboxUnavailable("not graded in this test")
+
+
+@pytest.mark.timeout(30)  # a FIFO opened for reading waits for a writer: fail, don't hang
+def test_one_bad_entry_of_each_kind_rejects_that_student_only(tmp_path):
+    classroom = tmp_path / "class"
+    (classroom / "ann").mkdir(parents=True)
+    (classroom / "ann" / "minimax_helpers.py").write_bytes(HELPERS)
+    (classroom / "bob.py").write_bytes(HELPERS)
+    _zip(classroom / "cy.zip", {"minimax_helpers.py": HELPERS})
+    os.mkfifo(classroom / "eve.py")
+    os.mkfifo(classroom / "fay.zip")
+    corrupt_zip(classroom / "gus.zip", zipfile.ZIP_LZMA, "minimax_helpers.py")
+    corrupt_zip(classroom / "hal.zip", zipfile.ZIP_BZIP2, "minimax_helpers.py")
+    sparse(classroom / "ivy.py")
+    sparse(classroom / "jo.zip")
+    (classroom / "kim").mkdir()
+    os.mkfifo(classroom / "kim" / "minimax_helpers.py")
+    expected = {
+        "eve": "eve.py is a named pipe (FIFO), not a file or folder",
+        "fay": "fay.zip is a named pipe (FIFO), not a file or folder",
+        "gus": "the zip entry 'minimax_helpers.py' can't be unpacked (Corrupt input data)",
+        "hal": "the zip entry 'minimax_helpers.py' can't be unpacked (Invalid data stream)",
+        "ivy": "minimax_helpers.py is 1500000000 bytes; the limit is",
+        "jo": "jo.zip is 1500000000 bytes; the limit is",
+        "kim": "minimax_helpers.py is a named pipe (FIFO), not a regular file",
+    }
+    with roster.read(classroom) as found:
+        entries = _by_student(found)
+        assert sorted(entries) == ["ann", "bob", "cy", *expected]
+        for student, why in expected.items():
+            with pytest.raises(intake.Rejected, match=re.escape(why)):
+                entries[student].take(["minimax_helpers.py"])
+        outcome = batch.Batch(exercises.load("helpers"), Unreached(), tmp_path / "out",
+                              batch.Options(jobs=2), Console(quiet=True)).run(found)
+    reports = outcome.reports
+    assert {s for s, r in reports.items() if r["status"] == "error"} == {"ann", "bob", "cy"}
+    for student, why in expected.items():
+        assert reports[student]["score"] == 0 and why in reports[student]["submission"]["rejected"]
+
+
+def test_a_class_zip_with_a_corrupt_or_crowded_entry_rejects_that_student_only(tmp_path):
+    bad = corrupt_zip(tmp_path / "bad.zip", zipfile.ZIP_LZMA, "bob/minimax_helpers.py")
+    with zipfile.ZipFile(bad, "a") as archive:
+        archive.writestr("ann/minimax_helpers.py", HELPERS)
+        for number in range(intake.MAX_ZIP_ENTRIES + 1):
+            archive.writestr(f"cy/junk/{number}.txt", b"")
+        archive.writestr("dan.py", HELPERS)
+    with roster.read(bad) as found:
+        entries = _by_student(found)
+        assert "'bob/minimax_helpers.py' can't be unpacked (Corrupt input data)" \
+            in entries["bob"].problem
+        assert entries["cy"].problem == "the entry holds 501 members; the limit is 500"
+        assert not (entries["ann"].path.parent / "cy").exists()  # nothing of it written
+        for student in ("ann", "dan"):
+            assert entries[student].take(["minimax_helpers.py"]).files == {
+                "minimax_helpers.py": HELPERS}
+
+
+def test_the_ignored_entries_of_a_class_are_capped(tmp_path):
+    for number in range(60):
+        (tmp_path / f"notes{number:02}.txt").write_text("")
+    (tmp_path / "ann.py").write_bytes(HELPERS)
+    with roster.read(tmp_path) as found:
+        assert found.ignored == [f"notes{n:02}.txt" for n in range(50)] + ["... and 10 more"]
