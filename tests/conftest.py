@@ -2,11 +2,13 @@
 
 import os
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
 
 from grader import exercises, grading, report
+from grader.sandbox.docker import LABEL, live_owner
 from grader.sandbox.local import LocalSandbox
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,3 +114,12 @@ def hostile_summary(terminalreporter):
         f"hostile corpus: {len(cases)} cases, {len(HOSTILE_RESULTS)} runs: "
         f"{len(HOSTILE_RESULTS) - len(broken)} held, {len(broken)} broken"
         + (f" ({', '.join(broken)})" if broken else ""), bold=True)
+
+
+def left_behind(client):
+    """The grader's containers that this session left: its own, and those of runs
+    that have ended (another live grading run's, a second test session's say,
+    are that run's own)."""
+    mine = f"{socket.gethostname()}:{os.getpid()}"
+    return [c for c in client.containers.list(all=True, filters={"label": LABEL})
+            if c.labels.get(f"{LABEL}.owner") == mine or not live_owner(c)]

@@ -16,7 +16,7 @@ from grader import batch, exercises, report, roster
 from grader.cli import main
 from grader.sandbox import SandboxUnavailable
 from grader.sandbox.local import LocalSandbox
-from conftest import ROOT, SOLUTIONS
+from conftest import ROOT, SOLUTIONS, left_behind
 
 CORPUS = ROOT / "tests" / "corpus" / "helpers"
 RIGHT = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_bytes()
@@ -228,7 +228,7 @@ def test_ctrl_c_keeps_finished_reports_and_says_how_to_resume(tmp_path, request,
     resume = output.split("Resume with:\n", 1)[1].strip()
     assert resume.endswith("--resume") and f"--sandbox {sandbox}" in resume
     if sandbox == "docker":
-        assert client.containers.list(all=True, filters={"label": "minimax-grader.sandbox"}) == []
+        assert left_behind(client) == []
 
     written = {path: path.stat().st_mtime_ns for path in (out / "reports").iterdir()}
     process = start_cli(*shlex.split(resume)[1:])
@@ -252,8 +252,7 @@ def test_a_class_through_docker_with_a_hostile_neighbour(tmp_path, docker_client
     assert {s: r["score"] for s, r in reports.items()} == {**expected, "mallory": 4, "trent": 10}
     assert {r["sandbox"]["backend"] for r in reports.values() if r["score"]} == {"docker"}
     assert code == 0, stdout + stderr
-    assert docker_client.containers.list(
-        all=True, filters={"label": "minimax-grader.sandbox"}) == []
+    assert left_behind(docker_client) == []
 
 
 def test_the_summary_page_in_a_browser(tmp_path, capsys, chromium):

@@ -25,7 +25,8 @@ def test_every_known_mistake_has_a_case():
     from grader.harness.mistakes import HINTS
 
     named = {mistake for case in CASES for mistake in case.mistakes}
-    assert set(HINTS) - named == set()
+    # Reaching into the grader is the hostile corpus's to show (tests/hostile/reach_*).
+    assert set(HINTS) - named == {"changed_grader"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.label for case in CASES])

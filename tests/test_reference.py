@@ -27,7 +27,7 @@ def test_positions_come_smallest_first():
 
 @pytest.mark.parametrize("depth, calls", [(None, 224), (1, 5), (2, 25), (3, 77)])
 def test_terminal_test_counts_from_the_empty_board(depth, calls):
-    assert Search().decision(ROOT, depth)[0] == calls
+    assert Search().decision(ROOT, depth)[0].total() == calls
 
 
 def test_empty_board_values_and_best_moves():

@@ -15,8 +15,8 @@ import time
 import pytest
 
 from grader import exercises, grading, image, report, sandbox, solutions
-from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, live_owner, sweep
-from conftest import ROOT, SOLUTIONS, grade
+from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, sweep
+from conftest import ROOT, SOLUTIONS, grade, left_behind
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
 CASES = solutions.cases(ROOT)
@@ -258,15 +258,6 @@ def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_client, ca
                      str(SOLUTIONS / "helpers")]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["sandbox"]["backend"] == "docker" and err == ""
-
-
-def left_behind(client):
-    """The grader's containers that this session left: its own, and those of runs
-    that have ended (another live grading run's, a second test session's say,
-    are that run's own)."""
-    mine = f"{socket.gethostname()}:{os.getpid()}"
-    return [c for c in client.containers.list(all=True, filters={"label": LABEL})
-            if c.labels.get(f"{LABEL}.owner") == mine or not live_owner(c)]
 
 
 def test_no_container_is_left(docker_client):

@@ -266,7 +266,7 @@ def _type_mistakes(observations):
     return []
 
 
-TRIAL_STEPS = ("child", "after", "same", "moves", "shares")  # in the order they run
+TRIAL_STEPS = ("child", "after", "moves", "shares")  # in the order they run
 
 
 @dataclass
@@ -285,6 +285,11 @@ class Trial:
     def value(self, name):
         return self.refs[name].value if self.ran(name) else None
 
+    @property
+    def same(self):
+        """Whether forecast_move returned the very state it was called on."""
+        return self.ran("child") and self.refs["child"].returned_self
+
 
 @dataclass
 class OwnPosition:
@@ -302,7 +307,6 @@ def _queue(steps, path, moves, answers):
         trial = Trial(move, answers.get(path + (move,)))
         trial.refs["child"] = child = steps.play(parent, move)
         trial.refs["after"] = steps.moves(parent)
-        trial.refs["same"] = steps.same(parent, child)
         trial.refs["moves"] = steps.moves(child)
         trial.refs["shares"] = steps.shares(parent, child)
         position.trials.append(trial)
@@ -350,7 +354,7 @@ def new_state_problem(position):
         return "fault", str(position.fault)
     before = position.before.value
     for trial in position.trials:
-        if trial.value("same"):
+        if trial.same:
             return "same", f"forecast_move({trial.move}) returned the very state it was called on"
         if trial.ran("after") and not unchanged(before, trial.value("after")):
             return None  # the parent changed: what follows is the other test's to judge
@@ -434,7 +438,7 @@ def check_parent_unchanged(game: GameProbe, notes):
 
 
 def _parent_mistakes(game, positions, kinds, shared):
-    if any(t.value("same") for p in positions for t in p.trials):
+    if any(t.same for p in positions for t in p.trials):
         return ["forecast_returns_self"]
     if not kinds & {"changed", "sibling"}:
         return ["forecast_not_a_state"] if "not_state" in kinds else []

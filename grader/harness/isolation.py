@@ -108,6 +108,12 @@ def key(state):
     )
 
 
+def label(state):
+    """A position's key as text: how the grader's terminal_test, in the
+    student's process, names the position it was asked about."""
+    return repr(key(state))
+
+
 def reachable(root):
     """Every position reachable from ``root``, each once, with the shortest
     move sequence that reaches it, smallest first (fewest moves, then the

@@ -105,6 +105,9 @@ HINTS = {
     # the files
     "syntax_error": "Python could not read the file: fix the syntax error first.",
     "import_crash": "Your file raised an error as it was imported, before any test ran.",
+    "changed_grader": "Your code reached into the grader's own code or objects (its functions, "
+    "its kept states, its channel, or the garbage collector, ctypes, trace functions or "
+    "process memory that would reach them). Test your own functions only.",
 }
 
 _ONE = ("min_value", "max_value")

@@ -13,6 +13,7 @@ import pytest
 
 from grader.harness.checks import Mismatch
 from grader.harness.student import (
+    ChangedGrader,
     ImportFailed,
     Student,
     StudentFault,
@@ -73,7 +74,7 @@ def _status(excinfo, told_import):
 def _fault_mistakes(exc):
     if isinstance(exc, ImportFailed):
         return ["syntax_error" if exc.failure.get("kind") == "syntax" else "import_crash"]
-    return []
+    return ["changed_grader"] if isinstance(exc, ChangedGrader) else []
 
 
 class Grading:

@@ -29,6 +29,12 @@ class Ref:
     def value(self):
         return self.reply["value"]
 
+    @property
+    def returned_self(self):
+        """Whether the call returned the very object it was called on (by the
+        ids the supervisor checked)."""
+        return self.reply["id"] == self.reply["on"]
+
 
 class Steps:
     """Calls queued for one chain of a request."""
@@ -160,10 +166,6 @@ class GameSteps(Steps):
         for move in path:
             state = self.play(state, move)
         return state
-
-    def same(self, a, b):
-        """Whether two kept objects are one and the same."""
-        return self.add(inspect_step("same", a.target, b.target))
 
     def shares(self, a, b):
         """Paths of the mutable parts that two kept states have in common."""

@@ -10,8 +10,11 @@ being the reference: what the student's code does when the grader stands in
 for the other function (see the worker's stand-ins).
 """
 
-from dataclasses import dataclass
 import math
+from dataclasses import dataclass
+
+from grader.harness.isolation import label
+from grader.harness.wire import Tested
 
 NUMBERS = (int, float)
 
@@ -60,26 +63,26 @@ def _number(value):
 
 
 class Search:
-    """Minimax on any object with ``get_legal_moves`` and ``forecast_move``.
+    """Minimax on the trusted game's states.
 
-    ``depth=None`` searches to the end of the game. ``calls`` counts the
-    ``terminal_test`` calls made since the last :meth:`reset`, ``entered``
+    ``depth=None`` searches to the end of the game. ``calls`` holds the
+    positions of the ``terminal_test`` calls made since the last :meth:`reset`
+    (as the student's are reported: ``wire.Tested``), ``entered``
     the calls of the function that ``only`` leaves right (the grader's
     stand-in, in the student's place).
     """
 
     def __init__(self, flaws=REFERENCE):
         self.flaws = flaws or REFERENCE
-        self.calls = 0
-        self.entered = 0
+        self.reset()
 
     def reset(self):
-        self.calls = 0
+        self.calls = Tested()
         self.entered = 0
 
     def terminal_test(self, state, flaws=REFERENCE):
         if not flaws.inline_terminal:
-            self.calls += 2 if flaws.double_terminal_test else 1
+            self.calls[label(state)] += 2 if flaws.double_terminal_test else 1
         return not state.get_legal_moves()
 
     def _flaws(self, minimising):

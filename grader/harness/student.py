@@ -22,6 +22,10 @@ from grader.harness import wire
 from grader.harness.spawn import LocalSpawner, SpawnFailed
 
 START_SECONDS = 10  # importing the student's files
+REACHED = ("For your instructor: this submission reached into the grader's own code or "
+           "objects while it was tested; the tests where it did fail")
+INTERFERED_AT_IMPORT = "your code interfered with the grader's channel while importing your files"
+MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
 
 
 class StudentFault(Exception):
@@ -47,10 +51,28 @@ class WorkerDied(StudentFault):
 class Raised(StudentFault):
     def __init__(self, name, raised):
         self.name = name
-        self.raised = raised
-        where = f"\n{raised['traceback']}" if raised.get("traceback") else ""
+        self.raised = raised = _plain(raised, ("type", "message", "traceback"))
+        where = f"\n{raised['traceback']}" if raised["traceback"] else ""
         why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
         super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}{where}")
+
+
+class ChangedGrader(StudentFault):
+    """The student's code reached into the grader's own code or objects in its
+    process: what the step would have shown can't be believed."""
+
+    status = "failed"
+
+    def __init__(self, what, doing):
+        self.what = what
+        super().__init__(f"your code reached into the grader while {doing} ({what}): this "
+                         "test can't be graded, and your instructor is told")
+
+
+def _plain(data, keys):
+    """Untrusted data from the worker as text fields, capped (missing ones empty)."""
+    data = data if type(data) is dict else {}
+    return {key: str(data.get(key, ""))[:wire.MAX_TEXT * 20] for key in keys}
 
 
 class Missing(StudentFault):
@@ -138,8 +160,8 @@ def call_step(target, name, *args, count_in=None, keep=False, trusted=(),
 
 
 def inspect_step(op, a, b):
-    """A step that compares two objects (targets as above): "same" (identity)
-    or "shares" (common parts)."""
+    """A step that compares two objects (targets as above): "shares" (the
+    paths of their common mutable parts)."""
     return {"op": op, "a": list(a), "b": list(b)}
 
 
@@ -162,14 +184,20 @@ def _returned(step, value):
 
 def _import_failure(failure):
     """The worker's import failure as plain text fields (it is untrusted data)."""
+    kept = _plain(failure, ("module", "type", "message", "traceback", "file", "text"))
     failure = failure if type(failure) is dict else {}
-    kept = {key: str(failure.get(key, ""))[:wire.MAX_TEXT * 20]
-            for key in ("module", "type", "message", "traceback", "file", "text")}
     kept["kind"] = failure.get("kind") if failure.get("kind") in ("syntax", "stopped") \
         else "crash"
-    line = failure.get("line")
-    kept["line"] = line if type(line) is int else "?"
+    kept["line"] = failure.get("line")
+    if kept["kind"] != "stopped" and (not (kept["module"] or kept["file"]) or
+                                      kept["kind"] == "syntax" and type(kept["line"]) is not int):
+        # no failure the worker describes: the student's code wrote it
+        kept.update(kind="stopped", message=INTERFERED_AT_IMPORT)
     return kept
+
+
+def _strings(value):
+    return type(value) is list and all(type(item) is str for item in value)
 
 
 def _call_text(step):
@@ -214,6 +242,7 @@ class Student:
         self.import_failure = None
         self.restarts = 0
         self.origins = {}  # kept object's handle -> which call made it, for messages
+        self.reached = set()  # what of the grader's the student's code reached into
         self.self_imports = self_imports(self.submission, self.modules)
 
     def provided_modules(self):
@@ -225,8 +254,11 @@ class Student:
 
     def notes(self):
         """What the grader saw in the student's files that a test can't show."""
-        return [self_import_text(name, line, self.provided_modules())
-                for name, line in self.self_imports.items()]
+        notes = [self_import_text(name, line, self.provided_modules())
+                 for name, line in self.self_imports.items()]
+        if self.reached:
+            notes.append(f"{REACHED} ({', '.join(sorted(self.reached)[:5])}).")
+        return notes
 
     # -- the worker's life -------------------------------------------------
 
@@ -240,6 +272,8 @@ class Student:
         self.pending = bytearray()
         self.lines = collections.deque()
         self.origins = {}
+        self.ids = {}  # kept object's handle -> its id in the worker
+        self.tested, self.entered, self.alarms = wire.Tested(), 0, []
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
 
     def start(self):
@@ -253,9 +287,9 @@ class Student:
             hello = self._receive(time.monotonic() + START_SECONDS, "importing your files")
         except (CallTimeout, WorkerDied) as exc:  # no use trying again in the next test
             hello = {"import_failed": {"kind": "stopped", "message": str(exc)}}
+        self.reached.update(self.alarms)
         if type(hello) is not dict:
-            hello = {"import_failed": {"message": "your code interfered with the grader's "
-                                                  "channel while importing your files"}}
+            hello = {"import_failed": {"kind": "stopped", "message": INTERFERED_AT_IMPORT}}
         if "import_failed" in hello:
             self.import_failure = _import_failure(hello["import_failed"])
             self.import_failure["meant"] = close_module(
@@ -327,26 +361,61 @@ class Student:
                 self._died(doing)
 
     def _answer(self, step, due, chain, replies):
-        """The worker's reply to ``step``, or raise the fault it reports."""
-        reply = self._receive(due, _doing(step))
+        """The worker's reply to ``step``, with what was tallied while it ran
+        (``calls``: the positions tested, ``entered``), or raise the fault it
+        reports. Nothing in the reply is trusted to have its keys or types."""
+        doing = _doing(step)
+        self.tested, self.entered, self.alarms = wire.Tested(), 0, []
+        reply = self._receive(due, doing)
+        self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
             origin = self._origin(step["target"], chain, replies)
             raise (NotAState if origin else Missing)(
-                _missing_text(reply["missing"], reply.get("on"), origin))
+                _missing_text(str(reply["missing"])[:wire.MAX_TEXT], reply.get("on"), origin))
         if "raised" in reply:
             raise self._raised(name or "your code", reply["raised"])
         if "bad_request" in reply:
-            raise WorkerDied(f"the worker refused a request: {reply['bad_request']}")
+            self._interfered(doing, f"the worker refused a request: {reply['bad_request']!r:.200}")
         if step["op"] == "call":
             try:
                 reply["value"] = wire.decode(reply.get("value"))
             except wire.BadMessage as exc:
-                self.stop()  # it would go on answering the request's other steps
-                raise WorkerDied(f"unreadable answer from {name}: {exc}") from None
+                self._interfered(doing, f"an unreadable answer from {name}: {exc}")
+            self._check_identity(step, reply, replies, doing)
+            reply["calls"], reply["entered"] = self.tested, self.entered
             if "handle" in reply:
                 self.origins[reply["handle"]] = _returned(step, reply["value"])
+        elif not _strings(reply.get("value")):
+            self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
+
+    def _believable(self, reply, doing):
+        """Refuse a step during which the student's code reached into the grader:
+        the guard refused it something, or a namespace of the grader's changed."""
+        changed = reply.get("changed")
+        what = self.alarms + ([str(c)[:100] for c in changed[:5]] if type(changed) is list
+                              else [] if changed is None else ["the grader's namespaces"])
+        if what:
+            self.reached.update(what)
+            self.stop()  # what else it answers can't be believed either
+            raise ChangedGrader(", ".join(dict.fromkeys(what)), doing)
+
+    def _check_identity(self, step, reply, replies, doing):
+        """The object called on is the one the grader kept (by the id the worker
+        gave when it was made), and the reply's ids are numbers."""
+        on, made, handle = reply.get("on"), reply.get("id"), reply.get("handle", 0)
+        if type(on) is not int or type(made) is not int or type(handle) is not int:
+            self._interfered(doing, "a reply without the ids of its objects")
+        kind, where = step["target"]
+        known = replies[where].get("id") if kind == "step" else \
+            self.ids.get(where) if kind == "handle" else None
+        if known is not None and on != known:
+            self.reached.add("an object the grader kept was swapped for another")
+            self.stop()
+            raise ChangedGrader("an object the grader kept was swapped for another", doing)
+        if handle:
+            self.ids[handle] = made
 
     def _origin(self, target, chain, replies):
         """Which call made the object a step was called on, as the student wrote it."""
@@ -357,7 +426,7 @@ class Student:
 
     def _raised(self, name, raised):
         fault = Raised(name, raised)
-        if raised.get("type") == "NameError" and self.self_imports:
+        if fault.raised["type"] == "NameError" and self.self_imports:
             fault.args = (f"{fault}\n{' '.join(self.notes())}",)
         return fault
 
@@ -369,8 +438,8 @@ class Student:
             self.restarts += 1
             raise CallTimeout(f"time limit reached while {doing}")
 
-    def _receive(self, due, doing):
-        """The worker's next answer (one JSON line), waiting until ``due`` at most."""
+    def _line(self, due, doing):
+        """The worker's next line, waiting until ``due`` at most."""
         while not self.lines:
             self._wait(due, doing, read=[self.worker.answers])
             chunk = os.read(self.worker.answers, 65536)
@@ -381,13 +450,35 @@ class Student:
                 *lines, self.pending = self.pending.split(b"\n")
                 self.lines.extend(lines)
             if len(self.pending) > wire.MAX_LINE:
-                self.stop()
-                raise WorkerDied(f"the answer while {doing} was too large")
-        try:
-            return wire.loads(self.lines.popleft())
-        except wire.BadMessage as exc:
-            self.stop()
-            raise WorkerDied(f"the worker sent garbage while {doing}: {exc}") from None
+                self._interfered(doing, "an answer too large")
+        return self.lines.popleft()
+
+    def _receive(self, due, doing):
+        """The worker's next answer (a JSON object), tallying the lines that came
+        before it: the grader's terminal_test called, its stand-ins entered, the
+        guard's refusals."""
+        while True:
+            line = self._line(due, doing)
+            if line.startswith(wire.TESTED):
+                self.tested[line[len(wire.TESTED):].decode("utf-8", "replace")] += 1
+                if len(self.tested) > MAX_TESTED:
+                    self._interfered(doing, "more positions tested than the game has")
+            elif line == wire.ENTERED:
+                self.entered += 1
+            elif line.startswith(wire.ALARM):
+                self.alarms.append(line[len(wire.ALARM):].decode("utf-8", "replace")[:200])
+            else:
+                try:
+                    return wire.loads(line)
+                except wire.BadMessage as exc:
+                    self._interfered(doing, str(exc))
+
+    def _interfered(self, doing, what):
+        """The worker sent what the protocol does not allow: the student's code
+        wrote to the grader's channel, or sent what no answer is."""
+        self.stop()
+        raise WorkerDied(f"your code interfered with the grader's channel while {doing}: "
+                         f"{what}")
 
     def _died(self, doing):
         code = self.stop()

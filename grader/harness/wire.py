@@ -7,6 +7,7 @@ survives the trip, so an object that "equals everything" arrives as a
 :class:`Foreign` that equals nothing.
 """
 
+import collections
 import json
 import types
 
@@ -15,6 +16,23 @@ MAX_TEXT = 200
 MAX_LINE = 1 << 20  # one message on the pipe, in bytes
 
 CONTAINERS = {list: "list", tuple: "tuple", set: "set", frozenset: "frozenset"}
+MAX_DEPTH = 4  # containers nest no deeper in any answer the grader reads
+
+# Lines the worker sends between replies, as things happen in the student's
+# call (the supervisor tallies them; no count is kept in the worker):
+TESTED = b"t "  # the grader's terminal_test was called: then the position's label
+ENTERED = b"e"  # a stand-in min_value or max_value of the grader's was entered
+ALARM = b"x "  # the guard refused the student's code something: then what
+
+
+class Tested(collections.Counter):
+    """The positions ``terminal_test`` was called on (labels), with how often.
+
+    Compared as a multiset, so that the right number of calls on the wrong
+    positions is no right count; shown as the number of calls."""
+
+    def __str__(self):
+        return str(self.total())
 
 
 class BadMessage(Exception):
@@ -42,7 +60,7 @@ def encode(value, depth=0):
         return {"float": repr(value)}
     if kind is str:
         return {"str": value[:MAX_TEXT]}
-    if kind in CONTAINERS and depth < 4:
+    if kind in CONTAINERS and depth < MAX_DEPTH:
         return {CONTAINERS[kind]: _items(value, depth)}
     if kind is types.GeneratorType and depth == 0:
         # Consumed here so that the grader can say what it would have given.
@@ -79,8 +97,10 @@ class Foreign:
     __hash__ = object.__hash__
 
 
-def decode(data):
+def decode(data, depth=0):
     """The value that :func:`encode` described (runs in the supervisor)."""
+    if depth > MAX_DEPTH + 1:
+        raise BadMessage("a value nested deeper than any answer")
     if data is None or type(data) is int:
         return data
     if type(data) is not dict or len(data) not in (1, 2, 3):
@@ -89,15 +109,18 @@ def decode(data):
     if tag == "bool" and type(body) is bool:
         return body
     if tag == "float" and type(body) is str:
-        return float(body)
+        try:
+            return float(body)
+        except ValueError:
+            raise BadMessage(f"not a float: {body!r:.100}") from None
     if tag == "str" and type(body) is str:
         return body
     if tag == "object":
         items = data.get("items")
-        items = [decode(item) for item in items] if type(items) is list else None
-        return Foreign(str(body), str(data.get("repr", "")), items)
+        items = [decode(item, depth + 1) for item in items] if type(items) is list else None
+        return Foreign(str(body)[:MAX_TEXT], str(data.get("repr", ""))[:MAX_TEXT], items)
     if tag in ("list", "tuple", "set", "frozenset") and type(body) is list:
-        items = [decode(item) for item in body]
+        items = [decode(item, depth + 1) for item in body]
         if tag in ("set", "frozenset"):
             try:
                 return set(items) if tag == "set" else frozenset(items)
@@ -125,8 +148,8 @@ def dumps(message):
 def loads(line):
     try:
         message = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadMessage(f"not JSON: {exc}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise BadMessage(f"not JSON: {type(exc).__name__}") from None
     if type(message) is not dict:
         raise BadMessage("not a JSON object")
     return message

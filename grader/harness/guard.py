@@ -1,0 +1,107 @@
+"""The worker's guard on the grader's own code in the student's process.
+
+The worker runs the student's code, so whatever the grader keeps there can
+be reached. Nothing there decides a verdict by its say-so (the supervisor
+counts the calls and compares identities), yet the functions that send
+those facts must do what they were written to do. An audit hook, which
+Python offers no way to remove, is installed before the student's files are
+imported; it refuses, and reports to the supervisor:
+
+- reading or changing the code, defaults or keyword defaults of a protected
+  function (the ways to swap its behaviour or reach what it keeps);
+- ``gc``'s views of every object and of references, which would reach them
+  another way; ``ctypes`` and ``/proc/*/mem``, which would write memory;
+- trace and profile functions, which may rewrite a running frame's locals,
+  and further audit hooks, which could break the grader's own steps.
+
+Module dictionaries and classes are not covered by audit events: the worker
+takes what it needs at call time from its functions' defaults, and
+``changed`` notices a changed dictionary after each step.
+"""
+
+import sys
+
+REFUSED_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents",
+                  "sys.settrace", "sys.setprofile", "sys.addaudithook", "os.symlink")
+FUNCTION_EVENTS = {"object.__getattr__": "read", "object.__setattr__": "change",
+                   "object.__delattr__": "delete"}
+
+
+class ChangedGrader(RuntimeError):
+    """What the student's code gets for touching the grader."""
+
+
+def _names_memory(path):
+    """Whether an opened path names a process's memory: its last part is "mem"
+    (/proc/<pid>/mem, or "mem" opened relative to /proc/<pid>). No builtins
+    are used, since the student's code may have replaced them."""
+    sep = "/" if path[:0] == "" else b"/"
+    return path.rstrip(sep).rsplit(sep, 1)[-1] in ("mem", b"mem")
+
+
+def install(alarm):
+    """Install the hook; ``alarm(text)`` reports a refusal. Returns ``protect``,
+    which adds objects to those the hook keeps the student's code away from.
+
+    Everything the hook uses is bound in its defaults, which it guards, and
+    not looked up in a module or in builtins, which ``__globals__`` reaches.
+    The protected objects are kept alive from there too (the interpreter keeps
+    the hook): a freed one's id could pass to another object.
+    """
+    protected, kept = set(), []
+
+    def hook(event, args, _protected=protected, _kept=kept, _alarm=alarm, _id=id, _type=type,
+             _str=str, _paths=(str, bytes), _is_mem=_names_memory, _refuse=ChangedGrader,
+             _refused=REFUSED_EVENTS, _function=dict(FUNCTION_EVENTS)):
+        if event in _function:
+            if not args or _id(args[0]) not in _protected:
+                return
+            what = f"{_function[event]} {args[1]!r}" if _type(args[1]) is _str else event
+        elif event in _refused or event.startswith("ctypes."):
+            what = event
+        elif event == "open" and _type(args[0]) in _paths and _is_mem(args[0]):
+            what = "open a process's memory"
+        else:
+            return
+        _alarm(what)
+        raise _refuse(f"the grader's own code can't be reached or changed ({what})")
+
+    def protect(*objects, _protected=protected, _kept=kept, _id=id):
+        _kept.extend(objects)
+        _protected.update(_id(obj) for obj in objects)
+
+    protect(hook, protect, _names_memory)
+    sys.addaudithook(hook)
+    return protect
+
+
+def functions_of(*namespaces):
+    """The plain functions defined in modules or classes, to be protected."""
+    found = []
+    for namespace in namespaces:
+        for value in vars(namespace).values():
+            if type(value) is type(install):
+                found.append(value)
+            elif type(value) in (staticmethod, classmethod):
+                found.append(value.__func__)
+    return found
+
+
+def snapshot(*namespaces):
+    """The entries of some module and class dictionaries, as they are now:
+    immutable, so that the student's code can't bring it up to date."""
+    return tuple((namespace, tuple(vars(namespace).items())) for namespace in namespaces)
+
+
+def changed(taken, _vars=vars, _gone=object(), _cached=frozenset({"__slotnames__"})):
+    """The names changed, added or removed since ``snapshot`` ``taken``
+    (``copy`` caches ``__slotnames__`` on a class it copies: no change)."""
+    names = []
+    for namespace, items in taken:
+        now = _vars(namespace)
+        where = getattr(namespace, "__name__", "?")
+        names += [f"{where}.{key}" for key, value in items if now.get(key, _gone) is not value]
+        if len(now) != len(items):
+            names += [f"{where}.{key}" for key in now.keys() - dict(items).keys()
+                      if key not in _cached]
+    return names
