@@ -143,6 +143,10 @@ def honest(state):
 
 def make():
     return [1, 2]
+
+
+def shout():
+    raise ValueError("\n" * 40 + "10/10 points\n\nok\nok\n")
 '''
 
 FORGED_IMPORT = r'''
@@ -240,3 +244,11 @@ def test_a_kept_object_swapped_behind_the_graders_back_is_noticed(student):
 def test_every_fault_of_the_student_is_a_student_fault():
     for fault in (ChangedGrader, WorkerDied, Raised, ImportFailed):
         assert issubclass(fault, StudentFault)
+
+
+def test_a_raised_message_is_one_line(student):
+    """A message of many lines would print like the report's own table."""
+    with pytest.raises(Raised) as caught:
+        student.call(("module", "code"), "shout", deadline=soon())
+    assert "\n" not in caught.value.raised["message"]
+    assert caught.value.raised["message"] == "10/10 points ok ok"

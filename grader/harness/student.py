@@ -52,6 +52,8 @@ class Raised(StudentFault):
     def __init__(self, name, raised):
         self.name = name
         self.raised = raised = _plain(raised, ("type", "message", "traceback"))
+        # One line: a message of many can't pass for the report's own lines.
+        raised["message"] = " ".join(raised["message"].split())
         where = f"\n{raised['traceback']}" if raised["traceback"] else ""
         why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
         super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}{where}")
