@@ -55,13 +55,20 @@ def cmd_stub(args):
 
 
 def _limits(exercise, args):
-    return exercise.limits.override(
-        call_seconds=args.call_seconds, test_seconds=args.test_seconds,
-        total_seconds=args.total_seconds, memory_mb=args.memory_mb)
+    """The exercise's limits with the flags' overrides; a usage error that
+    names the flag when the grader can't grade with them."""
+    try:
+        return exercise.limits.override(
+            call_seconds=args.call_seconds, test_seconds=args.test_seconds,
+            total_seconds=args.total_seconds, memory_mb=args.memory_mb)
+    except exercises.BadLimits as exc:
+        raise UsageError(exc.named(
+            lambda field, value: f"--{field.replace('_', '-')} {value:g}")) from None
 
 
 def cmd_grade(args):
     exercise = _exercise(args.exercise)
+    limits = _limits(exercise, args)  # before anything is graded
     if args.output and not Path(args.output).resolve().parent.is_dir():
         raise UsageError(f"{args.output}: its folder does not exist")
     try:
@@ -69,7 +76,7 @@ def cmd_grade(args):
     except intake.UsageError as exc:
         raise UsageError(str(exc)) from None
     chosen = sandbox.choose(args.sandbox, warn=lambda text: print(text, file=sys.stderr))
-    report = grading.grade(exercise, args.submission, chosen, _limits(exercise, args))
+    report = grading.grade(exercise, args.submission, chosen, limits)
     text = render.RENDERERS[args.format](report)
     if args.output:
         write_atomic(args.output, text)
@@ -171,6 +178,7 @@ def cmd_check_solutions(args):
     if not (root / "solutions").is_dir():
         raise UsageError(f"{root}: no solutions/ folder here (run it in a source checkout "
                          "or give --root)")
+    exercises.load_all()  # an exercise.toml with bad limits is refused before any grading
     chosen = sandbox.backend(args.sandbox)
     table = Table(title="check-solutions")
     for column in ("case", "expected", "score", "verdict"):
@@ -246,7 +254,9 @@ def parser():
     grade.add_argument("-o", "--output", help="write the report here instead of stdout")
     for limit, kind in (("call-seconds", float), ("test-seconds", float),
                         ("total-seconds", float), ("memory-mb", int)):
-        grade.add_argument(f"--{limit}", type=kind, help="override the exercise's limit")
+        floor = exercises.Limits.FLOORS[limit.replace("-", "_")][0]
+        grade.add_argument(f"--{limit}", type=kind,
+                           help=f"override the exercise's limit (at least {floor})")
     grade.add_argument("submission", help="a folder, the .py file itself, or a .zip")
 
     many = commands.add_parser("batch", help="grade a whole class", description=(

@@ -5,9 +5,11 @@ starter files, a README for the student and the pytest suite.
 """
 
 import dataclasses
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent / "exercises"
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
@@ -22,6 +24,45 @@ class BadExercise(ValueError):
     """An exercise.toml that does not say what the grader needs."""
 
 
+class BadLimits(ValueError):
+    """Limits the grader can't grade with: which, their values, and why.
+
+    ``problem`` has a ``{}`` for each of ``limits`` (field, value), filled in
+    by ``named`` in the caller's words: a flag, a line of exercise.toml.
+    """
+
+    def __init__(self, problem: str, *limits: tuple[str, object]):
+        self.problem = problem
+        self.limits = limits
+        super().__init__(self.named(lambda field, value: f"{field} = {value!r}"))
+
+    def named(self, name: Callable[[str, object], str]) -> str:
+        """The message, each limit called ``name(field, value)``."""
+        return self.problem.format(*(name(field, value) for field, value in self.limits))
+
+
+# What the grader itself needs to grade a correct submission, from
+# bench/grader_needs.py (the reference solutions in Docker and locally, on 2
+# cores beside a 2-job Docker batch). Below these a run fails for the
+# grader's own want and the report charges the student ("time limit reached
+# while importing your files"), or stops it: at 40 MB a gamestate run hung
+# until its total limit.
+MEMORY_FLOOR_MB = 96  # full marks down to 48 MB in Docker (16 locally): twice that
+SECONDS_FLOOR = 1  # a fresh worker and its slowest call: 0.5 s at most (the start 0.13 s)
+# A whole correct run as the total's clock sees it (in Docker, from the
+# container's start): 2 s at most. Below 1 s the supervisor's CPU rlimit,
+# whole seconds of the total, would be 0.
+TOTAL_SECONDS_FLOOR = 3
+
+SECONDS = ("call_seconds", "test_seconds", "total_seconds")
+WHOLE = ("memory_mb", "output_bytes", "processes", "file_bytes")
+
+
+def _need(amount, unit, what, measured):
+    return amount, (f"the {amount} {unit} the grader itself needs {what} (measured by "
+                    f"bench/grader_needs.py: {measured}, with a margin)")
+
+
 @dataclass(frozen=True)
 class Limits:
     # For an exercise whose exercise.toml gives none: about the most generous of
@@ -34,12 +75,49 @@ class Limits:
     processes: int = 64
     file_bytes: int = 16 << 20
 
+    # field -> (the least the grader itself needs, the words for it). The
+    # bench that measures these needs grades below them with a subclass.
+    FLOORS: ClassVar[dict[str, tuple[float, str]]] = {
+        "memory_mb": _need(MEMORY_FLOOR_MB, "MB", "to grade a correct submission",
+                           "48 MB in Docker"),
+        "call_seconds": _need(SECONDS_FLOOR, "s", "for a call, which starts a worker",
+                              "0.5 s at most"),
+        "test_seconds": _need(SECONDS_FLOOR, "s", "for a test, which starts a worker",
+                              "0.5 s at most"),
+        "total_seconds": _need(TOTAL_SECONDS_FLOOR, "s", "for a run of a correct submission",
+                               "2 s at most in Docker"),
+    }
+
+    def __post_init__(self):
+        for field in SECONDS + WHOLE:
+            self._check(field, getattr(self, field))
+        # A call's deadline is the earlier of its own and its test's (the
+        # harness's Budget): a call limit above the test's would never apply.
+        # The total may be below a test's: it then stops whatever test runs.
+        if self.call_seconds > self.test_seconds:
+            raise BadLimits("{} is above {}: a call runs within its test, so its limit "
+                            "could never apply", ("call_seconds", self.call_seconds),
+                            ("test_seconds", self.test_seconds))
+
+    def _check(self, field, value):
+        whole = field in WHOLE
+        if (isinstance(value, bool) or not isinstance(value, int if whole else (int, float))
+                or (isinstance(value, float) and not math.isfinite(value))):
+            raise BadLimits("{} is not " + ("a whole number" if whole else "a number of seconds"),
+                            (field, value))
+        if value <= 0:
+            raise BadLimits("{} is not above 0", (field, value))
+        floor, need = self.FLOORS.get(field, (0, ""))
+        if value < floor:
+            raise BadLimits("{} is below " + need, (field, value))
+
     def facts(self):
         """The limits as the report states them."""
         return {k: v for k, v in dataclasses.asdict(self).items() if k != "file_bytes"}
 
-    def override(self, **changes):
-        """These limits with the given ones replaced (None leaves one alone)."""
+    def override(self, **changes: float | None) -> "Limits":
+        """These limits with the given ones replaced (None leaves one alone);
+        BadLimits if the grader can't grade with them."""
         return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
@@ -87,21 +165,40 @@ def known(root=ROOT):
     return sorted(p.name for p in root.iterdir() if (p / "exercise.toml").is_file())
 
 
+def _limits(table, tests, path):
+    """The limits of exercise.toml's ``[limits]`` table; each test's own
+    ``seconds`` must be a limit its test can be graded with too."""
+    try:
+        limits = Limits(**table)
+    except BadLimits as exc:
+        raise BadExercise(f"{path}: [limits] {exc}") from None
+    for test in tests:
+        try:
+            limits.override(test_seconds=test.seconds)
+        except BadLimits as exc:
+            raise BadExercise(f"{path}: test {test.name}: " + exc.named(
+                lambda field, value: f"seconds = {value!r}" if field == "test_seconds"
+                else f"[limits] {field} = {value!r}")) from None
+    return limits
+
+
 def load(name, root=ROOT):
     if name not in known(root):
         raise UnknownExercise(name, known(root))
     folder = root / name
-    with open(folder / "exercise.toml", "rb") as handle:
+    path = folder / "exercise.toml"
+    with open(path, "rb") as handle:
         data = tomllib.load(handle)
     try:
         tests = tuple(TestSpec(**test) for test in data["tests"])
         exercise = Exercise(
             id=name, title=data["title"], summary=data.get("summary", ""),
-            files=tuple(data["files"]), tests=tests, limits=Limits(**data.get("limits", {})),
+            files=tuple(data["files"]), tests=tests,
+            limits=_limits(data.get("limits", {}), tests, path),
             folder=folder, provides=tuple(data.get("provides", ())),
         )
     except (KeyError, TypeError) as exc:
-        raise BadExercise(f"{folder / 'exercise.toml'}: {exc}") from None
+        raise BadExercise(f"{path}: {exc}") from None
     for test in tests:
         if test.visibility not in VISIBILITY:
             raise BadExercise(f"{name}: test {test.name}: visibility {test.visibility!r}")

@@ -8,7 +8,8 @@ import zipfile
 
 import pytest
 
-from grader import cli, report
+from grader import cli, exercises, grading, report, sandbox
+from grader.exercises import MEMORY_FLOOR_MB
 from conftest import ROOT, SOLUTIONS
 
 WRONG_HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text().replace(
@@ -106,6 +107,50 @@ def test_limits_from_the_command_line_reach_the_report(capsys):
                        str(SOLUTIONS / "helpers"))
     limits = json.loads(out)["sandbox"]["limits"]
     assert limits["call_seconds"] == 2 and limits["memory_mb"] == 600
+
+
+@pytest.fixture
+def nothing_graded(monkeypatch):
+    """Fails a test that grades or picks a sandbox: refusals come first."""
+    def graded(*args, **kwargs):
+        raise AssertionError("graded, or a sandbox picked, before the refusal")
+    for name in ("grade", "grade_alike"):
+        monkeypatch.setattr(grading, name, graded)
+    for name in ("backend", "choose"):
+        monkeypatch.setattr(sandbox, name, graded)
+
+
+@pytest.mark.parametrize("flags, says", [
+    (["--memory-mb", "32"], f"--memory-mb 32 is below the {MEMORY_FLOOR_MB} MB the grader itself "
+                            "needs to grade a correct submission (measured by "
+                            "bench/grader_needs.py: "),
+    (["--memory-mb", "-5"], "--memory-mb -5 is not above 0"),
+    (["--call-seconds", "0"], "--call-seconds 0 is not above 0"),
+    (["--total-seconds", "nan"], "--total-seconds nan is not a number of seconds"),
+    (["--call-seconds", "8", "--test-seconds", "7"],
+     "--call-seconds 8 is above --test-seconds 7: a call runs within its test"),
+])
+def test_limits_the_grader_cant_grade_with_are_a_usage_error(capsys, nothing_graded, flags, says):
+    code, out, err = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers", *flags,
+                         str(SOLUTIONS / "helpers"))
+    assert code == 2 and out == ""
+    assert err.startswith(f"minimax-grader: error: {says}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["grade", "--sandbox", "local", "--exercise", "helpers", str(SOLUTIONS / "helpers")],
+    ["batch", "--sandbox", "local", "--exercise", "helpers", str(SOLUTIONS), "-o", "OUT"],
+    ["check-solutions", "--solutions-only"],
+])
+def test_an_exercise_toml_with_bad_limits_is_a_usage_error(capsys, monkeypatch, nothing_graded,
+                                                           tmp_path, argv):
+    # Floors above every exercise's memory limit: each exercise.toml is now bad.
+    monkeypatch.setattr(exercises.Limits, "FLOORS",
+                        {**exercises.Limits.FLOORS, "memory_mb": (10 ** 6, "a million MB")})
+    code, out, err = run(capsys, *[str(tmp_path / "out") if a == "OUT" else a for a in argv])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "exercise.toml: [limits] memory_mb = 512 is below a million MB" in err
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.fixture
