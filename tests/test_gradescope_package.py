@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -261,7 +262,9 @@ def test_the_student_s_code_runs_as_student_and_reads_nothing_of_the_grader(grad
                             "def terminal_test(gameState):" + PROBE)
     results = gradescope.grade({"minimax_helpers.py": probe})
     output = check_format(results)[EXERCISE.tests[0].title]["output"]
-    assert "uid=10002 gid=10002 suite=PermissionError source=PermissionError" in output
+    uid, gid = map(int, re.search(r"uid=(\d+) gid=(\d+) suite=PermissionError "
+                                  r"source=PermissionError", output).groups())
+    assert uid == gid and 20000 <= uid < 60000  # a user of its own
 
 
 # Grades in the container with the installed grader, and lists what the

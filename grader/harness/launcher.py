@@ -6,7 +6,7 @@ forbids new privileges). It unpacks the job archive from standard input into
 the work folder (its one argument; by default ``/work``, the container's
 tmpfs), starts the supervisor as the ``grader`` user with the container's
 stdout as its results channel, and then starts and kills the student's
-workers, as the ``student`` user, when the supervisor asks (see ``spawn``).
+workers, as a user of the run's own, when the supervisor asks (see ``spawn``).
 When the supervisor ends, every student process is killed. The launcher
 sandbox (``grader.sandbox.launcher``) runs it the same way, outside Docker.
 """
@@ -14,6 +14,7 @@ sandbox (``grader.sandbox.launcher``) runs it the same way, outside Docker.
 import io
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -30,7 +31,11 @@ from grader.harness.spawn import LocalSpawner, serve  # noqa: E402
 WORK = Path("/work")
 SUPERVISOR = Path(__file__).resolve().parent / "supervisor.py"
 GRADER_UID = 10001
-STUDENT_UID = 10002
+# The student's code runs as a user of its own in each run, not as the image's
+# "student" (10002): RLIMIT_NPROC counts a user's processes across the whole
+# host, so a fork bomb in one container would starve a neighbour's run that
+# shared its user. The files it may read are readable by any other user.
+STUDENT_UIDS = range(20000, 60000)
 MAX_ARCHIVE = 16 << 20
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
        "TMPDIR": "/tmp"}
@@ -50,7 +55,8 @@ def unpack(data, work):
 
 
 def student_pids():
-    """Every process of the student's user (forks that left their group too)."""
+    """Every process of a student's user (forks that left their group too): in
+    a container, this run's; on a Gradescope machine, this and any earlier."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -58,7 +64,7 @@ def student_pids():
             except OSError:
                 continue
             uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
-            if int(uid_line.split()[1]) == STUDENT_UID:
+            if int(uid_line.split()[1]) in STUDENT_UIDS:
                 yield int(entry)
 
 
@@ -94,7 +100,7 @@ def main():
         env=ENV, cwd=work, stdin=subprocess.DEVNULL,
     )
     theirs.close()
-    spawner = StudentSpawner(user=STUDENT_UID, env=ENV)
+    spawner = StudentSpawner(user=STUDENT_UIDS[secrets.randbelow(len(STUDENT_UIDS))], env=ENV)
     try:
         serve(ours, spawner)
     finally:
