@@ -12,7 +12,8 @@ imported; it refuses, and reports to the supervisor:
 - ``gc``'s views of every object and of references, which would reach them
   another way; ``ctypes`` and ``/proc/*/mem``, which would write memory;
 - trace and profile functions, which may rewrite a running frame's locals,
-  and further audit hooks, which could break the grader's own steps.
+  further audit hooks, which could break the grader's own steps, and
+  symbolic links, which could name a process's memory under another name.
 
 Module dictionaries and classes are not covered by audit events: the worker
 takes what it needs at call time from its functions' defaults, and
@@ -27,8 +28,9 @@ FUNCTION_EVENTS = {"object.__getattr__": "read", "object.__setattr__": "change",
                    "object.__delattr__": "delete"}
 
 
-class ChangedGrader(RuntimeError):
-    """What the student's code gets for touching the grader."""
+class Refused(RuntimeError):
+    """What the student's code gets for touching the grader (the supervisor,
+    told by the alarm, then fails the step: ``student.ChangedGrader``)."""
 
 
 def _names_memory(path):
@@ -51,7 +53,7 @@ def install(alarm):
     protected, kept = set(), []
 
     def hook(event, args, _protected=protected, _kept=kept, _alarm=alarm, _id=id, _type=type,
-             _str=str, _paths=(str, bytes), _is_mem=_names_memory, _refuse=ChangedGrader,
+             _str=str, _paths=(str, bytes), _is_mem=_names_memory, _refuse=Refused,
              _refused=REFUSED_EVENTS, _function=dict(FUNCTION_EVENTS)):
         if event in _function:
             if not args or _id(args[0]) not in _protected:

@@ -399,9 +399,7 @@ class Student:
         what = self.alarms + ([str(c)[:100] for c in changed[:5]] if type(changed) is list
                               else [] if changed is None else ["the grader's namespaces"])
         if what:
-            self.reached.update(what)
-            self.stop()  # what else it answers can't be believed either
-            raise ChangedGrader(", ".join(dict.fromkeys(what)), doing)
+            self._reached(what, doing)
 
     def _check_identity(self, step, reply, replies, doing):
         """The object called on is the one the grader kept (by the id the worker
@@ -413,11 +411,15 @@ class Student:
         known = replies[where].get("id") if kind == "step" else \
             self.ids.get(where) if kind == "handle" else None
         if known is not None and on != known:
-            self.reached.add("an object the grader kept was swapped for another")
-            self.stop()
-            raise ChangedGrader("an object the grader kept was swapped for another", doing)
+            self._reached(["an object the grader kept was swapped for another"], doing)
         if handle:
             self.ids[handle] = made
+
+    def _reached(self, what, doing):
+        """Fail the step: the student's code reached into the grader (``what``)."""
+        self.reached.update(what)
+        self.stop()  # what else the worker answers can't be believed either
+        raise ChangedGrader(", ".join(dict.fromkeys(what)), doing)
 
     def _origin(self, target, chain, replies):
         """Which call made the object a step was called on, as the student wrote it."""
