@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path, PurePosixPath
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2])]
@@ -55,16 +56,18 @@ def unpack(data, work):
 
 
 def student_pids():
-    """Every process of a student's user (forks that left their group too): in
-    a container, this run's; on a Gradescope machine, this and any earlier."""
+    """Every live process of a student's user (forks that left their group too;
+    zombies are dead already): in a container, this run's; on a Gradescope
+    machine, this and any earlier."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 status = Path(f"/proc/{entry}/status").read_text()
             except OSError:
                 continue
-            uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
-            if int(uid_line.split()[1]) in STUDENT_UIDS:
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            if int(fields["Uid"].split()[0]) in STUDENT_UIDS and \
+                    not fields["State"].strip().startswith("Z"):
                 yield int(entry)
 
 
@@ -75,12 +78,20 @@ class StudentSpawner(LocalSpawner):
         super().kill(pid)
         self.kill_all()
 
-    def kill_all(self):
-        for pid in student_pids():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    def kill_all(self, seconds=3):
+        """Kill every student process and see them gone (at most ``seconds``): a
+        process that forks while it is being killed leaves a child a pass did not
+        see, and one killed takes a moment to exit."""
+        deadline = time.monotonic() + seconds
+        while found := list(student_pids()):
+            for pid in found:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.005)
 
 
 def main():

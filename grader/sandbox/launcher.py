@@ -4,8 +4,8 @@ For a machine that is itself a throwaway container made for grading, such as
 Gradescope's (see ``grader.gradescope_package``), where the harness was
 installed by ``docker/install-harness``: the launcher takes the same job
 archive on stdin as in the Docker sandbox, and starts the supervisor as the
-``grader`` user and the student's workers as the ``student`` user, who can't
-read the suites. The wall-clock limit is this process's deadline and kill;
+``grader`` user and the student's workers as a user of the run's own, who
+can't read the suites. The wall-clock limit is this process's deadline and kill;
 the other limits are the harness's rlimits, with an address-space cap in
 place of a container's memory limit. Network, disk and kernel isolation are
 the machine's: this backend adds none.

@@ -1,4 +1,4 @@
-"""Hostile: 64 threads burning CPU beside correct answers."""
+"""Hostile: 8 threads burning CPU beside correct answers."""
 
 import hashlib
 import threading
@@ -8,13 +8,13 @@ _BLOCK = bytes(32 << 20)
 
 
 def _burn():
-    # Hashing a large block runs in C without the GIL: the 64 threads really burn
+    # Hashing a large block runs in C without the GIL: the 8 threads really burn
     # the CPU, yet leave the interpreter to the thread that answers the grader.
     while True:
         hashlib.sha256(_BLOCK).digest()
 
 
-for _ in range(64):
+for _ in range(8):
     threading.Thread(target=_burn, daemon=True).start()
 
 
