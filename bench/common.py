@@ -6,14 +6,20 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent  # the source checkout
+sys.path.insert(0, str(ROOT))
 
 from grader import exercises, grading, solutions  # noqa: E402
 
 
 def submissions(n):
     """N submissions: the reference solutions and the corpus, taken in turn."""
-    return list(itertools.islice(itertools.cycle(solutions.cases()), n))
+    return list(itertools.islice(itertools.cycle(checkout_cases()), n))
+
+
+def checkout_cases():
+    """The checkout's reference solutions, then its corpus."""
+    return solutions.cases(ROOT / "solutions", ROOT / "tests" / "corpus")
 
 
 def grade_all(cases, sandbox):

@@ -33,12 +33,11 @@ import threading
 import time
 from pathlib import Path
 
-from common import submissions
+from common import ROOT, checkout_cases, submissions
 
-from grader import exercises, grading, sandbox, solutions
+from grader import exercises, grading, sandbox
 
 CLI = [sys.executable, "-m", "grader"]
-ROOT = Path(__file__).resolve().parent.parent
 ROOM = dict(call_seconds=120, test_seconds=300, total_seconds=600)  # never reached here
 CALL_FLOOR = 5  # a call also waits for a worker to start, slower under load
 START = 5  # seconds for the sandbox and pytest to start, in the total
@@ -137,7 +136,7 @@ def main():
     docker = sandbox.backend("docker")
     if isinstance(docker, sandbox.Unavailable):
         raise SystemExit(f"no Docker sandbox here: {docker.why}")
-    cases = [case for case in solutions.cases() if case.full_marks]
+    cases = [case for case in checkout_cases() if case.full_marks]
     jobs = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="minimax-grader-bench-") as root:
         backends = [docker, sandbox.backend("local")]

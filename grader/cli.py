@@ -10,11 +10,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from grader import (__version__, batch, exercises, grading, intake, render, roster, sandbox,
-                    solutions)
-from grader.files import write_atomic
+from grader import (__version__, batch, exercises, files, grading, intake, render, roster,
+                    sandbox, solutions)
 
 USAGE_ERROR = 2
+# A file name that -o suggests when it is given a folder, by --format.
+REPORT_NAMES = {"json": "report.json", "text": "report.txt", "gradescope": "results.json",
+                "junit": "report.xml"}
+CORPUS = "tests/corpus"  # check-solutions' corpus in a source checkout
 
 
 class UsageError(Exception):
@@ -69,20 +72,16 @@ def _limits(exercise, args):
 def cmd_grade(args):
     exercise = _exercise(args.exercise)
     limits = _limits(exercise, args)  # before anything is graded
-    if args.output and not Path(args.output).resolve().parent.is_dir():
-        raise UsageError(f"{args.output}: its folder does not exist")
+    target = files.output(args.output or files.STDOUT, example=REPORT_NAMES[args.format])
     try:
         intake.kind(args.submission)
     except intake.UsageError as exc:
         raise UsageError(str(exc)) from None
     chosen = sandbox.choose(args.sandbox, warn=lambda text: print(text, file=sys.stderr))
     report = grading.grade(exercise, args.submission, chosen, limits)
-    text = render.RENDERERS[args.format](report)
-    if args.output:
-        write_atomic(args.output, text)
+    target.write(render.RENDERERS[args.format](report))
+    if target.path is not None:
         print(report["message"])
-    else:
-        sys.stdout.write(text)
     return 0
 
 
@@ -173,18 +172,32 @@ def cmd_batch(args):
     return outcome.exit_code
 
 
+def _folder(path, flag):
+    folder = Path(path)
+    if not folder.is_dir():
+        raise UsageError(f"{flag} {path}: no such folder")
+    return folder
+
+
+def _check_cases(args):
+    """The cases check-solutions grades: the solutions, and the corpus unless left out.
+
+    The defaults are a source checkout's folders, as seen from the current one."""
+    corpus = None
+    if not args.solutions_only and (args.corpus != CORPUS or Path(CORPUS).is_dir()):
+        corpus = _folder(args.corpus, "--corpus")
+    return solutions.cases(_folder(args.solutions, "--solutions"), corpus)
+
+
 def cmd_check_solutions(args):
-    root = Path(args.root)
-    if not (root / "solutions").is_dir():
-        raise UsageError(f"{root}: no solutions/ folder here (run it in a source checkout "
-                         "or give --root)")
+    cases = _check_cases(args)
     exercises.load_all()  # an exercise.toml with bad limits is refused before any grading
     chosen = sandbox.backend(args.sandbox)
     table = Table(title="check-solutions")
     for column in ("case", "expected", "score", "verdict"):
         table.add_column(column)
     surprises = 0
-    for case in solutions.cases(root, corpus=not args.solutions_only):
+    for case in cases:
         report, problems = solutions.check(case, chosen)
         surprises += bool(problems)
         score = "-" if report["score"] is None else f"{report['score']:g}/{report['max_score']:g}"
@@ -282,7 +295,7 @@ def parser():
     build = image_commands.add_parser("build", help="build the grading image (no registry needed)")
     build.add_argument("--base", default="auto", help=(
         "the base image: auto (python:3.11-slim if present, else one made from Debian's "
-        "packages with docker/make-base-image), or any image name"))
+        "packages with grader/data/image/make-base-image), or any image name"))
     build.add_argument("--tag", default=f"minimax-grader:{__version__}")
     build.add_argument("--force", action="store_true", help="rebuild even when up to date")
 
@@ -293,7 +306,12 @@ def parser():
 
     check = commands.add_parser(
         "check-solutions", help="prove the reference solutions and the test corpus")
-    check.add_argument("--root", default=str(solutions.ROOT), help="the source checkout")
+    check.add_argument("--solutions", default="solutions", metavar="DIR", help=(
+        "the reference solutions, one folder per exercise id (default: ./solutions, as in "
+        "the source checkout)"))
+    check.add_argument("--corpus", default=CORPUS, metavar="DIR", help=(
+        "submissions with an expect.toml each, in DIR/<exercise>/<case>/ (default: "
+        f"./{CORPUS} where it exists)"))
     check.add_argument("--sandbox", choices=("docker", "local"), default="local")
     check.add_argument("--solutions-only", action="store_true",
                        help="skip the corpus of wrong submissions")
@@ -309,6 +327,6 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (UsageError, exercises.BadExercise) as exc:
+    except (UsageError, exercises.BadExercise, files.BadOutput) as exc:
         print(f"minimax-grader: error: {exc}", file=sys.stderr)
         return USAGE_ERROR

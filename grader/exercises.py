@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar
 
-ROOT = Path(__file__).resolve().parent.parent / "exercises"
+from grader import resources
+
+ROOT = resources.data("exercises")
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
 
 
@@ -160,8 +162,7 @@ class Exercise:
 
 def known(root=ROOT):
     if not root.is_dir():
-        raise BadExercise(f"no exercises at {root}: install minimax-grader from its source "
-                          "checkout (pip install -e .)")
+        raise BadExercise(f"no exercises at {root}: is minimax-grader installed whole?")
     return sorted(p.name for p in root.iterdir() if (p / "exercise.toml").is_file())
 
 

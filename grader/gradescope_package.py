@@ -10,8 +10,8 @@ Gradescope unpacks it in /autograder/source. It holds:
   grades /autograder/submission in the launcher sandbox (the student's code
   as the ``student`` user, who can't read the suite) and always writes
   /autograder/results/results.json;
-- ``grader/``: the harness and the host-side modules that run imports;
-  ``exercises/<id>/``: the exercise's ``exercise.toml`` and suite;
+- ``grader/``: the harness and the host-side modules that run imports, and
+  ``grader/data/exercises/<id>/``: the exercise's ``exercise.toml`` and suite;
 - ``requirements.txt`` and ``wheelhouse/``: pytest, pytest-timeout, the host
   side's packages and pip, as wheels for this machine's Python and platform,
   so that setup.sh needs no network where they fit (else it uses PyPI).
@@ -27,13 +27,12 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-from grader import image
+from grader import image, resources
 
-ROOT = image.ROOT
-SCRIPTS = ROOT / "gradescope"
+SCRIPTS = resources.data("gradescope")
 # The host side's modules that gradescope_run imports (tests check the list).
-HOST = ("grader/__init__.py", "grader/files.py", "grader/exercises.py", "grader/grading.py",
-        "grader/intake.py", "grader/report.py", "grader/render.py", "grader/gradescope_run.py",
+HOST = ("grader/__init__.py", "grader/resources.py", "grader/files.py", "grader/exercises.py",
+        "grader/grading.py", "grader/intake.py", "grader/report.py", "grader/render.py", "grader/gradescope_run.py",
         "grader/sandbox/__init__.py", "grader/sandbox/local.py", "grader/sandbox/launcher.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")
 HOST_ONLY = {"docker"}  # the Docker sandbox's client: the package starts no container
@@ -47,25 +46,24 @@ def requirements():
             if re.match(r"[\w.-]+", r).group().lower() not in HOST_ONLY]
 
 
-def _sources(exercise, root):
+def _sources(exercise):
     """(name in the zip, path) of the grader's files and the exercise's suite."""
-    files = [(p.relative_to(root).as_posix(), p) for p in image.harness_files(root)]
-    files += [(name, root / name) for name in HOST]
-    files += [(f"exercises/{exercise.id}/{p.relative_to(exercise.folder).as_posix()}", p)
-              for p in image.suite_files(exercise.folder)]
+    files = [(image.in_package(p), p) for p in image.harness_files()]
+    files += [(name, image.PACKAGE / name.removeprefix("grader/")) for name in HOST]
+    files += [(image.in_package(p), p) for p in image.suite_files(exercise.folder)]
     return sorted(set(files))
 
 
-def _entries(exercise, wheels, root=ROOT):
+def _entries(exercise, wheels):
     """(name in the zip, bytes, mode) of everything the package holds."""
     run = (SCRIPTS / "run_autograder").read_text().replace("@EXERCISE@", exercise.id)
     yield "setup.sh", (SCRIPTS / "setup.sh").read_bytes(), EXECUTABLE
     yield "run_autograder", run.encode(), EXECUTABLE
-    yield "install-harness", (root / image.INSTALL).read_bytes(), EXECUTABLE
+    yield "install-harness", resources.data("image", image.INSTALL).read_bytes(), EXECUTABLE
     yield "requirements.txt", "".join(f"{r}\n" for r in requirements()).encode(), PLAIN
     for wheel in sorted(wheels.glob("*.whl")):
         yield f"wheelhouse/{wheel.name}", wheel.read_bytes(), PLAIN
-    for name, path in _sources(exercise, root):
+    for name, path in _sources(exercise):
         yield name, path.read_bytes(), PLAIN
 
 

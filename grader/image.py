@@ -1,8 +1,9 @@
 """Building the grading image, with no registry and no network in the build.
 
-The build context is staged from the source tree: the Dockerfile, the
-script that installs the harness, the harness, the exercises' suites and a
-wheelhouse of pytest and pytest-timeout downloaded on the host. The image
+The build context is staged from the installed package: the Dockerfile and
+the script that installs the harness (both in ``grader/data/image/``), the
+harness, the exercises' suites and a wheelhouse of pytest and
+pytest-timeout downloaded on the host. The image
 is labelled with a hash of what it holds, so that an image older than the
 harness is noticed instead of used.
 """
@@ -16,49 +17,56 @@ import tempfile
 import time
 from pathlib import Path
 
+from grader import resources
 from grader.sandbox.docker import IMAGE
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = resources.package()
 BASE = "minimax-grader-base:bookworm"
 REGISTRY_BASE = "python:3.11-slim"
 HASH_LABEL = "minimax-grader.contents"
 REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1"]
-INSTALL = "docker/install-harness"  # the harness's users and permissions
+INSTALL = "install-harness"  # the harness's users and permissions
 
 
 def _sources(paths):
     return [p for p in paths if "__pycache__" not in p.parts]
 
 
-def harness_files(root=ROOT):
-    """The harness, what runs in a sandbox: paths in the source tree."""
-    return _sources([root / "grader/__init__.py", *sorted((root / "grader/harness").rglob("*.py"))])
+def harness_files(package: Path = PACKAGE) -> list[Path]:
+    """The harness, what runs in a sandbox: paths in the installed package."""
+    return _sources([package / "__init__.py", *sorted((package / "harness").rglob("*.py"))])
 
 
-def suite_files(folder):
-    """An exercise's ``exercise.toml`` and suite: paths in the source tree."""
+def suite_files(folder: Path) -> list[Path]:
+    """An exercise's ``exercise.toml`` and suite: paths in the installed package."""
     return _sources([folder / "exercise.toml", *sorted((folder / "suite").rglob("*.py"))])
 
 
-def context_files(root=ROOT):
-    """(path in the context, path in the source tree) of what the image holds."""
-    sources = harness_files(root)
-    for exercise in sorted((root / "exercises").iterdir()):
+def in_package(path: Path, package: Path = PACKAGE) -> str:
+    """``path``'s name where the package's copy lies: ``grader/harness/wire.py``."""
+    return f"grader/{path.relative_to(package).as_posix()}"
+
+
+def context_files(package: Path = PACKAGE) -> list[tuple[str, Path]]:
+    """(path in the context, path in the package) of what the image holds."""
+    sources = harness_files(package)
+    for exercise in sorted((package / "data" / "exercises").iterdir()):
         sources += suite_files(exercise)
-    return [("Dockerfile", root / "Dockerfile"), (INSTALL, root / INSTALL),
-            *((str(p.relative_to(root)), p) for p in sources)]
+    scripts = package / "data" / "image"
+    return [("Dockerfile", scripts / "Dockerfile"), (INSTALL, scripts / INSTALL),
+            *((in_package(p, package), p) for p in sources)]
 
 
-def contents_hash(root=ROOT):
+def contents_hash(package: Path = PACKAGE) -> str:
     digest = hashlib.sha256()
-    for name, path in context_files(root):
+    for name, path in context_files(package):
         digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
-def stage(target, root=ROOT):
+def stage(target: Path) -> None:
     """Copy the context into ``target`` and download the wheelhouse there."""
-    for name, path in context_files(root):
+    for name, path in context_files():
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target / name)
     wheelhouse(target / "wheelhouse")
@@ -113,7 +121,7 @@ def pick_base(client, base):
             why = "not root" if os.geteuid() != 0 else "debootstrap is not installed"
             raise NoBase(NO_BASE.format(why=why)) from None
         return REGISTRY_BASE
-    subprocess.run([str(ROOT / "docker" / "make-base-image"), BASE], check=True)
+    subprocess.run(["bash", str(resources.data("image", "make-base-image")), BASE], check=True)
     return BASE
 
 

@@ -1,10 +1,15 @@
-"""Proving the grader on the project's own submissions.
+"""Proving the grader on known submissions: the reference solutions and a corpus.
 
-Every reference solution in ``solutions/<id>/`` must get full marks; every
-case of the corpus in ``tests/corpus/<id>/<case>/`` must get what its
+Every reference solution in ``SOLUTIONS/<id>/`` must get full marks; every
+case of a corpus in ``CORPUS/<id>/<case>/`` must get what its
 ``expect.toml`` says: full marks, or lost marks with the named mistake
 diagnosed and, where listed, exactly those tests failing. No test may name
 a mistake the case does not have: a wrong hint is worse than none.
+
+Neither ships with the package, so that students who install the grader
+don't get the answers: the source checkout holds the project's own
+(``solutions/`` and ``tests/corpus/``), and an instructor can point
+``check-solutions`` at theirs.
 """
 
 import tomllib
@@ -12,8 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import exercises, grading
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -25,6 +28,7 @@ class Case:
     failing: list | None = None
     notes: list = field(default_factory=list)
     also: list = field(default_factory=list)  # more mistakes the case has (two-mistake cases)
+    reference: bool = False  # a reference solution, not a corpus case
 
     @property
     def mistakes(self) -> set:
@@ -33,7 +37,7 @@ class Case:
 
     @property
     def label(self):
-        if self.path.parent.name == "solutions":
+        if self.reference:
             return f"solution of {self.exercise}"
         return f"{self.exercise}/{self.path.name}"
 
@@ -47,15 +51,12 @@ def _corpus_case(exercise, folder):
                 named[1:])
 
 
-def cases(root=ROOT, corpus=True):
-    """The reference solutions, then the corpus (when ``corpus``)."""
-    found = [
-        Case(folder.name, folder, True)
-        for folder in sorted((root / "solutions").iterdir()) if folder.is_dir()
-    ]
-    corpus_root = root / "tests" / "corpus"
-    if corpus and corpus_root.is_dir():
-        for exercise in sorted(p for p in corpus_root.iterdir() if p.is_dir()):
+def cases(solutions: Path, corpus: Path | None = None) -> list[Case]:
+    """The reference solutions in ``solutions``, then the cases in ``corpus`` (if given)."""
+    found = [Case(folder.name, folder, True, reference=True)
+             for folder in sorted(solutions.iterdir()) if folder.is_dir()]
+    if corpus is not None:
+        for exercise in sorted(p for p in corpus.iterdir() if p.is_dir()):
             for folder in sorted(p for p in exercise.iterdir() if (p / "expect.toml").is_file()):
                 found.append(_corpus_case(exercise.name, folder))
     return found

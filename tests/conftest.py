@@ -13,6 +13,7 @@ from grader.sandbox.local import LocalSandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
+CORPUS = ROOT / "tests" / "corpus"
 
 
 def grade(exercise_id, path, **limits):

@@ -1,6 +1,7 @@
 """The command line: every command, every format, every usage error."""
 
 import json
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -182,7 +183,9 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(SOLUTIONS / "helpers")],
      "its folder does not exist"),
     (["stub", "nope"], "unknown exercise 'nope'"),
-    (["check-solutions", "--root", "/"], "no solutions/ folder here"),
+    (["check-solutions", "--solutions", "/no/such/dir"], "--solutions /no/such/dir: no such"),
+    (["check-solutions", "--solutions", str(SOLUTIONS), "--corpus", "/no/such/dir"],
+     "--corpus /no/such/dir: no such folder"),
 ])
 def test_usage_errors_exit_2_with_a_clear_message(capsys, argv, says):
     code, out, err = run(capsys, *argv)
@@ -199,7 +202,8 @@ def test_argument_errors_exit_2(capsys, argv):
 
 
 def test_check_solutions_passes_on_the_reference_solutions(capsys):
-    code, out, _ = run(capsys, "check-solutions", "--solutions-only")
+    code, out, _ = run(capsys, "check-solutions", "--solutions-only", "--solutions",
+                       str(SOLUTIONS))
     assert code == 0 and "0 surprise(s)" in out
 
 
@@ -213,5 +217,18 @@ def test_check_solutions_exits_1_on_a_surprise(capsys, tmp_path):
     wrong = tmp_path / "solutions" / "helpers"
     wrong.mkdir(parents=True)
     (wrong / "minimax_helpers.py").write_text(WRONG_HELPERS)
-    code, out, _ = run(capsys, "check-solutions", "--root", str(tmp_path))
+    code, out, _ = run(capsys, "check-solutions", "--solutions", str(tmp_path / "solutions"))
     assert code == 1 and "1 surprise(s)" in out and "expected full marks" in out
+
+
+def test_check_solutions_takes_an_instructor_s_folders(capsys, tmp_path, monkeypatch):
+    # Outside a checkout, with the instructor's solutions and a corpus of one wrong case.
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(SOLUTIONS / "helpers", tmp_path / "mine" / "helpers")
+    case = tmp_path / "cases" / "helpers" / "flipped"
+    case.mkdir(parents=True)
+    (case / "minimax_helpers.py").write_text(WRONG_HELPERS)
+    (case / "expect.toml").write_text("full_marks = true\n")
+    code, out, _ = run(capsys, "check-solutions", "--solutions", "mine", "--corpus", "cases")
+    assert code == 1 and "1 surprise(s)" in out
+    assert "solution of helpers" in out and "helpers/flipped" in out

@@ -8,13 +8,13 @@ serves ``minimax-grader check-solutions``.
 import pytest
 
 from grader import solutions
-from conftest import ROOT, grade
+from conftest import CORPUS, SOLUTIONS, grade
 
-CASES = solutions.cases(ROOT)
+CASES = solutions.cases(SOLUTIONS, CORPUS)
 
 
 def test_the_corpus_is_large_and_covers_every_exercise():
-    corpus = [case for case in CASES if case.path.parent.parent.name == "corpus"]
+    corpus = [case for case in CASES if not case.reference]
     assert len(corpus) >= 40
     for exercise in ("gamestate", "helpers", "decision", "depth_limit"):
         correct = [c for c in corpus if c.exercise == exercise and c.full_marks]

@@ -24,7 +24,7 @@ from conftest import ROOT, SOLUTIONS
 
 EXERCISE = exercises.load("helpers")
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
-SUITE = "/opt/minimax-grader/exercises/helpers/suite/test_helpers.py"
+SUITE = "/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py"
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +53,13 @@ def test_the_scripts_are_at_the_top_and_executable(package):
 def test_it_holds_the_harness_and_this_exercise_s_suite_only(package):
     held = contents(package)
     for path in image.harness_files():
-        assert held[path.relative_to(ROOT).as_posix()][0] == path.read_bytes()
+        assert held[image.in_package(path)][0] == path.read_bytes()
     for path in image.suite_files(EXERCISE.folder):
-        name = f"exercises/helpers/{path.relative_to(EXERCISE.folder)}"
+        name = f"grader/data/exercises/helpers/{path.relative_to(EXERCISE.folder)}"
         assert held[name][0] == path.read_bytes()
-    assert {name.split("/")[1] for name in held if name.startswith("exercises/")} == {"helpers"}
+    exercises = "grader/data/exercises/"
+    assert {name.removeprefix(exercises).split("/")[0]
+            for name in held if name.startswith(exercises)} == {"helpers"}
 
 
 def test_it_holds_no_reference_solution_and_nothing_of_the_tests(package):

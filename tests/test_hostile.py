@@ -34,7 +34,7 @@ MARGIN = 20  # seconds a run may take beyond its own limit
 MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
 # Source the student's code must never be able to show in a report.
 SECRET_SOURCES = [
-    *sorted(ROOT.glob("exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
+    *sorted(ROOT.glob("grader/data/exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
     *[ROOT / "grader" / "harness" / f"{name}.py"
       for name in ("search", "checks", "decision_checks", "game_checks", "positions",
                    "flawed_game")],

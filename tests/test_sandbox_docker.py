@@ -17,10 +17,10 @@ import pytest
 
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, sweep
-from conftest import ROOT, SOLUTIONS, grade, left_behind
+from conftest import CORPUS, ROOT, SOLUTIONS, grade, left_behind
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
-CASES = solutions.cases(ROOT)
+CASES = solutions.cases(SOLUTIONS, CORPUS)
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_writes_only_in_the_tmpfs(docker, submission):
 
 
 def test_the_student_reads_nothing_of_the_grader(docker, submission):
-    secrets = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
+    secrets = ["/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py",
                "/opt/minimax-grader/grader/harness/search.py",
                "/opt/minimax-grader/grader/harness/mistakes.py",
                "/work/job.json"]

@@ -20,7 +20,7 @@ from grader.sandbox import (LOG_CAP, RESULTS_CAP, Cancelled, SandboxUnavailable,
 IMAGE = f"minimax-grader:{__version__}"
 LABEL = "minimax-grader.sandbox"
 WORK = PurePosixPath("/work")
-SUITES = "/opt/minimax-grader/exercises"
+SUITES = "/opt/minimax-grader/grader/data/exercises"
 WORK_MB = 8  # the job and the student's files
 SHM_MB = 8
 

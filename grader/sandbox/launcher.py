@@ -2,7 +2,7 @@
 
 For a machine that is itself a throwaway container made for grading, such as
 Gradescope's (see ``grader.gradescope_package``), where the harness was
-installed by ``docker/install-harness``: the launcher takes the same job
+installed by ``grader/data/image/install-harness``: the launcher takes the same job
 archive on stdin as in the Docker sandbox, and starts the supervisor as the
 ``grader`` user and the student's workers as a user of the run's own, who
 can't read the suites. The wall-clock limit is this process's deadline and kill;
