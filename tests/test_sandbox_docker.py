@@ -113,16 +113,24 @@ def test_the_student_reads_nothing_of_the_grader(docker, submission):
     secrets = ["/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py",
                "/opt/minimax-grader/grader/harness/search.py",
                "/opt/minimax-grader/grader/harness/mistakes.py",
-               "/work/job.json"]
+               "/work/job.json",
+               # The image's bytecode is kept as its source is.
+               "/opt/minimax-grader/grader/harness/__pycache__/search.cpython-311.pyc",
+               "/opt/minimax-grader/grader/data/exercises/helpers/suite/__pycache__/"
+               "test_helpers.cpython-311.pyc"]
     code = PROBE + "".join(f'attempt("read {p}", lambda: open("{p}").read())\n' for p in secrets)
+    worker = "/opt/minimax-grader/grader/harness/__pycache__/worker.cpython-311.pyc"
+    code += f'attempt("read {worker}", lambda: open("{worker}", "rb").read())\n'
     code += ('print("uid", os.getuid(), os.getgid(), os.getgroups())\n'
              'attempt("kill parent", lambda: os.kill(os.getppid(), 9))\n'
              'attempt("kill 1", lambda: os.kill(1, 9))\n'
              'attempt("setuid", lambda: os.setuid(0))\n')
     result = grade_docker(docker, helpers_with(submission, code, where=None))
     output = result["output"]["text"]
-    for path in secrets[:3]:
+    for path in secrets[:3] + secrets[4:]:
         assert f"read {path} refused: PermissionError" in output
+    # ... and the worker's own bytecode is there for it, so it is not compiled each time.
+    assert f"read {worker} ALLOWED" in output
     uid, gid, groups = re.search(r"uid (\d+) (\d+) (\[.*\])", output).groups()
     assert uid == gid and 20000 <= int(uid) < 60000 and groups == "[]"  # a user of its own
     for act in ("kill parent", "kill 1", "setuid"):

@@ -44,4 +44,4 @@ pip=("$venv/bin/python" "$(echo "$wheels"/pip-*.whl)/pip" install --quiet --no-c
 
 mkdir -p "$home"
 cp -R "$source/grader" "$home/"
-sh "$source/install-harness" "$home"
+sh "$source/install-harness" "$home" "$venv/bin/python"
