@@ -1,6 +1,7 @@
 """Shared helpers for the grader's own tests."""
 
 import os
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -44,7 +45,12 @@ def solution_copy(tmp_path):
     return copy
 
 
+# The run's findings, gathered where the summary is written: with pytest-xdist
+# the tests run in worker processes, and what they find reaches the controller
+# only inside their reports (a skip's reason, a test's user_properties).
 UNTESTED = {}  # what could not be tested -> why (the first reason given)
+HOSTILE_RESULTS = {}  # hostile run id -> the problems found (empty: the grader held)
+NOT_TESTED = re.compile(r"Skipped: (.+?) NOT TESTED: (.*)", re.DOTALL)
 
 
 def skip_loudly(what, why):
@@ -54,8 +60,17 @@ def skip_loudly(what, why):
     """
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI must test {what}: {why}")
-    UNTESTED.setdefault(what, why)
     pytest.skip(f"{what.upper()} NOT TESTED: {why}")
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and isinstance(report.longrepr, tuple):
+        if found := NOT_TESTED.match(report.longrepr[2]):
+            UNTESTED.setdefault(found[1].lower(), found[2])
+    for name, value in report.user_properties:
+        if name == "hostile run":
+            run, problems = value
+            HOSTILE_RESULTS[run] = problems
 
 
 @pytest.fixture(scope="session")
@@ -101,9 +116,6 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(f"{what.upper()} WAS NOT TESTED: {why}",
                                         red=True, bold=True)
         terminalreporter.write_line(bar, red=True, bold=True)
-
-
-HOSTILE_RESULTS = {}  # run id -> the problems found (empty: the grader held)
 
 
 def hostile_summary(terminalreporter):

@@ -27,7 +27,7 @@ import pytest
 from grader import exercises, grading, report
 from grader.sandbox.docker import LABEL, DockerSandbox
 from grader.sandbox.local import LocalSandbox
-from conftest import HOSTILE_RESULTS, ROOT, SOLUTIONS
+from conftest import ROOT, SOLUTIONS
 
 HOSTILE = ROOT / "tests" / "hostile"
 MARGIN = 20  # seconds a run may take beyond its own limit
@@ -174,7 +174,8 @@ def test_the_corpus_covers_enough():
 
 
 @pytest.mark.parametrize("case, where", RUNS, ids=[f"{c.name}@{w}" for c, w in RUNS])
-def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory):
+def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory,
+                 record_property):
     exercise = exercises.load(case.exercise)
     submission = (BUILDERS[case.build](exercise, tmp_path_factory.mktemp(case.name))
                   if case.build else case.submission)  # outside tmp_path, checked for leftovers
@@ -204,5 +205,5 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - memory_before
     if growth > MEMORY_GROWTH:
         problems.append(f"the grader itself grew by {growth >> 10} MiB")
-    HOSTILE_RESULTS[f"{case.name}@{where}"] = problems
+    record_property("hostile run", (f"{case.name}@{where}", problems))
     assert problems == [], json.dumps(result["message"])
