@@ -6,25 +6,32 @@ index.html are remade from the reports at the end of every run. Identical
 submissions are graded once; ``resume`` keeps reports whose files are
 unchanged. Ctrl-C once stops new work and lets running sandboxes finish;
 twice kills them (their students stay pending).
+
+The output folder holds only what a run writes (OWN); the reports of
+students no longer in the class are moved aside to ASIDE, out of the
+gradebook, before anything is graded.
 """
 
 import json
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jsonschema
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
-from grader import __version__, grading, intake, page, render, report, summary
+from grader import __version__, exercises, grading, intake, page, render, report, summary
 from grader.files import write_atomic
 from grader.sandbox import Cancelled
 
 EXIT_ERRORS = 1  # some students' reports are grader errors: --retry-errors
 EXIT_INTERRUPTED = 130
+ASIDE = "not-in-class"  # reports of students no longer in SUBMISSIONS
+OWN = ("reports", "grades.csv", "summary.json", "index.html", ASIDE)
 
 
 @dataclass
@@ -32,6 +39,21 @@ class Options:
     jobs: int
     resume: bool = False
     retry_errors: bool = False
+    limits: exercises.Limits | None = None  # None: the exercise's own
+
+
+def foreign(out: Path) -> list[str]:
+    """The names in the folder ``out`` that no batch run writes (hidden ones
+    aside, such as a crashed run's temp files); none for a missing folder."""
+    if not out.is_dir():
+        return []
+    return sorted(name for name in os.listdir(out)
+                  if name not in OWN and not name.startswith("."))
+
+
+def earlier(out: Path) -> bool:
+    """Whether ``out`` holds the results of an earlier run."""
+    return (out / "summary.json").is_file() or (out / "reports").is_dir()
 
 
 @dataclass
@@ -42,6 +64,7 @@ class Outcome:
     kept: int = 0
     interrupted: bool = False
     seconds: float = 0.0
+    set_aside: list = field(default_factory=list)  # students whose reports went to ASIDE
 
     @property
     def exit_code(self):
@@ -79,7 +102,7 @@ class Batch:
         self.out = Path(out)
         self.options = options
         self.console = console
-        self.limits = exercise.limits
+        self.limits = options.limits or exercise.limits
         self.reports = {}
         self.alike = {}  # the students of each set of files, graded now or kept
         self.made = 0  # reports made by this run
@@ -93,6 +116,7 @@ class Batch:
         return (old is not None and old["exercise"] == self.exercise.id
                 and old["grader_version"] == __version__
                 and old["sandbox"]["backend"] == self.sandbox.name
+                and old["sandbox"]["limits"] == self.limits.facts()
                 and old["submission"]["files"] == manifest
                 and not (self.options.retry_errors and old["status"] == "error"))
 
@@ -122,7 +146,22 @@ class Batch:
     # -- grading ----------------------------------------------------------
 
     def _path(self, student, suffix):
-        return self.out / "reports" / f"{student}.{suffix}"
+        return self.out / summary.report_file(student, suffix)
+
+    def _set_aside(self, students):
+        """Move the reports of everyone not in ``students`` to ASIDE: a student
+        who left the class (or was renamed) keeps no row in the gradebook.
+        The students whose reports were moved, by their reports' names."""
+        keep = {self._path(student, suffix).name for student in students
+                for suffix in ("json", "txt")}
+        moved = sorted(path for path in (self.out / "reports").iterdir()
+                       if path.name not in keep and not path.name.startswith(".")
+                       and path.is_file())
+        if moved:
+            (self.out / ASIDE).mkdir(exist_ok=True)
+        for path in moved:
+            os.replace(path, self.out / ASIDE / path.name)
+        return sorted({path.stem for path in moved})
 
     def _save(self, student, one):
         write_atomic(self._path(student, "json"), render.to_json(one))
@@ -189,6 +228,7 @@ class Batch:
     def run(self, roster):
         started = time.monotonic()
         (self.out / "reports").mkdir(parents=True, exist_ok=True)
+        set_aside = self._set_aside([entry.student for entry in roster.entries])
         groups, kept = self._plan(roster)
         done = sum(r is not None for r in self.reports.values())
         self.progress = self._progress(len(self.reports), done)
@@ -200,7 +240,8 @@ class Batch:
                                      roster.ignored, identical)
         self._write_overview(overview)
         return Outcome(self.reports, overview, graded_now=self.made, kept=kept,
-                       interrupted=interrupted, seconds=time.monotonic() - started)
+                       interrupted=interrupted, seconds=time.monotonic() - started,
+                       set_aside=set_aside)
 
     def _write_overview(self, overview):
         write_atomic(self.out / "summary.json", render.to_json(overview))

@@ -3,7 +3,6 @@
 import argparse
 import os
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
@@ -11,7 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from grader import (__version__, batch, exercises, files, grading, intake, render, roster,
-                    sandbox, solutions)
+                    sandbox, solutions, summary)
+from grader.handout import handout, self_check
 
 USAGE_ERROR = 2
 # A file name that -o suggests when it is given a folder, by --format.
@@ -45,15 +45,21 @@ def cmd_list(args):
 def cmd_stub(args):
     exercise = _exercise(args.exercise)
     target = Path(args.dir)
-    starters = sorted(p for p in exercise.starter.iterdir() if p.is_file())
-    clashes = [p.name for p in starters if (target / p.name).exists()]
+    given = handout(exercise)
+    clashes = [name for name in given if os.path.lexists(target / name)]
     if clashes and not args.force:
         raise UsageError(f"{', '.join(clashes)} already in {target}; "
                          "nothing was written (use --force to overwrite)")
-    target.mkdir(parents=True, exist_ok=True)
-    for path in starters:
-        shutil.copyfile(path, target / path.name)
-        print(f"wrote {target / path.name}")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for name, source in given.items():
+            # Replaced, not written through: a link in the way is not followed.
+            files.write_atomic(target / name, source.read_bytes(), mode=0o644)
+            print(f"wrote {target / name}")
+    except OSError as exc:
+        raise UsageError(f"{target}: could not write the starter files: "
+                         f"{exc.strerror or exc}") from None
+    print(f"check your work as you go with: python {target / self_check(exercise)}")
     return 0
 
 
@@ -98,20 +104,52 @@ def _isolated(name, jobs):
     return chosen
 
 
-def _batch_options(args):
+def _batch_output(args):
+    """Check OUTDIR before anything is graded: a folder or nothing yet, outside
+    SUBMISSIONS, and holding nothing but an earlier run's results unless a flag
+    says what to do with it."""
+    out, given = Path(args.output), Path(args.submissions)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: not a folder")
+    if given.is_dir() and out.resolve().is_relative_to(given.resolve()):
+        raise UsageError(f"{out} is inside {given}: the next run would take it for a "
+                         "student's entry; write the results elsewhere")
+    keeping = args.resume or args.retry_errors
+    others = batch.foreign(out)
+    if others and not (keeping or args.force):
+        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+        raise UsageError(f"{out} holds files that are not a batch's results "
+                         f"({', '.join(others[:3])}{more}); give a new or empty folder, or "
+                         "--force to write into it anyway")
+    if batch.earlier(out) and not keeping:
+        print(f"note: {out} holds an earlier run's results: every student is graded again "
+              "(--resume keeps the reports of unchanged files)", file=sys.stderr)
+
+
+def _batch_options(args, exercise):
     jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out}: not a folder")
-    return batch.Options(jobs=jobs, resume=args.resume, retry_errors=args.retry_errors)
+    limits = _limits(exercise, args)
+    _batch_output(args)
+    return batch.Options(jobs=jobs, resume=args.resume, retry_errors=args.retry_errors,
+                         limits=limits)
+
+
+def _limit_words(args):
+    """The limit flags given, as words of a command line."""
+    words = []
+    for flag, _ in LIMIT_FLAGS:
+        value = getattr(args, flag.replace("-", "_"))
+        if value is not None:
+            words += [f"--{flag}", f"{value:g}"]
+    return words
 
 
 def _resume_command(args, jobs):
     return shlex.join(["minimax-grader", "batch", "--exercise", args.exercise, "--sandbox",
-                       args.sandbox, "--jobs", str(jobs), args.submissions, "-o", args.output,
-                       "--resume"])
+                       args.sandbox, "--jobs", str(jobs), *_limit_words(args), args.submissions,
+                       "-o", args.output, "--resume"])
 
 
 def _batch_report(outcome, args, jobs, console):
@@ -135,8 +173,13 @@ def _batch_report(outcome, args, jobs, console):
                       f"({len(groups)} group(s), each graded once; see summary.json)")
     if outcome.summary["ignored"]:
         console.print("ignored (no student's entry): " + ", ".join(outcome.summary["ignored"]))
+    if outcome.set_aside:
+        names = intake.capped(map(summary.shown_id, outcome.set_aside))
+        console.print(f"not in {args.submissions}: the reports of {len(outcome.set_aside)} "
+                      f"student(s) were moved to {Path(args.output) / batch.ASIDE} and are "
+                      f"not in the gradebook: {', '.join(names)}")
     for entry in outcome.summary["regrade"]:
-        console.print(f"error: {entry['student']}: {entry['reason']}")
+        console.print(f"error: {summary.shown_id(entry['student'])}: {entry['reason']}")
     if outcome.summary["regrade"]:
         console.print(f"{len(outcome.summary['regrade'])} grader error(s): grade them again "
                       "with --retry-errors")
@@ -158,9 +201,9 @@ def _grade_class(exercise, the_class, args, options):
 
 def cmd_batch(args):
     exercise = _exercise(args.exercise)
-    options = _batch_options(args)
+    options = _batch_options(args, exercise)
     try:
-        with roster.read(args.submissions) as the_class:
+        with roster.read(args.submissions, files=exercise.files) as the_class:
             if not the_class.entries:
                 raise UsageError(f"{args.submissions}: no student's entry in it (a subfolder, "
                                  "a .py file or a .zip per student)")
@@ -218,13 +261,17 @@ def cmd_image(args):
         client = connect()
     except SandboxUnavailable as exc:
         raise UsageError(str(exc)) from None
-    if not args.force and not image.problem(client, args.tag):
-        print(f"{args.tag} is up to date; nothing to do (--force rebuilds it)")
-        return 0
+    from docker.errors import DockerException
+
     try:
+        if not args.force and not image.problem(client, args.tag):
+            print(f"{args.tag} is up to date; nothing to do (--force rebuilds it)")
+            return 0
         built, seconds = image.build(client, base=args.base, tag=args.tag)
-    except (image.WheelhouseError, image.NoBase) as exc:
+    except (image.WheelhouseError, image.BuildFailed) as exc:  # says why and what to do
         raise UsageError(str(exc)) from None
+    except DockerException as exc:  # a --tag the engine refuses, an engine that fails
+        raise UsageError(f"the Docker engine refused: {image.said(exc)}") from None
     print(f"built {args.tag} ({built.short_id}) in {seconds:.0f} s")
     return 0
 
@@ -234,17 +281,29 @@ def cmd_gradescope_package(args):
     from grader.image import WheelhouseError
 
     exercise = _exercise(args.exercise)
-    output = Path(args.output)
-    if not output.resolve().parent.is_dir():
-        raise UsageError(f"{output}: its folder does not exist")
+    target = files.output(args.output, example="autograder.zip")
     try:
-        names = gradescope_package.build(exercise, output)
+        # A real path, never "-" but for stdout: a file named "-" is given as ./-
+        names = gradescope_package.build(exercise, target.path or Path(files.STDOUT))
     except WheelhouseError as exc:
         raise UsageError(str(exc)) from None
-    print(f"wrote {output} ({len(names)} files, {output.stat().st_size / 1e6:.1f} MB): the "
-          f"Gradescope autograder of {exercise.id}; upload it to a programming assignment "
-          f"whose students hand in {', '.join(exercise.files)}")
+    size = f", {target.path.stat().st_size / 1e6:.1f} MB" if target.atomic else ""
+    print(f"wrote {args.output} ({len(names)} files{size}): the Gradescope autograder of "
+          f"{exercise.id}; upload it to a programming assignment whose students hand in "
+          f"{', '.join(exercise.files)}", file=sys.stdout if target.path else sys.stderr)
     return 0
+
+
+LIMIT_FLAGS = (("call-seconds", float), ("test-seconds", float), ("total-seconds", float),
+               ("memory-mb", int))
+
+
+def _limit_flags(command):
+    """The flags that override an exercise's limits (read by ``_limits``)."""
+    for flag, kind in LIMIT_FLAGS:
+        floor = exercises.Limits.FLOORS[flag.replace("-", "_")][0]
+        command.add_argument(f"--{flag}", type=kind,
+                             help=f"override the exercise's limit (at least {floor})")
 
 
 def parser():
@@ -264,20 +323,20 @@ def parser():
     grade.add_argument("--exercise", required=True)
     grade.add_argument("--sandbox", choices=("auto", "docker", "local"), default="auto")
     grade.add_argument("--format", choices=sorted(render.RENDERERS), default="text")
-    grade.add_argument("-o", "--output", help="write the report here instead of stdout")
-    for limit, kind in (("call-seconds", float), ("test-seconds", float),
-                        ("total-seconds", float), ("memory-mb", int)):
-        floor = exercises.Limits.FLOORS[limit.replace("-", "_")][0]
-        grade.add_argument(f"--{limit}", type=kind,
-                           help=f"override the exercise's limit (at least {floor})")
+    grade.add_argument("-o", "--output", help=(
+        "write the report here instead of stdout: a file (replaced whole), a device or a "
+        "named pipe (written through), or - for stdout"))
+    _limit_flags(grade)
     grade.add_argument("submission", help="a folder, the .py file itself, or a .zip")
 
     many = commands.add_parser("batch", help="grade a whole class", description=(
         "Grade every student's entry in SUBMISSIONS (a folder, or a .zip of one, holding a "
         "subfolder, a .py file or a .zip per student; the entry's name is the student's id). "
         "Writes OUTDIR/reports/<student>.json and .txt, grades.csv, summary.json and "
-        "index.html. Exit status: 0 all graded, 1 some grader errors (--retry-errors), "
-        "2 usage error, 130 interrupted (--resume)."))
+        "index.html; OUTDIR must be new, empty or an earlier run's results (else --force), "
+        "and the reports of students no longer in SUBMISSIONS are moved to "
+        f"OUTDIR/{batch.ASIDE}/. Exit status: 0 all graded, 1 some grader errors "
+        "(--retry-errors), 2 usage error, 130 interrupted (--resume)."))
     many.add_argument("--exercise", required=True)
     many.add_argument("submissions", metavar="SUBMISSIONS")
     many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
@@ -289,20 +348,25 @@ def parser():
                       help="keep the reports of students whose files are unchanged")
     many.add_argument("--retry-errors", action="store_true",
                       help="as --resume, and grade again the students whose report is an error")
+    many.add_argument("--force", action="store_true", help=(
+        "write into OUTDIR even though it holds files that are not a batch's results"))
+    _limit_flags(many)
 
     image = commands.add_parser("image", help="the Docker sandbox's grading image")
     image_commands = image.add_subparsers(dest="image_command", required=True)
     build = image_commands.add_parser("build", help="build the grading image (no registry needed)")
     build.add_argument("--base", default="auto", help=(
-        "the base image: auto (python:3.11-slim if present, else one made from Debian's "
-        "packages with grader/data/image/make-base-image), or any image name"))
+        "the base image: auto (python:3.11-slim or the Debian-made base if present; else "
+        "one made from Debian's packages with debootstrap, as root; else python:3.11-slim "
+        "pulled), or any image name with python3 and pip (pulled if absent)"))
     build.add_argument("--tag", default=f"minimax-grader:{__version__}")
     build.add_argument("--force", action="store_true", help="rebuild even when up to date")
 
     package = commands.add_parser(
         "gradescope-package", help="write the autograder.zip to upload to Gradescope")
     package.add_argument("--exercise", required=True)
-    package.add_argument("-o", "--output", default="autograder.zip", help="the zip to write")
+    package.add_argument("-o", "--output", default="autograder.zip", help=(
+        "the zip to write: a file (replaced whole), a device or a named pipe, or - for stdout"))
 
     check = commands.add_parser(
         "check-solutions", help="prove the reference solutions and the test corpus")

@@ -19,7 +19,7 @@ Gradescope unpacks it in /autograder/source. It holds:
 Never the reference solutions, the grader's tests, nor the other exercises.
 """
 
-import os
+import io
 import re
 import stat
 import tempfile
@@ -27,7 +27,7 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-from grader import image, resources
+from grader import files, image, resources
 
 SCRIPTS = resources.data("gradescope")
 # The host side's modules that gradescope_run imports (tests check the list).
@@ -68,21 +68,19 @@ def _entries(exercise, wheels):
 
 
 def _write_zip(entries, output):
-    """Write the zip through a temp file and a rename: whole or not at all."""
-    handle = tempfile.NamedTemporaryFile(dir=output.parent, prefix=f".{output.name}.",
-                                         suffix=".part", delete=False)
-    try:
-        with handle, zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as archive:
-            for name, data, mode in entries:
-                info = zipfile.ZipInfo(name, date_time=STAMP)
-                info.external_attr = (stat.S_IFREG | mode) << 16
-                info.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(info, data)
-        os.chmod(handle.name, 0o644)
-        os.replace(handle.name, output)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
+    """Write the zip to ``output`` (a path; "-" is stdout) as ``files.Output``
+    writes: a regular file whole or not at all, a device or a FIFO straight
+    through. Made in memory first, so that every kind of target gets the same
+    bytes (a zip streamed to a pipe would differ)."""
+    target = files.output(str(output), example="autograder.zip")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data, mode in entries:
+            info = zipfile.ZipInfo(name, date_time=STAMP)
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    target.write(buffer.getvalue(), mode=PLAIN)
 
 
 def build(exercise, output):

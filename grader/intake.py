@@ -1,5 +1,8 @@
 """Taking in a submission: a folder, the ``.py`` file itself, or a ``.zip``.
 
+The exercise's files sit at the top of the folder or zip, or in the one
+folder it holds (a wrapper, as downloads from a course's site often have:
+``alice/alice_hw3/minimax_helpers.py``); never deeper, the same for both.
 Only the exercise's own file names are taken; each must be a regular file,
 not empty, within the size cap and UTF-8 text. A path is ``lstat``-ed before
 it is opened, so a FIFO, a device or a giant sparse file is refused unread. A
@@ -21,6 +24,8 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_ZIP_BYTES = 8 * 1024 * 1024
 MAX_ZIP_ENTRIES = 500
 MAX_LISTED = 50  # names a report lists (ignored files, files found); the rest are counted
+# Left beside the files by zip tools and Python: no part of what was handed in.
+PASSED_OVER = ("__MACOSX", "__pycache__")
 
 
 class UsageError(Exception):
@@ -55,6 +60,11 @@ def capped(names: Iterable[str]) -> list[str]:
 FILE_TYPES = ((stat.S_ISLNK, "a link"), (stat.S_ISDIR, "a folder"),
               (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
               (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def passed_over(name: str) -> bool:
+    """A name that is no part of a submission: a hidden one, or one of PASSED_OVER."""
+    return name.startswith(".") or name in PASSED_OVER
 
 
 def file_type(mode: int) -> str:
@@ -113,26 +123,54 @@ def _read_checked(path, name):
     return _check_content(name, data)
 
 
-def _missing(name, present):
+def _missing(name, present, prefix=""):
+    """``name`` is not among the names ``present`` in the folder ``prefix``."""
     near = sorted(p for p in present if p.lower() == name.lower())
     if near:
-        return Rejected(f"{name} is missing; found {near[0]}: rename it to {name}")
-    listing = ", ".join(capped(present)) or "nothing"
+        return Rejected(f"{name} is missing; found {prefix}{near[0]}: rename it to {name}")
+    listing = ", ".join(capped(prefix + p for p in present)) or "nothing"
     return Rejected(f"{name} is missing (found: {listing})")
+
+
+def _wrapper(names, files, is_folder):
+    """The one folder the exercise's files sit in, from the ``names`` at the top
+    (``is_folder(name)`` tells a folder): None when one of ``files`` is among
+    them, when more than one name is (hidden ones aside), or the one is no folder."""
+    if any(name in names for name in files):
+        return None
+    shown = [name for name in names if not passed_over(name)]
+    return shown[0] if len(shown) == 1 and is_folder(shown[0]) else None
+
+
+def _listing(folder):
+    try:
+        return set(os.listdir(folder))  # one pass, names only: a flood of files stays cheap
+    except OSError as exc:
+        raise _unreadable(folder.name, exc) from None
+
+
+def _is_folder(path):
+    """Whether ``path`` is a folder itself, not a link to one (which is never followed)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def from_folder(folder: Path | str, files: Sequence[str]) -> Submission:
     folder = Path(folder)
-    try:
-        present = set(os.listdir(folder))  # one pass, names only: a flood of files stays cheap
-    except OSError as exc:
-        raise _unreadable(folder.name, exc) from None
+    present = _listing(folder)
+    prefix = ""
+    wrapper = _wrapper(present, files, lambda name: _is_folder(folder / name))
+    if wrapper is not None:
+        folder, prefix = folder / wrapper, f"{wrapper}/"
+        present = _listing(folder)
     taken = {}
     for name in files:
         if name not in present:
-            raise _missing(name, present)
+            raise _missing(name, present, prefix)
         taken[name] = _read_checked(folder / name, name)
-    ignored = capped(n for n in present if n not in files and n != "__pycache__")
+    ignored = capped(prefix + n for n in present if n not in files and n != "__pycache__")
     return Submission(taken, ignored, str(folder))
 
 
@@ -185,6 +223,30 @@ def unsafe_member(info):
     return None
 
 
+def _zip_root(paths, files):
+    """The parts of the folder the exercise's files sit in: () for the top of
+    the zip, or its one wrapper folder, by the same rule as for a folder."""
+    tops = {path.parts[0] for path in paths}
+    wrapper = _wrapper(tops, files, lambda top: all(
+        len(path.parts) > 1 for path in paths if path.parts[0] == top))
+    return () if wrapper is None else (wrapper,)
+
+
+def _zip_missing(name, paths, root):
+    """Why ``name`` is not at ``root`` in the zip: it lies deeper, or is not there."""
+    deeper = sorted(str(path) for path in paths if path.name == name)
+    if len(deeper) > 1:
+        return Rejected(f"the zip holds {len(deeper)} files named {name} "
+                        f"({', '.join(deeper[:5])}); keep one, at the top of the zip or in "
+                        "the one folder it holds")
+    if deeper:
+        return Rejected(f"{name} is too deep in the zip ({deeper[0]}): put it at the top of "
+                        "the zip, or in the one folder it holds")
+    present = {path.parts[len(root)] for path in paths
+               if len(path.parts) > len(root) and path.parts[:len(root)] == root}
+    return _missing(name, present, "".join(f"{part}/" for part in root))
+
+
 def _zip_members(archive):
     infos = archive.infolist()
     if len(infos) > MAX_ZIP_ENTRIES:
@@ -197,7 +259,7 @@ def _zip_members(archive):
         if why:
             raise Rejected(why)
         inner = member_path(info)
-        if not info.is_dir() and "__MACOSX" not in inner.parts:
+        if inner.parts and not info.is_dir() and "__MACOSX" not in inner.parts:
             members.append((inner, info))
     return members
 
@@ -209,17 +271,22 @@ def from_zip(path: Path | str, files: Sequence[str]) -> Submission:
         try:
             with zipfile.ZipFile(handle) as archive:
                 members = _zip_members(archive)
+                paths = [inner for inner, _ in members]
+                root = _zip_root(paths, files)
                 taken = {}
                 for name in files:
-                    found = [info for inner, info in members if inner.name == name]
+                    found = [info for inner, info in members if inner.parts == (*root, name)]
                     if not found:
-                        raise _missing(name, [inner.name for inner, _ in members])
+                        raise _zip_missing(name, paths, root)
                     if len(found) > 1:
                         raise Rejected(f"the zip holds {len(found)} files named {name}; keep one")
                     taken[name] = _check_content(name, read_member(archive, found[0]))
         except ZIP_ERRORS as exc:
             raise Rejected(f"the zip can't be read: {exc}") from None
-    ignored = capped(str(inner) for inner, _ in members if inner.name not in files)
+    wanted = {(*root, name) for name in files}
+    # Beside a wrapper there are only hidden files: they are no part of the submission.
+    ignored = capped(str(inner) for inner in paths
+                     if inner.parts[:len(root)] == root and inner.parts not in wanted)
     return Submission(taken, ignored, str(path))
 
 

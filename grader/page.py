@@ -11,10 +11,12 @@ import itertools
 import math
 from urllib.parse import quote
 
+from grader.summary import shown_id
+
 CSS = """
 :root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa;
         --bar: #0969da; --passed: #1a7f37; --failed: #cf222e; --error: #6e7781;
-        --timeout: #9a6700; }
+        --timeout: #9a6700; --rejected: #8250df; }
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--ink); background: #fff;
        font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
@@ -45,21 +47,23 @@ th, td { text-align: left; vertical-align: top; padding: 7px 10px;
 th { background: var(--soft); font-size: 13px; color: var(--muted); font-weight: 600; }
 tbody tr:last-child td { border-bottom: none; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.mistakes code { white-space: nowrap; }
+/* A mistake id breaks only between ids ("a or b"), never inside one. */
+code.mistake { white-space: nowrap; }
 tr.pending td { background: #fbfbfc; color: var(--muted); }
 .pill { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 13px;
         font-weight: 600; color: #fff; white-space: nowrap; }
 .pill.full { background: var(--passed); }
 .pill.graded { background: var(--bar); }
-.pill.rejected { background: var(--failed); }
-.pill.error { background: var(--timeout); }
-.pill.pending { background: var(--error); }
+.pill.rejected { background: var(--rejected); }
+.pill.error { background: var(--error); }
+.pill.pending { background: var(--timeout); }
 .stack { display: flex; height: 14px; border-radius: 3px; overflow: hidden;
          background: var(--soft); border: 1px solid var(--line); margin: 4px 0; }
 .stack span.passed { background: var(--passed); }
 .stack span.failed { background: var(--failed); }
 .stack span.error { background: var(--error); }
 .stack span.timeout { background: var(--timeout); }
+.stack span.rejected { background: var(--rejected); }
 .rate { font-size: 18px; font-weight: 600; white-space: nowrap; }
 .legend { margin: 0 0 8px; }
 .legend span::before { content: ""; display: inline-block; width: 10px; height: 10px;
@@ -68,6 +72,7 @@ tr.pending td { background: #fbfbfc; color: var(--muted); }
 .legend .failed::before { background: var(--failed); }
 .legend .error::before { background: var(--error); }
 .legend .timeout::before { background: var(--timeout); }
+.legend .rejected::before { background: var(--rejected); }
 .chart { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 32px; }
 .chart .note { flex: 1 1 260px; margin: 0; }
 svg text { font: 13px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
@@ -78,7 +83,9 @@ svg .bar { fill: var(--bar); }
 svg .title { fill: var(--muted); }
 """
 
-OUTCOMES = ("passed", "failed", "error", "timeout")
+# A test's outcomes for the graded students, as the Tests section shows them: a
+# rejected student's tests never ran, which is neither an error nor a failure.
+OUTCOMES = ("passed", "failed", "error", "timeout", "rejected")
 # A student's status as shown: (label, class of its pill).
 STATUSES = {"full": ("full marks", "full"), "graded": ("graded", "graded"),
             "rejected": ("rejected", "rejected"), "error": ("grader error", "error"),
@@ -109,9 +116,24 @@ def _href(path):
     return _e(quote(path))
 
 
+def _student(student):
+    """A student's id as shown: cut when long, the whole id on hover."""
+    shown = shown_id(student)
+    if shown == student:
+        return _e(student)
+    return f'<span title="{_e(student)}">{_e(shown)}</span>'
+
+
+def _mistake(entry, title=""):
+    """A mistake id, or an "a or b" entry as one id after another, each kept whole."""
+    hover = f' title="{_e(title)}"' if title else ""
+    return " or ".join(f'<code class="mistake"{hover}>{_e(one)}</code>'
+                       for one in entry.split(" or "))
+
+
 def _student_link(entry):
     """The student's id, linked to the text report, with the JSON one beside it."""
-    name = _e(entry["student"])
+    name = _student(entry["student"])
     if entry["text"] is None:
         return name
     return (f'<a href="{_href(entry["text"])}">{name}</a> '
@@ -159,7 +181,7 @@ def _pending(summary):
     waiting = [s for s in summary["students"] if s["status"] == "pending"]
     if not waiting:
         return ""
-    names = ", ".join(_e(s["student"]) for s in waiting)
+    names = ", ".join(_student(s["student"]) for s in waiting)
     return (f'<p class="callout warn" id="pending"><strong>Not graded yet: '
             f'{_plural(len(waiting), "student")}</strong> (the run ended before it reached '
             f'them): {names}. They have no score and are left out of every figure here.</p>')
@@ -252,9 +274,11 @@ def _test_row(test):
 
 def _tests(summary):
     rows = "".join(_test_row(test) for test in summary["tests"])
-    return _section("Tests", f"""<p class="legend note">Results of the graded students:
+    return _section("Tests", f"""<p class="legend note">Results of the graded students (the pass
+rate leaves out the rejected, whose tests never ran):
 <span class="passed">passed</span><span class="failed">failed</span>
-<span class="error">error</span><span class="timeout">timeout</span></p>
+<span class="error">error</span><span class="timeout">timeout</span>
+<span class="rejected">rejected</span></p>
 <table id="tests">
 <thead><tr><th>test</th><th class="num">points</th><th class="num">passed</th>
 <th style="width:45%">results</th></tr></thead>
@@ -265,7 +289,7 @@ def _tests(summary):
 def _links(names, students):
     """The named students, each linked to its report where the summary lists one."""
     by_name = {s["student"]: s for s in students}
-    return ", ".join(_student_link(by_name[n]) if n in by_name else _e(n) for n in names)
+    return ", ".join(_student_link(by_name[n]) if n in by_name else _student(n) for n in names)
 
 
 def _mistakes(summary):
@@ -273,7 +297,7 @@ def _mistakes(summary):
     if not mistakes:
         return _section("Diagnosed mistakes", '<p class="note">No known mistake was diagnosed.</p>')
     rows = "".join(
-        f'<tr><td><code>{_e(m["id"])}</code></td><td class="num">{_e(m["count"])}</td>'
+        f'<tr><td>{_mistake(m["id"])}</td><td class="num">{_e(m["count"])}</td>'
         f'<td>{_e(m["hint"])}</td><td>{_links(m["students"], summary["students"])}</td></tr>'
         for m in mistakes)
     return _section("Diagnosed mistakes", f"""<table id="mistakes">
@@ -321,8 +345,7 @@ def _student_row(entry, hints):
     label, pill = STATUSES.get(_status(entry), (entry["status"], ""))
     score = ("\u2014" if entry["score"] is None
              else f'{_number(entry["score"])}/{_number(entry["max_score"])}')
-    mistakes = ", ".join(f'<code title="{_e(hints.get(m, ""))}">{_e(m)}</code>'
-                         for m in entry["mistakes"])
+    mistakes = ", ".join(_mistake(m, hints.get(m, "")) for m in entry["mistakes"])
     return (f'<tr class="{pill}"><td>{_student_link(entry)}</td>'
             f'<td class="num">{score}</td>'
             f'<td><span class="pill {pill}">{_e(label)}</span></td>'

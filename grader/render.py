@@ -85,12 +85,24 @@ def _closing(report):
     return f"End of report: {verdict} ({report['exercise']})"
 
 
+def _console(buffer, width):
+    """A console that writes plain text, ``width`` columns wide, to ``buffer``."""
+    return Console(file=buffer, width=width, color_system=None, highlight=False,
+                   markup=False, emoji=False)
+
+
+def _fenced(output, width):
+    """What the student printed, fenced as in the text report, as text."""
+    buffer = io.StringIO()
+    _fenced_output(_console(buffer, width), output)
+    return buffer.getvalue()
+
+
 def to_text(report, width=100):
     """The verdict and feedback, the student's output fenced after them, and
     last a line that repeats the verdict."""
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width, color_system=None, highlight=False,
-                      markup=False, emoji=False)
+    console = _console(buffer, width)
     console.print(_table(report))
     console.print(Text(report["message"]))
     details = _details(report)
@@ -122,13 +134,19 @@ def _gradescope_test(test):
     }
 
 
-def to_gradescope(report):
-    """Gradescope's results.json, with only the fields its specification names."""
+def to_gradescope(report, width=100):
+    """Gradescope's results.json, with only the fields its specification names.
+
+    Its output is what students see first: the message and notes, then what
+    their code printed, fenced and followed by the verdict as in the text report."""
     notes = "".join(f"\nNote: {note}" for note in report["notes"])
+    printed = ""
+    if report["output"]["text"]:
+        printed = f"\n\n{_fenced(report['output'], width)}\n{_closing(report)}"
     results = {
         "score": report["score"] if report["status"] == "graded" else 0,
         "execution_time": round(report["duration_ms"] / 1000, 3),
-        "output": report["message"] + notes,
+        "output": report["message"] + notes + printed,
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": [_gradescope_test(test) for test in report["tests"]],

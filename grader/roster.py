@@ -1,7 +1,10 @@
 """The class: one entry per student in a folder, or in a .zip of such a folder.
 
 An entry is a subfolder, a ``.py`` file or a ``.zip``; its name (without the
-suffix) is the student's id. Hidden files are passed over; anything else is
+suffix) is the student's id. A zip whose entries sit in one folder (hidden
+members aside, such as macOS's ``__MACOSX``) is a zip of the class's folder:
+that folder is the class, unless it holds one of the exercise's files itself
+(then it is one student's). Hidden files are passed over; anything else is
 listed as ignored (the first ``intake.MAX_LISTED`` names, then a count). An
 entry that can't be taken safely (a link, a FIFO or device, two entries for
 one student, an archive member that is a link, leaves its folder or can't be
@@ -14,6 +17,7 @@ import os
 import tempfile
 import zipfile
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -22,7 +26,6 @@ from grader import intake
 MAX_CLASS_BYTES = 2 << 30  # unpacked size of a class's archive
 MAX_CLASS_ENTRIES = 100_000
 SUFFIXES = (".py", ".zip")
-PASSED_OVER = ("__MACOSX", "__pycache__")
 
 
 class UsageError(Exception):
@@ -51,7 +54,7 @@ class Roster:
 
 
 def _hidden(name):
-    return (name.startswith(".") and name != "..") or name in PASSED_OVER
+    return name != ".." and intake.passed_over(name)  # ".." is a path that leaves the archive
 
 
 def _student(name, is_folder):
@@ -104,15 +107,21 @@ def from_folder(folder: Path | str) -> Roster:
     return _collect(found, ignored)
 
 
-def _common_top(infos):
-    """The one folder every member sits in (a zip of the class folder), or None."""
+def _common_top(infos, files):
+    """The class's folder, when every member but hidden ones sits in one folder
+    that does not itself hold one of the exercise's ``files``; else None."""
     paths = [(intake.member_path(info).parts, info.is_dir()) for info in infos]
-    tops = {parts[0] for parts, _ in paths if parts}
+    paths = [(parts, is_dir) for parts, is_dir in paths if parts and not _hidden(parts[0])]
+    tops = {parts[0] for parts, _ in paths}
     nested = all(len(parts) > 1 or is_dir for parts, is_dir in paths)
-    return tops.pop() if len(tops) == 1 and nested else None
+    if len(tops) != 1 or not nested:
+        return None
+    top = tops.pop()
+    own = any(len(parts) == 2 and parts[1] in files for parts, _ in paths)
+    return None if own or top in ("/", "..") else top
 
 
-def _members(archive):
+def _members(archive, files):
     """(student's entry name, path inside it, info) for the archive's members.
 
     A member whose first part is "/" or ".." keeps that name: it is no entry.
@@ -123,11 +132,11 @@ def _members(archive):
                          f"{MAX_CLASS_ENTRIES}")
     if sum(info.file_size for info in infos) > MAX_CLASS_BYTES:
         raise UsageError(f"the archive unpacks to more than {MAX_CLASS_BYTES} bytes")
-    top = _common_top(infos)
+    top = _common_top(infos, files)
     for info in infos:
         parts = intake.member_path(info).parts
-        if top is not None:
-            parts = parts[1:]
+        if top is not None:  # what lies beside the class's folder is hidden: passed over
+            parts = parts[1:] if parts[:1] == (top,) else ()
         if parts and not _hidden(parts[0]):
             yield parts[0], PurePosixPath(*parts[1:]) if len(parts) > 1 else None, info
 
@@ -156,9 +165,9 @@ def _unpack(archive, members, target):
     return None
 
 
-def _from_archive(archive, into):
+def _from_archive(archive, into, files):
     by_entry = defaultdict(list)
-    for name, inner, info in _members(archive):
+    for name, inner, info in _members(archive, files):
         by_entry[name].append((inner, info))
     found, ignored = [], []
     for name, members in sorted(by_entry.items()):
@@ -178,8 +187,9 @@ def _from_archive(archive, into):
 
 
 @contextlib.contextmanager
-def read(path):
-    """The class at ``path`` (a folder or a .zip of one); unpacked files live until exit."""
+def read(path: Path | str, files: Sequence[str] = ()) -> Iterator[Roster]:
+    """The class at ``path`` (a folder or a .zip of one) for an exercise that
+    grades ``files``; unpacked files live until exit."""
     path = Path(path)
     if not path.exists():
         raise UsageError(f"{path}: no such file or folder")
@@ -191,7 +201,7 @@ def read(path):
     with tempfile.TemporaryDirectory(prefix="minimax-grader-class-") as into:
         try:
             with zipfile.ZipFile(path) as archive:
-                roster = _from_archive(archive, Path(into))
+                roster = _from_archive(archive, Path(into), files)
         except (zipfile.BadZipFile, OSError) as exc:
             raise UsageError(f"{path}: the archive can't be read: {exc}") from None
         yield roster

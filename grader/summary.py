@@ -5,9 +5,11 @@ resumed or interrupted batch writes them the same way as a whole one.
 """
 
 import csv
+import hashlib
 import io
 import json
 import math
+import os
 import statistics
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
@@ -18,11 +20,19 @@ import jsonschema
 
 from grader import __version__
 from grader.harness.mistakes import HINTS
+from grader.report import clean
 
 SCHEMA = Path(__file__).resolve().parent / "schema" / "summary.schema.json"
 MOST_BINS = 20
 # Spreadsheets run a cell that starts with one of these as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A student's id is the name of their entry, which a class zip lets be as long
+# as it likes. summary.json and grades.csv keep it whole (it is the key to the
+# gradebook); a report's file name keeps at most this many bytes of it (a file
+# name may have 255, and the temp file written first adds to it); the page and
+# the console show at most SHOWN_ID_CHARS characters of it.
+ID_NAME_BYTES = 120
+SHOWN_ID_CHARS = 60
 
 
 @cache
@@ -30,8 +40,36 @@ def schema():
     return json.loads(SCHEMA.read_text(encoding="utf-8"))
 
 
+def _file_stem(student):
+    """``student`` as the stem of a file name: whole when it fits, else its
+    start and a digest of the whole id, so that two long ids never share a file."""
+    raw = os.fsencode(student)  # the bytes on disk, even for a name that is not UTF-8
+    if len(raw) <= ID_NAME_BYTES:
+        return student
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    head = student[:ID_NAME_BYTES - 17]
+    while len(os.fsencode(head)) > ID_NAME_BYTES - 17:  # letters of several bytes
+        head = head[:-1]
+    return f"{head}~{digest}"
+
+
+def report_file(student: str, suffix: str) -> str:
+    """Where a student's report lies in a batch's output folder: ``reports/<id>.<suffix>``."""
+    return f"reports/{_file_stem(student)}.{suffix}"
+
+
+def shown_id(student: str) -> str:
+    """A student's id as the page and the console show it: controls escaped, and
+    cut after SHOWN_ID_CHARS characters, saying how many more there were."""
+    return clean(student, cap=SHOWN_ID_CHARS)
+
+
 def _graded(reports):
     return [r for r in reports.values() if r is not None and r["status"] == "graded"]
+
+
+def _rejected(report):
+    return report is not None and "rejected" in report["submission"]
 
 
 def _histogram(scores, max_score):
@@ -54,13 +92,17 @@ def _scores(graded, max_score):
 
 
 def _tests(exercise, graded):
+    """Each test's outcomes among the graded students whose code ran; a rejected
+    student's tests were never run, so they are counted apart, not as errors."""
+    ran = [r for r in graded if not _rejected(r)]
     rows = []
     for spec in exercise.tests:
-        counts = Counter(t["status"] for r in graded for t in r["tests"] if t["name"] == spec.name)
+        counts = Counter(t["status"] for r in ran for t in r["tests"] if t["name"] == spec.name)
         rows.append({"name": spec.name, "title": spec.title, "max_score": spec.points,
                      **{status: counts[status] for status in ("passed", "failed", "error",
                                                               "timeout")},
-                     "pass_rate": round(counts["passed"] / len(graded), 4) if graded else None})
+                     "rejected": len(graded) - len(ran),
+                     "pass_rate": round(counts["passed"] / len(ran), 4) if ran else None})
     return rows
 
 
@@ -103,9 +145,9 @@ def _student(student, report, max_score):
     mistakes = diagnosed(report)
     return {"student": student, "status": report["status"], "score": report["score"],
             "max_score": report["max_score"], "message": report["message"],
-            "mistakes": mistakes, "rejected": "rejected" in report["submission"],
+            "mistakes": mistakes, "rejected": _rejected(report),
             "tests": {t["name"]: t["status"] for t in report["tests"]},
-            "report": f"reports/{student}.json", "text": f"reports/{student}.txt"}
+            "report": report_file(student, "json"), "text": report_file(student, "txt")}
 
 
 def summarize(exercise, reports, backend, ignored=(), identical=()):
@@ -147,15 +189,19 @@ def _cell(value):
 
 
 def gradebook(exercise, summary):
-    """grades.csv: student, score, max_score, status, then each test's points."""
+    """grades.csv: student, score, max_score, status (graded, rejected, error or
+    pending), each test's points, and the message on one line: why a student
+    was rejected, or what the grader failed on."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(["student", "score", "max_score", "status"]
-                    + [spec.name for spec in exercise.tests])
+                    + [spec.name for spec in exercise.tests] + ["message"])
     points = {spec.name: spec.points for spec in exercise.tests}
     for row in summary["students"]:
         tests = [points[name] if row["tests"].get(name) == "passed" else
                  (0 if row["status"] == "graded" else None) for name in points]
-        writer.writerow([_cell(v) for v in
-                         (row["student"], row["score"], row["max_score"], row["status"], *tests)])
+        status = "rejected" if row["rejected"] else row["status"]
+        message = " ".join(row["message"].split())
+        writer.writerow([_cell(v) for v in (row["student"], row["score"], row["max_score"],
+                                             status, *tests, message)])
     return buffer.getvalue()

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import os
 import shlex
 import shutil
 import signal
@@ -12,8 +13,8 @@ import zipfile
 
 import pytest
 
-from grader import batch, exercises, report, roster
-from grader.cli import main
+from grader import batch, exercises, grading, report, roster, sandbox
+from grader.cli import _resume_command, main, parser
 from grader.sandbox import SandboxUnavailable
 from grader.sandbox.local import LocalSandbox
 from conftest import ROOT, SOLUTIONS, left_behind
@@ -270,3 +271,134 @@ def test_the_summary_page_in_a_browser(tmp_path, capsys, chromium):
     browser.screenshot(out / "index.html", artifact, (1280, 1800))
     assert artifact.stat().st_size > 10_000
     print(f"screenshot of a batch's summary page: {artifact}")
+
+
+# --- the output folder, limits ------------------------------------------------------------
+
+@pytest.fixture
+def nothing_graded(monkeypatch):
+    """Fails a test that grades or picks a sandbox: refusals come first."""
+    def reached(*args, **kwargs):
+        raise AssertionError("graded, or a sandbox picked, before the refusal")
+    monkeypatch.setattr(grading, "grade_alike", reached)
+    monkeypatch.setattr(sandbox, "backend", reached)
+
+
+def test_an_outdir_holding_other_files_is_refused_unless_forced(tmp_path, capsys,
+                                                                nothing_graded):
+    make_class(tmp_path / "class")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "thesis.tex").write_text("years of work")
+    code, stdout, stderr = batch_cli(capsys, tmp_path / "class", "-o", out, "--sandbox", "local")
+    assert code == 2 and stdout == ""
+    assert stderr == (f"minimax-grader: error: {out} holds files that are not a batch's "
+                      "results (thesis.tex); give a new or empty folder, or --force to "
+                      "write into it anyway\n")
+    assert sorted(os.listdir(out)) == ["thesis.tex"]
+
+
+def test_forced_into_a_folder_of_other_files_keeps_them(tmp_path, capsys):
+    make_class(tmp_path / "class")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "thesis.tex").write_text("years of work")
+    code, _, _ = batch_cli(capsys, tmp_path / "class", "-o", out, "--sandbox", "local", "--force")
+    assert code == 0 and (out / "thesis.tex").read_text() == "years of work"
+    assert (out / "grades.csv").is_file()
+
+
+def test_an_outdir_inside_the_submissions_is_refused(tmp_path, capsys, nothing_graded):
+    make_class(tmp_path / "class")
+    code, _, stderr = batch_cli(capsys, tmp_path / "class", "-o", tmp_path / "class" / "graded",
+                                "--sandbox", "local")
+    assert code == 2 and "is inside" in stderr and "student's entry" in stderr
+    assert not (tmp_path / "class" / "graded").exists()
+
+
+def test_a_rerun_says_so_and_sets_aside_the_students_who_left(tmp_path, capsys):
+    classroom, out = tmp_path / "class", tmp_path / "out"
+    make_class(classroom)
+    assert batch_cli(capsys, classroom, "-o", out, "--sandbox", "local")[0] == 0
+    (classroom / "bob.py").unlink()
+    shutil.rmtree(classroom / "eve")
+    code, stdout, stderr = batch_cli(capsys, classroom, "-o", out, "--sandbox", "local")
+    assert code == 0
+    assert f"note: {out} holds an earlier run's results: every student is graded again" \
+        in stderr
+    assert (f"not in {classroom}: the reports of 2 student(s) were moved to "
+            f"{out / batch.ASIDE} and are not in the gradebook: bob, eve") in stdout
+    assert sorted(p.name for p in (out / batch.ASIDE).iterdir()) == [
+        "bob.json", "bob.txt", "eve.json", "eve.txt"]
+    assert sorted(read_reports(out)) == ["ann", "cy", "dan", "fay"]
+    with open(out / "grades.csv", newline="") as handle:
+        assert sorted(row["student"] for row in csv.DictReader(handle)) == [
+            "ann", "cy", "dan", "fay"]
+    made = json.loads((out / "summary.json").read_text())
+    assert [s["student"] for s in made["students"]] == ["ann", "cy", "dan", "fay"]
+    assert made["identical"] == []  # bob, cy's twin, is gone
+    # a student who comes back is graded again, and leaves nothing behind in the aside
+    (classroom / "bob.py").write_bytes(FLIPPED)
+    code, stdout, _ = batch_cli(capsys, classroom, "-o", out, "--sandbox", "local", "--resume")
+    assert code == 0 and "were moved" not in stdout
+    assert read_reports(out)["bob"]["score"] == 4
+
+
+def test_the_gradebook_tells_rejected_students_apart(tmp_path, capsys):
+    make_class(tmp_path / "class")
+    batch_cli(capsys, tmp_path / "class", "-o", tmp_path / "out", "--sandbox", "local")
+    with open(tmp_path / "out" / "grades.csv", newline="") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert {s: r["status"] for s, r in rows.items()} == {
+        "ann": "graded", "bob": "graded", "cy": "graded", "dan": "rejected", "eve": "rejected",
+        "fay": "graded"}
+    assert rows["eve"]["message"] == ("0/10 points: the submission was rejected: "
+                                      "minimax_helpers.py is missing (found: helpers.py)")
+    assert rows["bob"]["message"].startswith("4/10 points: 2 of 4 tests passed.")
+
+
+@pytest.mark.parametrize("flags, says", [
+    (["--memory-mb", "32"], "--memory-mb 32 is below the 96 MB the grader itself needs"),
+    (["--call-seconds", "0"], "--call-seconds 0 is not above 0"),
+    (["--call-seconds", "8", "--test-seconds", "7"],
+     "--call-seconds 8 is above --test-seconds 7: a call runs within its test"),
+])
+def test_limits_batch_can_t_grade_with_are_refused_as_grade_refuses_them(
+        tmp_path, capsys, nothing_graded, flags, says):
+    make_class(tmp_path / "class")
+    code, stdout, stderr = batch_cli(capsys, tmp_path / "class", "-o", tmp_path / "out",
+                                     "--sandbox", "local", *flags)
+    assert code == 2 and stdout == "" and stderr.startswith(f"minimax-grader: error: {says}")
+    grade = main(["grade", "--exercise", "helpers", *flags, str(tmp_path / "class" / "ann")])
+    assert grade == 2 and capsys.readouterr().err == stderr  # word for word
+    assert not (tmp_path / "out").exists()
+
+
+def test_limits_given_to_batch_reach_every_report_and_a_resume_honours_them(tmp_path, capsys):
+    classroom, out = tmp_path / "class", tmp_path / "out"
+    make_class(classroom)
+    limits = ["--call-seconds", "2", "--test-seconds", "3", "--total-seconds", "20",
+              "--memory-mb", "300"]
+    assert batch_cli(capsys, classroom, "-o", out, "--sandbox", "local", *limits)[0] == 0
+    for made in read_reports(out).values():
+        assert {k: made["sandbox"]["limits"][k] for k in
+                ("call_seconds", "test_seconds", "total_seconds", "memory_mb")} == {
+            "call_seconds": 2, "test_seconds": 3, "total_seconds": 20, "memory_mb": 300}
+    kept = Counting()
+    again = run_batch(classroom, out, kept, resume=True,
+                      limits=exercises.load("helpers").limits.override(call_seconds=2,
+                                                                       test_seconds=3,
+                                                                       total_seconds=20,
+                                                                       memory_mb=300))
+    assert kept.runs == 0 and again.kept == 4
+    other = Counting()  # other limits: the reports made with the old ones are not kept
+    assert run_batch(classroom, out, other, resume=True).kept == 0 and other.runs == 3
+
+
+def test_the_resume_command_carries_the_limits_given():
+    args = parser().parse_args(["batch", "--exercise", "helpers", "class", "-o", "out",
+                                "--sandbox", "local", "--memory-mb", "300",
+                                "--total-seconds", "20.5"])
+    assert _resume_command(args, 2) == (
+        "minimax-grader batch --exercise helpers --sandbox local --jobs 2 --total-seconds 20.5 "
+        "--memory-mb 300 class -o out --resume")

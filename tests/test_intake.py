@@ -253,3 +253,87 @@ def test_zip_ignored_names_are_capped(tmp_path):
     path = zipped(tmp_path / "s.zip", {"gamestate.py": CODE,
                                        **{f"extra/{n:03}.txt": "" for n in range(60)}})
     assert intake.take(path, FILES).ignored[-2:] == ["extra/049.txt", "... and 10 more"]
+
+
+# -- one wrapper folder, as downloads from a course's site have --------------------------
+
+def lay_out(folder, members):
+    """Write ``members`` (a path inside -> bytes) under ``folder``; returns the folder."""
+    for name, data in members.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def both_forms(tmp_path, members):
+    """The same members as a folder and as a zip."""
+    return (lay_out(tmp_path / "alice", members),
+            zipped(tmp_path / "alice.zip", members))
+
+
+def outcome(path):
+    try:
+        taken = intake.take(path, FILES)
+    except intake.Rejected as why:
+        return "rejected", str(why)
+    return taken.files, taken.ignored
+
+
+WRAPPED = {"alice_hw3/gamestate.py": CODE, "alice_hw3/notes.txt": b"mine",
+           ".DS_Store": b"\0", "__MACOSX/alice_hw3/._gamestate.py": b"junk"}
+
+
+def test_one_wrapper_folder_is_taken_in_a_folder_as_in_a_zip(tmp_path):
+    folder, archive = both_forms(tmp_path, WRAPPED)
+    assert outcome(folder) == outcome(archive) == ({"gamestate.py": CODE},
+                                                   ["alice_hw3/notes.txt"])
+
+
+@pytest.mark.parametrize("members, why", [
+    # two levels: too deep, for both
+    ({"a/b/gamestate.py": CODE}, "gamestate.py is "),
+    # a wrapper beside another file is no wrapper: the files must be at the top
+    ({"hw/gamestate.py": CODE, "README.txt": b"hi"}, "gamestate.py is "),
+    # two folders: which one?
+    ({"a/gamestate.py": CODE, "b/gamestate.py": CODE}, ""),
+    # a misnamed file in the wrapper is named with its folder
+    ({"hw/GameState.py": CODE}, "gamestate.py is missing; found hw/GameState.py: rename it"),
+])
+def test_what_is_not_at_the_top_nor_in_one_wrapper_is_rejected_in_both_forms(
+        tmp_path, members, why):
+    folder, archive = both_forms(tmp_path, members)
+    (verdict, in_folder), (same, in_zip) = outcome(folder), outcome(archive)
+    assert verdict == same == "rejected"
+    assert in_folder.startswith(why) and in_zip.startswith(why)
+
+
+def test_a_zip_says_where_a_file_too_deep_lies_and_which_ones_clash(tmp_path):
+    deep = zipped(tmp_path / "deep.zip", {"a/b/gamestate.py": CODE})
+    assert rejected(deep) == ("gamestate.py is too deep in the zip (a/b/gamestate.py): put it "
+                              "at the top of the zip, or in the one folder it holds")
+    two = zipped(tmp_path / "two.zip", {"a/gamestate.py": CODE, "b/gamestate.py": CODE})
+    assert rejected(two).startswith("the zip holds 2 files named gamestate.py "
+                                    "(a/gamestate.py, b/gamestate.py); keep one")
+
+
+def test_a_file_at_the_top_wins_over_one_in_a_folder(tmp_path):
+    folder, archive = both_forms(tmp_path, {"gamestate.py": CODE, "old/gamestate.py": b"x"})
+    assert outcome(archive) == ({"gamestate.py": CODE}, ["old/gamestate.py"])
+    assert outcome(folder) == ({"gamestate.py": CODE}, ["old"])
+
+
+def test_a_linked_wrapper_is_not_followed(tmp_path):
+    lay_out(tmp_path / "elsewhere", {"gamestate.py": CODE})
+    (tmp_path / "alice").mkdir()
+    os.symlink(tmp_path / "elsewhere", tmp_path / "alice" / "hw")
+    assert rejected(tmp_path / "alice") == "gamestate.py is missing (found: hw)"
+
+
+def test_a_wrapper_keeps_the_checks_of_the_files_in_it(tmp_path):
+    (tmp_path / "alice" / "hw").mkdir(parents=True)
+    os.symlink("/etc/passwd", tmp_path / "alice" / "hw" / "gamestate.py")
+    assert rejected(tmp_path / "alice") == "gamestate.py is a link, not a regular file"
+    (tmp_path / "bob" / "hw").mkdir(parents=True)
+    os.mkfifo(tmp_path / "bob" / "hw" / "gamestate.py")
+    assert rejected(tmp_path / "bob") == \
+        "gamestate.py is a named pipe (FIFO), not a regular file"

@@ -1,6 +1,7 @@
 """The summary page of a batch run: complete, escaped, self-contained, and legible in a browser."""
 
 import json
+import re
 import statistics
 from collections import Counter
 from html.parser import HTMLParser
@@ -11,6 +12,7 @@ import jsonschema
 import browser
 from conftest import ROOT
 from grader import exercises, page
+from grader import summary as summary_module
 from grader.harness.mistakes import HINTS
 
 EXERCISE = exercises.load("helpers")
@@ -56,13 +58,15 @@ def histogram(scores, bins=10, top=10):
 def summary_of(students, identical=(), ignored=()):
     """summary.json for these students: every figure computed from them, schema-valid."""
     graded = [s for s in students if s["status"] == "graded"]
+    ran = [s for s in graded if not s["rejected"]]
     scores = [s["score"] for s in graded]
     tests = []
     for spec in EXERCISE.tests:
-        outcomes = Counter(s["tests"][spec.name] for s in graded)
+        outcomes = Counter(s["tests"][spec.name] for s in ran)
         tests.append({"name": spec.name, "title": spec.title, "max_score": spec.points,
                       **{o: outcomes[o] for o in ("passed", "failed", "error", "timeout")},
-                      "pass_rate": outcomes["passed"] / len(graded) if graded else None})
+                      "rejected": len(graded) - len(ran),
+                      "pass_rate": outcomes["passed"] / len(ran) if ran else None})
     diagnosed = Counter(m for s in graded for m in s["mistakes"])
     summary = {
         "schema_version": 1, "grader_version": "0.1.0", "exercise": EXERCISE.id,
@@ -315,8 +319,11 @@ def test_pass_rates_are_shown_for_every_test():
         widths = [float(s.attrs["style"].removeprefix("width:").removesuffix("%"))
                   for s in row[3].all("span") if "style" in s.attrs]
         assert abs(sum(widths) - 100) < 0.1
-    assert squeeze(table[0][2].text()) == "71%"
-    assert squeeze(table[0][3].text()) == "5 passed \u00b7 1 error \u00b7 1 timeout (of 7)"
+    # the rejected student's tests never ran: shown apart, and left out of the pass rate
+    assert squeeze(table[0][2].text()) == "83%"
+    assert squeeze(table[0][3].text()) == "5 passed \u00b7 1 timeout \u00b7 1 rejected (of 7)"
+    assert [s.attrs["class"] for s in table[0][3].all("span") if "style" in s.attrs] == \
+        ["passed", "timeout", "rejected"]
 
 
 def test_mistakes_show_counts_hints_and_students_most_common_first():
@@ -400,3 +407,107 @@ def test_a_browser_shows_the_page(chromium, tmp_path, capsys):
     assert png.stat().st_size > 10 * empty.stat().st_size
     with capsys.disabled():
         print(f"\nscreenshot of the summary page: {png.relative_to(ROOT)}")
+
+
+# --- statuses, mistakes and long ids ----------------------------------------------------
+
+def css_rules(html):
+    """The page's style sheet as {selector: {property: value}}."""
+    style = parse(html).one("style").text()
+    style = re.sub(r"/\*.*?\*/", "", style, flags=re.S)
+    rules = {}
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", style):
+        declarations = dict(part.split(":", 1) for part in body.split(";") if ":" in part)
+        for selector in selectors.split(","):
+            rules[" ".join(selector.split())] = {k.strip(): v.strip()
+                                                 for k, v in declarations.items()}
+    return rules
+
+
+def test_each_status_pill_has_the_colour_of_its_own_outcome():
+    rules = css_rules(page.render(a_class()))
+    background = {selector: rule["background"] for selector, rule in rules.items()
+                  if "background" in rule}
+    # a grader error looks like the tests' "error", a rejection like the tests' "rejected"
+    assert background[".pill.error"] == background[".stack span.error"] == "var(--error)"
+    assert background[".pill.rejected"] == background[".stack span.rejected"] == \
+        "var(--rejected)"
+    assert background[".pill.pending"] == "var(--timeout)"
+    pills = [background[f".pill.{name}"] for name in ("full", "graded", "rejected", "error",
+                                                     "pending")]
+    assert len(set(pills)) == len(pills)
+
+
+EITHER = "flipped_utilities or recursion_swapped"
+
+
+def with_an_either(summary):
+    summary["mistakes"].append({"id": EITHER, "hint": "Either: one. Or: the other.",
+                                "count": 1, "students": ["bob"],
+                                "either": EITHER.split(" or ")})
+    return summary
+
+
+def test_mistake_ids_are_kept_whole_and_an_either_is_two_ids():
+    document = parse(page.render(with_an_either(a_class())))
+    table = rows(document, "mistakes")
+    assert [[c.text() for c in r[0].all("code")] for r in table] == [
+        ["flipped_utilities"], ["min_starts_at_zero"], EITHER.split(" or ")]
+    assert squeeze(table[-1][0].text()) == EITHER
+    codes = list(document.one("table", id="mistakes").all("code"))
+    assert codes and all(c.attrs["class"] == "mistake" for c in codes)
+    assert css_rules(page.render(a_class()))["code.mistake"]["white-space"] == "nowrap"
+
+
+def long_id_class():
+    name = "x" * 200 + "-tail"
+    row = student(name, failed=["test_max_value"], mistakes=["flipped_utilities"])
+    row.update(report=summary_module.report_file(name, "json"),
+               text=summary_module.report_file(name, "txt"))
+    return name, summary_of([row, student("alice")])
+
+
+def test_a_long_student_id_is_cut_on_the_page_and_whole_on_hover():
+    name, summary = long_id_class()
+    document = parse(page.render(summary))
+    cell = rows(document, "students")[0][0]
+    shown = cell.one("span", title=name)
+    assert shown.text() == summary_module.shown_id(name)
+    assert name not in document.text() and shown.text().startswith("x" * 60)
+    assert [a.attrs["href"] for a in cell.all("a")] == [summary["students"][0]["text"],
+                                                        summary["students"][0]["report"]]
+    assert all(len(a.attrs["href"]) < 150 for a in cell.all("a"))
+    # wherever the id is named: the list of who made a mistake too
+    assert any(rows(document, "mistakes")[0][3].all("span", title=name))
+
+
+MEASURE = """<style>main { width: 560px; }</style>
+<script>
+for (const code of document.querySelectorAll("#mistakes code, #students code")) {
+  code.dataset.lines = code.getClientRects().length;
+}
+for (const pill of document.querySelectorAll(".pill")) {
+  pill.dataset.colour = getComputedStyle(pill).backgroundColor;
+}
+</script>"""
+
+
+def test_a_browser_keeps_mistake_ids_whole_in_a_narrow_page(chromium, tmp_path):
+    """In a page squeezed to 560 px, every mistake id stays on one line; the pills of
+    a grader error and of a pending student have their own colours."""
+    summary = with_an_either(a_class())
+    summary["mistakes"].append({"id": "cutoff_before_terminal_test_and_more", "hint": "h",
+                                "count": 1, "students": ["bob"], "either": []})
+    index = tmp_path / "index.html"
+    index.write_text(page.render(summary).replace("</body>", MEASURE + "</body>"),
+                     encoding="utf-8")
+    dom = parse(browser.dump_dom(index))
+    codes = list(dom.one("table", id="mistakes").all("code"))
+    assert len(codes) == 5
+    assert {c.text(): c.attrs["data-lines"] for c in codes} == {
+        c.text(): "1" for c in codes}
+    colours = {squeeze(p.text()): p.attrs["data-colour"] for p in dom.all("span")
+               if "pill" in p.attrs.get("class", "")}
+    assert colours["grader error"] == "rgb(110, 119, 129)"  # --error
+    assert colours["pending"] == "rgb(154, 103, 0)"  # --timeout
+    assert len(set(colours.values())) == 5

@@ -270,3 +270,29 @@ def test_text_of_the_hostile_fake_summary_graded_for_real():
     assert [line[2:] for line in student if line != "|"] == printed  # all behind the gutter
     assert blank_runs(student) == 0
     assert after == ["", "End of report: 4/10 points (helpers)"]
+
+
+# The Gradescope results: students read their output field first, so what their
+# code printed is there too, fenced as in the text report.
+
+def test_gradescope_output_holds_what_the_code_printed_fenced_after_the_feedback():
+    attack = "\n" * 30 + FAKE_TABLE + "x" * 130
+    output = json.loads(render.to_gradescope(mixed_printing(attack)))["output"]
+    before, student, after = fenced(output)
+    assert before[0].startswith("3/10 points: 1 of 4 tests passed.") and "Note: a note" in before
+    assert student[0] == "| " + FAKE_TABLE.splitlines()[0].rstrip()  # blank runs cut
+    assert all(line == "|" or line.startswith("| ") for line in student)
+    assert all(cell_len(line) <= 100 for line in student)
+    assert "".join(line[2:] for line in student if "xxx" in line) == "x" * 130
+    assert after == REAL_END
+    assert output.count("End of report") == 1 + FAKE_TABLE.count("End of report")
+
+
+def test_gradescope_output_says_when_the_printed_text_was_cut_and_is_plain_without_any():
+    cut = mixed_printing("y" * 70000, truncated=True)
+    output = json.loads(render.to_gradescope(cut))["output"]
+    assert f"{OPENING} (cut: {cut['output']['bytes']} bytes in all) ===" in output
+    assert fenced(output)[1][-1].endswith("characters cut]")
+    quiet = mixed_printing("")
+    assert json.loads(render.to_gradescope(quiet))["output"] == quiet["message"] + \
+        "\nNote: a note"

@@ -203,3 +203,54 @@ def test_the_ignored_entries_of_a_class_are_capped(tmp_path):
     (tmp_path / "ann.py").write_bytes(HELPERS)
     with roster.read(tmp_path) as found:
         assert found.ignored == [f"notes{n:02}.txt" for n in range(50)] + ["... and 10 more"]
+
+
+FILES = ["minimax_helpers.py"]
+
+
+@pytest.mark.parametrize("beside", [{}, {"__MACOSX/class-2026/._ann": b"junk",
+                                         ".DS_Store": b"\0"}], ids=["alone", "macos"])
+def test_a_class_zip_in_one_folder_is_that_folder_whatever_the_zip_tool_adds(tmp_path, beside):
+    archive = _zip(tmp_path / "class.zip", {"class-2026/ann/minimax_helpers.py": HELPERS,
+                                            "class-2026/bob.py": HELPERS, **beside})
+    with roster.read(archive, files=FILES) as found:
+        assert sorted(_by_student(found)) == ["ann", "bob"] and found.ignored == []
+
+
+def test_a_class_zip_of_one_student_s_folder_is_that_student(tmp_path):
+    # the one folder holds the exercise's file itself: it is a student, not the class
+    archive = _zip(tmp_path / "class.zip", {"ann/minimax_helpers.py": HELPERS,
+                                            "ann/notes.md": b"mine"})
+    with roster.read(archive, files=FILES) as found:
+        assert [entry.student for entry in found.entries] == ["ann"]
+        assert found.entries[0].take(FILES).ignored == ["notes.md"]
+
+
+def test_a_student_s_wrapper_folder_is_taken_in_a_class_folder_and_a_class_zip(tmp_path):
+    members = {"ann/ann_hw3/minimax_helpers.py": HELPERS, "ann/ann_hw3/notes.md": b"mine",
+               "bob/minimax_helpers.py": HELPERS}
+    folder = tmp_path / "class"
+    for name, data in members.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    archive = _zip(tmp_path / "class.zip", members)
+    for given in (folder, archive):
+        with roster.read(given, files=FILES) as found:
+            taken = {e.student: e.take(FILES) for e in found.entries}
+            assert sorted(taken) == ["ann", "bob"]
+            assert all(t.files == {"minimax_helpers.py": HELPERS} for t in taken.values())
+            assert taken["ann"].ignored == ["ann_hw3/notes.md"]
+
+
+def test_a_long_student_id_from_a_zip_gets_its_report_under_a_short_name(tmp_path):
+    long = "s" * 400
+    archive = _zip(tmp_path / "class.zip", {f"{long}.py": HELPERS, "ann.py": HELPERS})
+    with roster.read(archive, files=FILES) as found:
+        assert sorted(_by_student(found)) == ["ann", long]
+        outcome = batch.Batch(exercises.load("helpers"), Unreached(), tmp_path / "out",
+                              batch.Options(jobs=1), Console(quiet=True)).run(found)
+    assert outcome.reports[long]["status"] == "error"  # graded, not lost to a long name
+    row = next(r for r in outcome.summary["students"] if r["student"] == long)
+    assert (tmp_path / "out" / row["report"]).is_file()
+    assert (tmp_path / "out" / row["text"]).is_file()
+    assert len(row["report"]) < 140

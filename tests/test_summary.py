@@ -48,9 +48,11 @@ def test_counts_scores_and_tests():
                               "errors": 1, "pending": 1}
     assert [made["scores"][k] for k in ("mean", "median", "min", "max")] == [5.25, 5.5, 0, 10]
     min_value = next(t for t in made["tests"] if t["name"] == "test_min_value")
-    # the rejected student counts as graded: its tests were not run ("error")
-    assert (min_value["passed"], min_value["failed"], min_value["error"]) == (1, 2, 1)
-    assert min_value["pass_rate"] == 0.25
+    # the rejected student counts as graded (0 points), but its tests never ran: they
+    # are counted apart, neither an error nor in the pass rate
+    assert (min_value["passed"], min_value["failed"], min_value["error"],
+            min_value["rejected"]) == (1, 2, 0, 1)
+    assert min_value["pass_rate"] == round(1 / 3, 4)
     assert made["ignored"] == ["README.txt"] and made["identical"] == [["ann", "fay"]]
     assert made["regrade"] == [{"student": "dan", "reason": CLASS["dan"]["message"]}]
 
@@ -107,11 +109,54 @@ def test_gradebook_rows_columns_and_no_formulas():
     made = summary.summarize(EXERCISE, CLASS, "local")
     rows = list(csv.reader(io.StringIO(summary.gradebook(EXERCISE, made))))
     assert rows[0] == ["student", "score", "max_score", "status", "test_terminal_test",
-                       "test_min_value_empty_board", "test_min_value", "test_max_value"]
+                       "test_min_value_empty_board", "test_min_value", "test_max_value",
+                       "message"]
     by_student = {row[0]: row[1:] for row in rows[1:]}
-    assert by_student["ann"] == ["10", "10", "graded", "3", "1", "3", "3"]
-    assert by_student["bob"] == ["4", "10", "graded", "3", "1", "0", "0"]
-    assert by_student["dan"] == ["", "10", "error", "", "", "", ""]
-    assert by_student["eve"] == ["", "10", "pending", "", "", "", ""]
+    assert by_student["ann"][:-1] == ["10", "10", "graded", "3", "1", "3", "3"]
+    assert by_student["bob"][:-1] == ["4", "10", "graded", "3", "1", "0", "0"]
+    assert by_student["dan"][:-1] == ["", "10", "error", "", "", "", ""]
+    assert by_student["eve"] == ["", "10", "pending", "", "", "", "", "not graded yet"]
     # a spreadsheet must show this student's id, not run it
-    assert by_student["'=cmd|' /C calc'!A0"] == ["0", "10", "graded", "0", "0", "0", "0"]
+    assert by_student["'=cmd|' /C calc'!A0"][:-1] == ["0", "10", "rejected", "0", "0", "0", "0"]
+
+
+def test_the_gradebook_tells_a_rejection_from_a_wrong_submission():
+    made = summary.summarize(EXERCISE, {"ann": rejected(), "bob": graded(
+        *(t.name for t in EXERCISE.tests), mistakes=["flipped_utilities"])}, "local")
+    rows = {row["student"]: row for row in
+            csv.DictReader(io.StringIO(summary.gradebook(EXERCISE, made)))}
+    assert (rows["ann"]["score"], rows["bob"]["score"]) == ("0", "0")
+    assert (rows["ann"]["status"], rows["bob"]["status"]) == ("rejected", "graded")
+    assert rows["ann"]["message"] == ("0/10 points: the submission was rejected: "
+                                      "minimax_helpers.py is missing")
+    assert rows["bob"]["message"].startswith("0/10 points: 0 of 4 tests passed.")
+
+
+def test_the_message_column_is_one_line_and_never_a_formula():
+    for message in ("=HYPERLINK(\"http://x\")", "-1 points?\nline two", "@SUM(A1)"):
+        one = rejected()
+        one["message"] = message
+        made = summary.summarize(EXERCISE, {"ann": one}, "local")
+        [row] = csv.DictReader(io.StringIO(summary.gradebook(EXERCISE, made)))
+        assert row["message"] == "'" + " ".join(message.split())
+
+
+LONG = "a" * 300 + "\u00e9" * 100  # longer than any file name may be
+
+
+def test_a_long_student_id_is_kept_whole_in_the_data_and_cut_for_files_and_display():
+    made = summary.summarize(EXERCISE, {LONG: graded(), "ann": graded()}, "local")
+    row = next(r for r in made["students"] if r["student"] == LONG)
+    name = row["report"].removeprefix("reports/")
+    assert len(name.encode()) <= 130 and name.startswith("a" * 50) and name.endswith(".json")
+    assert row["text"] == row["report"].removesuffix(".json") + ".txt"
+    # ids that differ only past the cut get files of their own
+    other = summary.report_file(LONG[:-1] + "b", "json")
+    assert other != row["report"] and other[:-30] == row["report"][:-30]
+    assert summary.report_file("ann", "json") == "reports/ann.json"
+    shown = summary.shown_id(LONG)
+    assert shown.startswith("a" * summary.SHOWN_ID_CHARS) and shown.endswith("characters cut]")
+    assert summary.shown_id("ann") == "ann"
+    [csv_row] = [r for r in csv.DictReader(io.StringIO(summary.gradebook(EXERCISE, made)))
+                 if r["student"] != "ann"]
+    assert csv_row["student"] == LONG

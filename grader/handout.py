@@ -1,0 +1,27 @@
+"""What a student is handed for an exercise, as ``minimax-grader stub`` writes it.
+
+The starter files to fill in; the modules the course provides, which the
+student's code imports (the grader gives the same ones to the sandbox), so
+that the starters run outside the grader; and ``check_<exercise>.py``, a
+self-check of a few public facts of the lesson (``grader/selfcheck.py``).
+"""
+
+from pathlib import Path
+
+from grader import resources
+from grader.exercises import Exercise
+from grader.harness.provided import SOURCES
+from grader.selfcheck import PREFIX
+
+
+def self_check(exercise: Exercise) -> str:
+    """The name of the exercise's self-check: the name tells it the exercise."""
+    return f"{PREFIX}{exercise.id}.py"
+
+
+def handout(exercise: Exercise) -> dict[str, Path]:
+    """Each file the student gets, by name, with the file it is copied from."""
+    given = {path.name: path for path in sorted(exercise.starter.iterdir()) if path.is_file()}
+    given.update({f"{name}.py": SOURCES[name] for name in exercise.provides})
+    given[self_check(exercise)] = resources.package() / "selfcheck.py"
+    return given

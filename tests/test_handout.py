@@ -1,0 +1,149 @@
+"""`stub`: the starter, the modules the course provides and a self-check, which run
+outside the grader; nothing is overwritten without --force."""
+
+import shutil
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from grader import cli, exercises
+from grader.harness.provided import SOURCES
+from conftest import CORPUS, SOLUTIONS
+
+EXPECTED = {
+    "gamestate": ["check_gamestate.py", "gamestate.py"],
+    "helpers": ["check_helpers.py", "gamestate.py", "minimax_helpers.py"],
+    "decision": ["check_decision.py", "gamestate.py", "minimax.py", "minimax_helpers.py"],
+    "depth_limit": ["check_depth_limit.py", "gamestate.py", "minimax.py"],
+}
+
+
+def stub(capsys, *argv):
+    code = cli.main(["stub", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def self_check(folder, exercise):
+    """Run the self-check as a student would, with nothing of the grader importable
+    (-I -S: no site-packages, no environment)."""
+    return subprocess.run([sys.executable, "-I", "-S", f"check_{exercise}.py"], cwd=folder,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("exercise", sorted(EXPECTED))
+def test_stub_writes_the_starter_the_provided_modules_and_a_self_check(capsys, tmp_path,
+                                                                       exercise):
+    code, out, _ = stub(capsys, exercise, tmp_path)
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == EXPECTED[exercise]
+    assert out.splitlines()[-1] == (f"check your work as you go with: python "
+                                    f"{tmp_path / f'check_{exercise}.py'}")
+    for name in exercises.load(exercise).provides:  # what the sandbox gives, to the byte
+        assert (tmp_path / f"{name}.py").read_bytes() == SOURCES[name].read_bytes()
+
+
+@pytest.mark.parametrize("exercise", sorted(EXPECTED))
+def test_the_starter_runs_outside_the_grader_and_the_self_check_fails_it(capsys, tmp_path,
+                                                                         exercise):
+    stub(capsys, exercise, tmp_path)
+    done = self_check(tmp_path, exercise)
+    assert done.returncode == 1 and done.stderr == ""
+    assert "FAILED" in done.stdout and "could not be imported" not in done.stdout
+    facts = sum(line.startswith("  ") for line in done.stdout.splitlines())
+    assert not done.stdout.splitlines()[-1].startswith(f"{facts} of {facts}")
+
+
+@pytest.mark.parametrize("exercise", sorted(EXPECTED))
+def test_the_self_check_passes_the_reference_solution(capsys, tmp_path, exercise):
+    stub(capsys, exercise, tmp_path)
+    for path in (SOLUTIONS / exercise).iterdir():
+        shutil.copyfile(path, tmp_path / path.name)
+    done = self_check(tmp_path, exercise)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    facts = [line for line in lines if line.startswith("  ")]
+    assert facts and all(line.startswith("  ok ") for line in facts)
+    assert lines[-1].startswith(f"{len(facts)} of {len(facts)} hold. This is no grade:")
+
+
+def full_marks_cases():
+    return [pytest.param(case.parent, id=f"{case.parent.parent.name}/{case.parent.name}")
+            for case in sorted(CORPUS.glob("*/*/expect.toml"))
+            if tomllib.loads(case.read_text()).get("full_marks")]
+
+
+@pytest.mark.parametrize("case", full_marks_cases())
+def test_the_self_check_never_fails_what_the_grader_gives_full_marks(capsys, tmp_path, case):
+    # It checks the lesson's facts as the grader does: truthy values, moves in any
+    # order, terminal tests counted from outside (not by call_counter).
+    exercise = case.parent.name
+    stub(capsys, exercise, tmp_path)
+    for name in exercises.load(exercise).files:
+        shutil.copyfile(case / name, tmp_path / name)
+    done = self_check(tmp_path, exercise)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_self_check_names_a_known_mistake_s_fact(capsys, tmp_path):
+    stub(capsys, "helpers", tmp_path)
+    shutil.copyfile(CORPUS / "helpers" / "flipped_utilities" / "minimax_helpers.py",
+                    tmp_path / "minimax_helpers.py")
+    done = self_check(tmp_path, "helpers")
+    assert done.returncode == 1
+    assert ("  FAILED  min_value: a terminal state is worth +1, max_value: -1\n"
+            "          (min_value, max_value) of it: expected (1, -1), got (-1, 1)") \
+        in done.stdout
+
+
+def test_a_file_that_can_t_be_imported_is_said_once(capsys, tmp_path):
+    stub(capsys, "decision", tmp_path)
+    (tmp_path / "minimax.py").write_text("def minimax_decision(gameState)\n")
+    done = self_check(tmp_path, "decision")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[1].startswith(
+        "  your file could not be imported: raised SyntaxError")
+
+
+def test_a_renamed_self_check_says_how_to_name_it(capsys, tmp_path):
+    stub(capsys, "helpers", tmp_path)
+    (tmp_path / "check_helpers.py").rename(tmp_path / "mycheck.py")
+    done = subprocess.run([sys.executable, "-I", "-S", "mycheck.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip() == ("name this file check_<exercise>.py, for one of: "
+                                   "gamestate, helpers, decision, depth_limit")
+
+
+@pytest.mark.parametrize("existing", ["minimax.py", "gamestate.py", "minimax_helpers.py",
+                                      "check_decision.py"])
+def test_stub_never_overwrites_any_file_it_writes_without_force(capsys, tmp_path, existing):
+    (tmp_path / existing).write_text("my work")
+    code, out, err = stub(capsys, "decision", tmp_path)
+    assert code == 2 and out == ""
+    assert err == (f"minimax-grader: error: {existing} already in {tmp_path}; nothing was "
+                   "written (use --force to overwrite)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [existing]
+    assert (tmp_path / existing).read_text() == "my work"
+    assert stub(capsys, "decision", tmp_path, "--force")[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == EXPECTED["decision"]
+    assert (tmp_path / existing).read_text() != "my work"
+
+
+def test_a_link_in_the_way_is_replaced_never_written_through(capsys, tmp_path):
+    elsewhere = tmp_path / "elsewhere.py"
+    elsewhere.write_text("not yours to overwrite")
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "gamestate.py").symlink_to(elsewhere)
+    assert stub(capsys, "helpers", tmp_path / "work")[0] == 2  # a link counts as a file
+    assert stub(capsys, "helpers", tmp_path / "work", "--force")[0] == 0
+    assert not (tmp_path / "work" / "gamestate.py").is_symlink()
+    assert elsewhere.read_text() == "not yours to overwrite"
+
+
+def test_stub_into_a_file_is_a_usage_error(capsys, tmp_path):
+    (tmp_path / "afile").write_text("")
+    code, _, err = stub(capsys, "helpers", tmp_path / "afile")
+    assert code == 2 and "could not write the starter files" in err
