@@ -9,6 +9,7 @@ harness is noticed instead of used.
 """
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -76,21 +77,34 @@ class WheelhouseError(Exception):
     """pip could not download the wheels (no package index reachable?)."""
 
 
-class NoBase(Exception):
+class BuildFailed(Exception):
+    """The grading image can't be built here: the message says why and what to do."""
+
+
+class NoBase(BuildFailed):
     """No base image is here, none can be made, and none can be pulled."""
 
 
+WAYS_OUT = (f"Two ways out: with a registry, `minimax-grader image build --base {REGISTRY_BASE}`; "
+            "without one, run as root with Debian's debootstrap installed (apt-get install "
+            "debootstrap), and `minimax-grader image build` makes the base itself.")
 NO_BASE = (f"The grading image needs a base image, and none is here: {REGISTRY_BASE} could "
-           "not be pulled (no registry answers?) and the Debian-made base can't be made "
-           "here ({why}). Two ways out: with a registry, `minimax-grader image build --base "
-           f"{REGISTRY_BASE}`; without one, run as root with Debian's debootstrap installed "
-           "(apt-get install debootstrap), and `minimax-grader image build` makes the base "
-           "itself.")
+           "not be pulled ({pulled}) and the Debian-made base can't be made here ({why}). "
+           + WAYS_OUT)
+NOT_HERE = ("The base image {base} is not here and could not be pulled ({pulled}). "
+            + WAYS_OUT)
+# Where a build of the image fails once its base is there, the base is the likely cause.
+BAD_BUILD = ("Building {tag} on {base} failed at {step}: {error}. The grading image needs a "
+             f"base with python3 and pip: {REGISTRY_BASE} (`--base {REGISTRY_BASE}`, with a "
+             "registry) or the Debian-made base (`--base auto`, as root with debootstrap).")
 
 
 def wheelhouse(folder, requirements=REQUIREMENTS):
     """Download wheels of ``requirements``, and of what they need, into ``folder``:
     for this machine's Python and platform, to install later with no network."""
+    if importlib.util.find_spec("pip") is None:  # a venv made without pip (uv, --without-pip)
+        raise WheelhouseError(f"pip is not installed for {sys.executable}, which runs the "
+                              "grader: install it there (python -m ensurepip) and try again")
     try:
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet",
                         "--only-binary=:all:", "--dest", str(folder), *requirements], check=True)
@@ -100,41 +114,104 @@ def wheelhouse(folder, requirements=REQUIREMENTS):
             from None
 
 
-def pick_base(client, base):
-    """``auto``: python:3.11-slim or the Debian-made base if either is here; else the
-    Debian-made base where it can be made (root and debootstrap), else python:3.11-slim
-    pulled from a registry; raise NoBase, which says what to do, when that fails too."""
-    from docker.errors import DockerException, ImageNotFound
+def said(exc: Exception) -> str:
+    """The engine's own words for a failure, without docker-py's HTTP preamble."""
+    return str(getattr(exc, "explanation", None) or getattr(exc, "msg", None) or exc).strip()
 
+
+def present(client, name: str) -> bool:
+    """Whether the image ``name`` is on the engine."""
+    from docker.errors import DockerException
+
+    try:
+        client.images.get(name)
+    except DockerException:  # not here, or not a name: a pull says which
+        return False
+    return True
+
+
+def _pull(client, name: str) -> str | None:
+    """Pull ``name`` from its registry: None when pulled, else the engine's reason."""
+    from docker.errors import DockerException
+
+    try:
+        client.images.pull(name)
+    except DockerException as exc:
+        return said(exc)
+    return None
+
+
+def make_base() -> str | None:
+    """Make the Debian-made base with make-base-image: None when made, else why not."""
+    if os.geteuid() != 0:
+        return "not root"
+    if not shutil.which("debootstrap"):
+        return "debootstrap is not installed"
+    # Its progress goes to the terminal; its errors are kept for the message.
+    done = subprocess.run(["bash", str(resources.data("image", "make-base-image")), BASE],
+                          stderr=subprocess.PIPE, text=True, errors="replace")
+    if done.returncode == 0:
+        return None
+    said = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    return f"make-base-image failed: {said[-1] if said else f'exit status {done.returncode}'}"
+
+
+def pick_base(client, base: str) -> str:
+    """The base to build on. A named one must be here or be pulled. ``auto``:
+    python:3.11-slim or the Debian-made base if either is here; else the
+    Debian-made base where it can be made (root and debootstrap), else
+    python:3.11-slim pulled from a registry. NoBase, which says what to do,
+    when none can be had."""
     if base != "auto":
+        pulled = None if present(client, base) else _pull(client, base)
+        if pulled:
+            raise NoBase(NOT_HERE.format(base=base, pulled=pulled))
         return base
     for candidate in (REGISTRY_BASE, BASE):
-        try:
-            client.images.get(candidate)
+        if present(client, candidate):
             return candidate
-        except ImageNotFound:
-            pass
-    if os.geteuid() != 0 or not shutil.which("debootstrap"):
-        try:
-            client.images.pull(REGISTRY_BASE)
-        except DockerException:
-            why = "not root" if os.geteuid() != 0 else "debootstrap is not installed"
-            raise NoBase(NO_BASE.format(why=why)) from None
-        return REGISTRY_BASE
-    subprocess.run(["bash", str(resources.data("image", "make-base-image")), BASE], check=True)
-    return BASE
+    why = make_base()
+    if why is None:
+        return BASE
+    pulled = _pull(client, REGISTRY_BASE)
+    if pulled:
+        raise NoBase(NO_BASE.format(pulled=pulled, why=why))
+    return REGISTRY_BASE
 
 
-def build(client, base="auto", tag=IMAGE, say=print):
-    """Build the grading image; (the image, seconds taken)."""
+def _failed_step(exc) -> str:
+    """The build's last step (``Step 4/9 : RUN ...``) from a BuildError's log."""
+    steps = [" ".join(entry["stream"].split()) for entry in exc.build_log
+             if entry.get("stream", "").startswith("Step ")]
+    return steps[-1] if steps else "its start"
+
+
+def _build_failure(exc, tag: str, base: str) -> str:
+    step = _failed_step(exc)
+    if step.partition(" : ")[2].startswith("FROM"):  # the base went missing after all
+        return NOT_HERE.format(base=base, pulled=said(exc))
+    return BAD_BUILD.format(tag=tag, base=base, step=f"`{step}`", error=said(exc))
+
+
+def build(client, base: str = "auto", tag: str = IMAGE, say=print) -> tuple[object, float]:
+    """Build the grading image; (the image, seconds taken). BuildFailed, whose
+    message says why and what to do, where it can't be built here."""
+    from docker.errors import BuildError, DockerException
+
     started = time.monotonic()
     base = pick_base(client, base)
     say(f"building {tag} on {base} ...")
     with tempfile.TemporaryDirectory(prefix="minimax-grader-image-") as folder:
         stage(Path(folder))
-        image, _ = client.images.build(path=folder, tag=tag, buildargs={"BASE_IMAGE": base},
-                                       labels={HASH_LABEL: contents_hash()}, rm=True,
-                                       forcerm=True)
+        try:
+            image, _ = client.images.build(path=folder, tag=tag, buildargs={"BASE_IMAGE": base},
+                                           labels={HASH_LABEL: contents_hash()}, rm=True,
+                                           forcerm=True)
+        except BuildError as exc:
+            raise BuildFailed(_build_failure(exc, tag, base)) from None
+        except (DockerException, OSError) as exc:  # the engine refused or went away
+            raise BuildFailed(f"The Docker engine could not build {tag} on {base}: "
+                              f"{said(exc)}.") from None
     return image, time.monotonic() - started
 
 

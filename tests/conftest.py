@@ -1,9 +1,11 @@
 """Shared helpers for the grader's own tests."""
 
+import fcntl
 import os
 import re
 import shutil
 import socket
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -73,11 +75,24 @@ def pytest_runtest_logreport(report):
             HOSTILE_RESULTS[run] = problems
 
 
-@pytest.fixture(scope="session")
-def docker_client():
-    """A client of a Docker engine with an up-to-date grading image.
+@contextmanager
+def run_lock(tmp_path_factory, name):
+    """Held by one pytest-xdist worker at a time, for work done once for the whole
+    run; yields the folder all workers share (the session's own without xdist)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield shared
 
-    Skipped loudly where no engine answers; under CI, failed.
+
+@pytest.fixture(scope="session")
+def docker_client(tmp_path_factory):
+    """A client of a Docker engine with an up-to-date grading image, built once
+    for the whole run where it is missing or out of date.
+
+    Skipped loudly where no engine answers or the image can't be built; under CI, failed.
     """
     from grader import image
     from grader.sandbox import SandboxUnavailable
@@ -86,12 +101,16 @@ def docker_client():
     try:
         client = connect()
     except SandboxUnavailable as exc:
-        skip_loudly("the Docker sandbox", f"no Docker engine answers ({exc})")
-    if image.problem(client):
-        try:
-            image.build(client)
-        except image.NoBase as exc:
-            skip_loudly("the Docker sandbox", str(exc))
+        skip_loudly("the Docker sandbox", str(exc))
+    with run_lock(tmp_path_factory, "grading-image") as shared:
+        failed = shared / "grading-image.failed"  # a worker's failed build: not tried again
+        if not failed.exists() and image.problem(client):
+            try:
+                image.build(client)
+            except (image.BuildFailed, image.WheelhouseError) as exc:  # no base, no index
+                failed.write_text(f"the grading image can't be built here: {exc}")
+        if failed.exists():
+            skip_loudly("the Docker sandbox", failed.read_text())
     return client
 
 

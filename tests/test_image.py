@@ -1,8 +1,28 @@
-"""Building the grading image where no base image can be had."""
+"""Building the grading image where no base image can be had.
 
+Every way the build can fail here (no registry, no debootstrap, not root,
+make-base-image failing, a named base that is absent or lacks Python, a base
+that vanishes during the build) must end `minimax-grader image build` in one
+paragraph that says why and the ways out, with no traceback, and exit 2. The
+real engine is used where one answers; the bases are made unavailable by
+name, so the images other tests need are never touched.
+"""
+
+import io
+import os
+import uuid
+
+import pytest
 from docker.errors import APIError, ImageNotFound
 
-from grader import image
+from grader import cli, image
+from conftest import skip_loudly
+
+# A pull from here fails at once (nothing listens on port 1), with or without a registry.
+NO_REGISTRY = "localhost:1/minimax-grader-absent:none"
+TAG = f"minimax-grader-test-nobuild:{os.getpid()}"  # never built; removed if it were
+TEST_LABEL = "minimax-grader.test-base"
+WAYS_OUT = ("`minimax-grader image build --base python:3.11-slim`", "apt-get install debootstrap")
 
 
 class NoRegistry:
@@ -26,5 +46,122 @@ def test_no_base_and_no_way_to_one_says_what_to_do(monkeypatch):
         said = str(exc)
     else:
         raise AssertionError("a base was picked with none to be had")
-    assert "--base python:3.11-slim" in said and "apt-get install debootstrap" in said
+    assert all(way in said for way in WAYS_OUT)
     assert "debootstrap is not installed" in said or "not root" in said
+
+
+@pytest.fixture(scope="module")
+def engine():
+    from grader.sandbox import SandboxUnavailable
+    from grader.sandbox.docker import connect
+
+    try:
+        client = connect()
+    except SandboxUnavailable as exc:
+        skip_loudly("the image build's failures", f"no Docker engine answers ({exc})")
+    yield client
+    assert not image.present(client, TAG), f"{TAG} was built where no build could succeed"
+
+
+@pytest.fixture
+def no_bases(monkeypatch):
+    """Neither base can be had: the Debian-made one's name is absent, and the
+    registry's can't be pulled."""
+    monkeypatch.setattr(image, "BASE", f"minimax-grader-base:absent-{uuid.uuid4().hex[:8]}")
+    monkeypatch.setattr(image, "REGISTRY_BASE", NO_REGISTRY)
+
+
+def path_without(tool):
+    """$PATH without the folders that hold ``tool``."""
+    return os.pathsep.join(folder for folder in os.environ["PATH"].split(os.pathsep)
+                           if not os.path.exists(os.path.join(folder, tool)))
+
+
+def image_build(capfd, *flags, tag=TAG):
+    """Run `minimax-grader image build --tag TAG *flags`: (exit status, its error paragraph)."""
+    code = cli.main(["image", "build", "--tag", tag, *flags])
+    err = capfd.readouterr().err
+    assert "Traceback" not in err
+    assert err.startswith("minimax-grader: error: ") and err.count("\n") == 1, err  # one paragraph
+    return code, err
+
+
+@pytest.mark.parametrize("lacking", ["debootstrap", "root"])
+def test_with_no_base_to_be_had_image_build_says_why_and_the_two_ways_out(
+        engine, no_bases, monkeypatch, capfd, lacking):
+    monkeypatch.setenv("PATH", path_without("debootstrap"))
+    monkeypatch.setattr(image.os, "geteuid", lambda: 1000 if lacking == "root" else 0)
+    code, said = image_build(capfd)
+    assert code == 2
+    assert "none is here" in said and all(way in said for way in WAYS_OUT)
+    assert ("not root" if lacking == "root" else "debootstrap is not installed") in said
+    assert "localhost:1" in said  # the engine's own reason for the failed pull
+
+
+def test_a_failing_make_base_image_is_told_with_the_two_ways_out(
+        engine, no_bases, monkeypatch, capfd, tmp_path):
+    fake = tmp_path / "debootstrap"  # the real script runs it, as it would the real one
+    fake.write_text("#!/bin/sh\necho 'E: the test mirror does not answer' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{path_without('debootstrap')}")
+    monkeypatch.setattr(image.os, "geteuid", lambda: 0)
+    code, said = image_build(capfd)
+    assert code == 2 and all(way in said for way in WAYS_OUT)
+    # Where apt has no Debian mirror the script stops before debootstrap, and says so.
+    assert ("make-base-image failed: E: the test mirror does not answer" in said
+            or "make-base-image failed: no Debian mirror found" in said)
+
+
+def test_a_named_base_that_is_absent_is_told_with_the_two_ways_out(engine, capfd):
+    code, said = image_build(capfd, "--base", NO_REGISTRY)
+    assert code == 2
+    assert f"The base image {NO_REGISTRY} is not here" in said
+    assert all(way in said for way in WAYS_OUT)
+
+
+@pytest.fixture
+def no_wheels(monkeypatch):
+    """An empty wheelhouse: these builds fail before the wheels are used, with no download."""
+    monkeypatch.setattr(image, "wheelhouse", lambda folder, *args: folder.mkdir())
+
+
+@pytest.fixture
+def empty_base(engine):
+    """An image with no files at all: no shell, no Python. Removed afterwards, with
+    the layers a failed build left on it (they carry its label)."""
+    name = f"minimax-grader-test-empty:{os.getpid()}"
+    label = f"{TEST_LABEL}={uuid.uuid4().hex}"
+    engine.images.build(fileobj=io.BytesIO(f"FROM scratch\nLABEL {label}\n".encode()),
+                        tag=name, rm=True, forcerm=True)
+    yield name
+    left = engine.api.images(all=True, filters={"label": label})
+    while left:  # children first: an image with a child can't be removed
+        parents = {entry["ParentId"] for entry in left}
+        for entry in left:
+            if entry["Id"] not in parents:
+                engine.images.remove(entry["Id"], force=True)
+        left = engine.api.images(all=True, filters={"label": label})
+
+
+def test_a_base_without_python_is_told_with_the_step_that_failed(engine, empty_base, no_wheels,
+                                                                capfd):
+    code, said = image_build(capfd, "--base", empty_base)
+    assert code == 2
+    assert f"Building {TAG} on {empty_base} failed at `Step" in said
+    assert "RUN python3 -m pip install" in said and "/bin/sh" in said  # the engine's reason
+    assert "--base python:3.11-slim" in said and "debootstrap" in said
+
+
+def test_a_base_that_vanishes_during_the_build_is_told_with_the_two_ways_out(
+        engine, no_wheels, monkeypatch, capfd):
+    monkeypatch.setattr(image, "pick_base", lambda client, base: NO_REGISTRY)
+    code, said = image_build(capfd)
+    assert code == 2
+    assert f"The base image {NO_REGISTRY} is not here" in said
+    assert all(way in said for way in WAYS_OUT)
+
+
+def test_a_tag_the_engine_refuses_is_told_in_one_paragraph(engine, capfd):
+    code, said = image_build(capfd, tag="Not A Tag")
+    assert code == 2
+    assert "the Docker engine refused" in said and "invalid reference format" in said
