@@ -18,7 +18,8 @@ def by_name(report):
 def test_an_endless_loop_fails_only_its_own_test(submission):
     folder = submission("minimax_helpers.py", HELPERS.replace(
         "def terminal_test(gameState):\n", "def terminal_test(gameState):\n    while True: pass\n"))
-    report = grade("helpers", folder, call_seconds=1)
+    # A call limit well above the honest calls' (under 1 s on a loaded machine).
+    report = grade("helpers", folder, call_seconds=4)
     tests = by_name(report)
     assert tests["test_terminal_test"]["status"] == "timeout"
     assert "time limit" in tests["test_terminal_test"]["message"]
