@@ -152,8 +152,8 @@ def make_base() -> str | None:
                           stderr=subprocess.PIPE, text=True, errors="replace")
     if done.returncode == 0:
         return None
-    said = [line.strip() for line in done.stderr.splitlines() if line.strip()]
-    return f"make-base-image failed: {said[-1] if said else f'exit status {done.returncode}'}"
+    errors = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    return f"make-base-image failed: {errors[-1] if errors else f'exit status {done.returncode}'}"
 
 
 def pick_base(client, base: str) -> str:

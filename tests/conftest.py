@@ -1,6 +1,7 @@
 """Shared helpers for the grader's own tests."""
 
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -85,6 +86,20 @@ def run_lock(tmp_path_factory, name):
     with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield shared
+
+
+@pytest.fixture(scope="session")
+def graded_locally(tmp_path_factory):
+    """graded_locally(case) -> the case's report from the local sandbox, graded once
+    for the whole run and shared by every test (and xdist worker) that judges it."""
+    def report_of(case):
+        name = f"local-report-{case.exercise}-{case.path.name}"
+        with run_lock(tmp_path_factory, name) as shared:
+            kept = shared / f"{name}.json"
+            if not kept.exists():
+                kept.write_text(json.dumps(grade(case.exercise, case.path)), encoding="utf-8")
+            return json.loads(kept.read_text(encoding="utf-8"))
+    return report_of
 
 
 @pytest.fixture(scope="session")

@@ -217,7 +217,8 @@ def test_check_solutions_exits_1_on_a_surprise(capsys, tmp_path):
     wrong = tmp_path / "solutions" / "helpers"
     wrong.mkdir(parents=True)
     (wrong / "minimax_helpers.py").write_text(WRONG_HELPERS)
-    code, out, _ = run(capsys, "check-solutions", "--solutions", str(tmp_path / "solutions"))
+    code, out, _ = run(capsys, "check-solutions", "--solutions", str(tmp_path / "solutions"),
+                       "--solutions-only")
     assert code == 1 and "1 surprise(s)" in out and "expected full marks" in out
 
 

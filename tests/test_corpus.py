@@ -8,7 +8,7 @@ serves ``minimax-grader check-solutions``.
 import pytest
 
 from grader import solutions
-from conftest import CORPUS, SOLUTIONS, grade
+from conftest import CORPUS, SOLUTIONS
 
 CASES = solutions.cases(SOLUTIONS, CORPUS)
 
@@ -30,8 +30,8 @@ def test_every_known_mistake_has_a_case():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.label for case in CASES])
-def test_case(case):
-    report = grade(case.exercise, case.path)
+def test_case(case, graded_locally):
+    report = graded_locally(case)
     assert solutions.judge(case, report) == []
 
 
@@ -69,10 +69,10 @@ GAMESTATE_CASES = [c for c in CASES if c.exercise == "gamestate" and c.mistakes]
 
 
 @pytest.mark.parametrize("case", GAMESTATE_CASES, ids=[c.label for c in GAMESTATE_CASES])
-def test_each_mistake_is_charged_once_with_its_own_hint(case):
+def test_each_mistake_is_charged_once_with_its_own_hint(case, graded_locally):
     """A mistake fails only the tests of the behaviour it breaks, and every test
     that names it says what the student's code does."""
-    report = grade(case.exercise, case.path)
+    report = graded_locally(case)
     allowed = {test for mistake in case.mistakes for test in FAIR[mistake][0]}
     failed = {t["name"] for t in report["tests"] if t["status"] != "passed"}
     assert failed <= allowed, failed - allowed

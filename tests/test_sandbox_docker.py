@@ -17,7 +17,7 @@ import pytest
 
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, sweep
-from conftest import CORPUS, ROOT, SOLUTIONS, grade, left_behind
+from conftest import CORPUS, ROOT, SOLUTIONS, left_behind
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
 CASES = solutions.cases(SOLUTIONS, CORPUS)
@@ -46,11 +46,11 @@ def statuses(result):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.label for case in CASES])
-def test_same_verdicts_as_the_local_sandbox(docker, case):
+def test_same_verdicts_as_the_local_sandbox(docker, case, graded_locally):
     through_docker = grade_docker(docker, case.path, case.exercise)
     assert through_docker["sandbox"]["backend"] == "docker"
     assert solutions.judge(case, through_docker) == []
-    local = grade(case.exercise, case.path)
+    local = graded_locally(case)
     assert statuses(through_docker) == statuses(local)
     assert [t["mistakes"] for t in through_docker["tests"]] == [t["mistakes"] for t in local["tests"]]
 
