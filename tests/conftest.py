@@ -168,5 +168,6 @@ def left_behind(client):
     that have ended (another live grading run's, a second test session's say,
     are that run's own)."""
     mine = f"{socket.gethostname()}:{os.getpid()}"
-    return [c for c in client.containers.list(all=True, filters={"label": LABEL})
+    return [c for c in client.containers.list(all=True, filters={"label": LABEL},
+                                              ignore_removed=True)
             if c.labels.get(f"{LABEL}.owner") == mine or not live_owner(c)]

@@ -201,7 +201,8 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory
     if neighbour:
         problems += neighbour_check(report.validate(neighbour.result()))
         mine = f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"
-        left = sandbox.client.containers.list(all=True, filters={"label": mine})
+        left = sandbox.client.containers.list(all=True, filters={"label": mine},
+                                              ignore_removed=True)
         problems += [f"container left behind: {c.name}" for c in left]
     problems += [f"temporary folder left behind: {p.name}" for p in tmp_path.iterdir()]
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - memory_before

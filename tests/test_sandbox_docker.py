@@ -51,8 +51,14 @@ def test_same_verdicts_as_the_local_sandbox(docker, case, graded_locally):
     assert through_docker["sandbox"]["backend"] == "docker"
     assert solutions.judge(case, through_docker) == []
     local = graded_locally(case)
-    assert statuses(through_docker) == statuses(local)
-    assert [t["mistakes"] for t in through_docker["tests"]] == [t["mistakes"] for t in local["tests"]]
+    for ours, theirs in zip(through_docker["tests"], local["tests"], strict=True):
+        assert (ours["name"], ours["status"] == "passed") == (theirs["name"],
+                                                              theirs["status"] == "passed")
+        # A slow wrong search near its limit (depth_not_decremented on the larger
+        # board) may run out of time in one sandbox and fail in the other, by load
+        # alone: the points agree; the status and mistakes, where neither timed out.
+        if "timeout" not in (ours["status"], theirs["status"]):
+            assert (ours["status"], ours["mistakes"]) == (theirs["status"], theirs["mistakes"])
 
 
 def test_a_memory_hog_is_killed_and_reported_out_of_memory(docker, submission):
@@ -198,8 +204,9 @@ def test_sweep_removes_leftovers_but_not_live_runs(docker_client):
     live = docker_client.containers.create(IMAGE, labels={
         LABEL: "1", f"{LABEL}.owner": f"{socket.gethostname()}:{os.getpid()}"})
     try:
-        assert sweep(docker_client) >= 1
-        assert not docker_client.containers.list(all=True, filters={"id": leftover.id})
+        sweep(docker_client)  # another grader's sweep on this engine may come first
+        assert not docker_client.containers.list(all=True, filters={"id": leftover.id},
+                                                 ignore_removed=True)
         assert docker_client.containers.list(all=True, filters={"id": live.id})
     finally:
         live.remove(force=True)
@@ -233,7 +240,7 @@ def test_warm_containers_serve_one_run_each_and_close_removes_them(docker_client
     finally:
         warm.close()
     time.sleep(1)  # a warm-up under way when closed removes its own container
-    assert docker_client.containers.list(all=True, filters=mine) == []
+    assert docker_client.containers.list(all=True, filters=mine, ignore_removed=True) == []
 
 
 def test_ctrl_c_removes_the_container(docker_client, submission):
@@ -242,7 +249,8 @@ def test_ctrl_c_removes_the_container(docker_client, submission):
                "helpers", str(folder)]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
-    while not docker_client.containers.list(filters={"label": LABEL}):
+    its_own = {"label": f"{LABEL}.owner={socket.gethostname()}:{process.pid}"}
+    while not docker_client.containers.list(filters=its_own, ignore_removed=True):
         assert time.monotonic() < deadline, "no container started"
         time.sleep(0.2)
     process.send_signal(signal.SIGINT)

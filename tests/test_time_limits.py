@@ -97,7 +97,8 @@ def test_a_run_that_never_returns_is_reported_in_time(what, sandbox, tmp_path, m
         assert processes_under(tmp_path) == [], "a process of the run outlived it"
     else:
         mine = f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"
-        assert sandbox.client.containers.list(all=True, filters={"label": mine}) == []
+        assert sandbox.client.containers.list(all=True, filters={"label": mine},
+                                              ignore_removed=True) == []
 
 
 def test_a_slow_engine_does_not_hold_up_the_report(docker_client, tmp_path, monkeypatch):
@@ -122,7 +123,7 @@ def test_a_slow_engine_does_not_hold_up_the_report(docker_client, tmp_path, monk
     # The removal goes on after the report: wait for it, so no later test sees it.
     mine = f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"
     until = time.monotonic() + 4 * slow
-    while docker_client.containers.list(all=True, filters={"label": mine}):
+    while docker_client.containers.list(all=True, filters={"label": mine}, ignore_removed=True):
         assert time.monotonic() < until, "the container was never removed"
         time.sleep(0.5)
 

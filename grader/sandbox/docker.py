@@ -73,7 +73,9 @@ def _owner():
 def sweep(client):
     """Remove the grader's containers that no live grading run owns."""
     removed = 0
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
+    # Another grader on this engine may remove a container while it is listed.
+    for container in client.containers.list(all=True, filters={"label": LABEL},
+                                            ignore_removed=True):
         # A live grader's container may be created and not yet started: leave it.
         if live_owner(container):
             continue
