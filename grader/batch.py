@@ -12,8 +12,10 @@ students no longer in the class are moved aside to ASIDE, out of the
 gradebook, before anything is graded.
 """
 
+import contextlib
 import json
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -88,6 +90,30 @@ def _tally(reports):
     return failed, sum(r["status"] == "error" for r in reports)
 
 
+def _hold_off():
+    """Ignore Ctrl-C from now on (only the main thread can): the grading is over,
+    and what is left, the gradebook and letting go of the sandboxes, is quick
+    and must be whole. The handler it replaced, for ``_put_back``."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _put_back(handler):
+    if handler is not None:
+        signal.signal(signal.SIGINT, handler)
+
+
+@contextlib.contextmanager
+def held_off():
+    """Ctrl-C ignored within: for the end of a batch (letting go of the sandboxes)."""
+    handler = _hold_off()
+    try:
+        yield
+    finally:
+        _put_back(handler)
+
+
 def _wait_all(futures):
     """Wait for ``futures``, waking often: Ctrl-C can reach another thread, and
     Python raises it in the main thread only when that thread runs."""
@@ -108,6 +134,7 @@ class Batch:
         self.made = 0  # reports made by this run
         self.lock = threading.Lock()
         self.cancel = threading.Event()
+        self.previous_sigint = None  # Ctrl-C's handler while the grading went on
         self.progress = None
 
     # -- planning ---------------------------------------------------------
@@ -194,10 +221,12 @@ class Batch:
                                  errors=task.fields["errors"] + errors)
 
     def _run_all(self, groups, pool):
-        """Grade every group; True if the user interrupted."""
+        """Grade every group; True if the user interrupted. Ctrl-C is held off
+        from the moment the grading is over (see ``_hold_off``)."""
         futures = [pool.submit(self._grade, group) for group in groups]
         try:
             _wait_all(futures)
+            self.previous_sigint = _hold_off()
             return False
         except KeyboardInterrupt:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -211,6 +240,7 @@ class Batch:
             self.cancel.set()
             self.progress.console.print("killing the running sandboxes ...")
             wait(running)
+        self.previous_sigint = _hold_off()
         return True
 
     def _progress(self, total, done):
@@ -232,13 +262,16 @@ class Batch:
         groups, kept = self._plan(roster)
         done = sum(r is not None for r in self.reports.values())
         self.progress = self._progress(len(self.reports), done)
-        with self.progress, ThreadPoolExecutor(self.options.jobs,
-                                               thread_name_prefix="grade") as pool:
-            interrupted = self._run_all(groups, pool)
-        identical = [students for students in self.alike.values() if len(students) > 1]
-        overview = summary.summarize(self.exercise, self.reports, self.sandbox.name,
-                                     roster.ignored, identical)
-        self._write_overview(overview)
+        try:
+            with self.progress, ThreadPoolExecutor(self.options.jobs,
+                                                   thread_name_prefix="grade") as pool:
+                interrupted = self._run_all(groups, pool)
+            identical = [students for students in self.alike.values() if len(students) > 1]
+            overview = summary.summarize(self.exercise, self.reports, self.sandbox.name,
+                                         roster.ignored, identical)
+            self._write_overview(overview)
+        finally:
+            _put_back(self.previous_sigint)
         return Outcome(self.reports, overview, graded_now=self.made, kept=kept,
                        interrupted=interrupted, seconds=time.monotonic() - started,
                        set_aside=set_aside)

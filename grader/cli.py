@@ -196,7 +196,8 @@ def _grade_class(exercise, the_class, args, options):
     try:
         return batch.Batch(exercise, chosen, args.output, options, console).run(the_class)
     finally:
-        sandbox.close(chosen)
+        with batch.held_off():  # a Ctrl-C here would leave warm containers behind
+            sandbox.close(chosen)
 
 
 def cmd_batch(args):

@@ -402,3 +402,24 @@ def test_the_resume_command_carries_the_limits_given():
     assert _resume_command(args, 2) == (
         "minimax-grader batch --exercise helpers --sandbox local --jobs 2 --total-seconds 20.5 "
         "--memory-mb 300 class -o out --resume")
+
+
+def test_ctrl_c_once_the_grading_is_over_can_t_break_the_end(tmp_path, capsys, monkeypatch):
+    """A Ctrl-C (a user's second one, say) that comes while the gradebook is written
+    and the sandboxes are let go is held off: no traceback, the pages are whole."""
+    interrupted = []
+
+    def ctrl_c(*args):
+        os.kill(os.getpid(), signal.SIGINT)  # delivered at once: this is the main thread
+        interrupted.append(args)
+
+    original = batch.Batch._write_overview
+    monkeypatch.setattr(batch.Batch, "_write_overview",
+                        lambda self, overview: (ctrl_c(), original(self, overview)))
+    monkeypatch.setattr(sandbox, "close", ctrl_c)
+    make_class(tmp_path / "class")
+    code, _, err = batch_cli(capsys, tmp_path / "class", "-o", tmp_path / "out",
+                             "--sandbox", "local")
+    assert code == 0 and len(interrupted) == 2 and "Traceback" not in err
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["counts"]["pending"] == 0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
