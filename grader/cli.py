@@ -284,8 +284,7 @@ def cmd_gradescope_package(args):
     exercise = _exercise(args.exercise)
     target = files.output(args.output, example="autograder.zip")
     try:
-        # A real path, never "-" but for stdout: a file named "-" is given as ./-
-        names = gradescope_package.build(exercise, target.path or Path(files.STDOUT))
+        names = gradescope_package.build(exercise, target)
     except WheelhouseError as exc:
         raise UsageError(str(exc)) from None
     size = f", {target.path.stat().st_size / 1e6:.1f} MB" if target.atomic else ""

@@ -32,8 +32,8 @@ from grader import files, image, resources
 SCRIPTS = resources.data("gradescope")
 # The host side's modules that gradescope_run imports (tests check the list).
 HOST = ("grader/__init__.py", "grader/resources.py", "grader/files.py", "grader/exercises.py",
-        "grader/grading.py", "grader/intake.py", "grader/report.py", "grader/render.py", "grader/gradescope_run.py",
-        "grader/sandbox/__init__.py", "grader/sandbox/local.py", "grader/sandbox/launcher.py",
+        "grader/grading.py", "grader/intake.py", "grader/report.py", "grader/render.py",
+        "grader/gradescope_run.py", "grader/sandbox/__init__.py", "grader/sandbox/local.py", "grader/sandbox/launcher.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")
 HOST_ONLY = {"docker"}  # the Docker sandbox's client: the package starts no container
 EXECUTABLE, PLAIN = 0o755, 0o644
@@ -68,12 +68,11 @@ def _entries(exercise, wheels):
         yield name, path.read_bytes(), PLAIN
 
 
-def _write_zip(entries, output):
-    """Write the zip to ``output`` (a path; "-" is stdout) as ``files.Output``
-    writes: a regular file whole or not at all, a device or a FIFO straight
-    through. Made in memory first, so that every kind of target gets the same
-    bytes (a zip streamed to a pipe would differ)."""
-    target = files.output(str(output), example="autograder.zip")
+def _write_zip(entries, target):
+    """Write the zip to ``target`` as ``files.Output`` writes: a regular file
+    whole or not at all, a device or a FIFO straight through. Made in memory
+    first, so that every kind of target gets the same bytes (a zip streamed to
+    a pipe would differ)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data, mode in entries:
@@ -84,12 +83,15 @@ def _write_zip(entries, output):
     target.write(buffer.getvalue(), mode=PLAIN)
 
 
-def build(exercise, output):
-    """Write the Gradescope package of ``exercise`` to ``output``; the names it holds.
+def build(exercise, output: "files.Output | Path | str") -> list[str]:
+    """Write the Gradescope package of ``exercise`` to ``output`` (a target the
+    caller has checked with ``files.output``, or a path checked here); the names
+    it holds.
 
     The wheels are downloaded with pip, from PyPI or the index pip is set to use.
     """
-    output = Path(output)
+    if not isinstance(output, files.Output):
+        output = files.output(str(output), example="autograder.zip")
     with tempfile.TemporaryDirectory(prefix="minimax-grader-wheels-") as wheels:
         image.wheelhouse(Path(wheels), ["pip", *requirements()])
         entries = list(_entries(exercise, Path(wheels)))
