@@ -268,7 +268,8 @@ def cmd_image(args):
         if not args.force and not image.problem(client, args.tag):
             print(f"{args.tag} is up to date; nothing to do (--force rebuilds it)")
             return 0
-        built, seconds = image.build(client, base=args.base, tag=args.tag)
+        built, seconds = image.build(client, base=args.base, tag=args.tag,
+                                      force=args.force)
     except (image.WheelhouseError, image.BuildFailed) as exc:  # says why and what to do
         raise UsageError(str(exc)) from None
     except DockerException as exc:  # a --tag the engine refuses, an engine that fails

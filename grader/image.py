@@ -8,6 +8,7 @@ is labelled with a hash of what it holds, so that an image older than the
 harness is noticed instead of used.
 """
 
+import fcntl
 import hashlib
 import importlib.util
 import os
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from grader import resources
@@ -193,12 +195,41 @@ def _build_failure(exc, tag: str, base: str) -> str:
     return BAD_BUILD.format(tag=tag, base=base, step=f"`{step}`", error=said(exc))
 
 
-def build(client, base: str = "auto", tag: str = IMAGE, say=print) -> tuple[object, float]:
+@contextmanager
+def one_build_at_a_time(say):
+    """Held for a whole build, so that two builds on this machine (a test session
+    beside a user's, two terminals) don't both make the base and tag over each
+    other. Yields whether it had to wait for another build."""
+    path = Path(tempfile.gettempdir()) / f"minimax-grader-image-build-{os.getuid()}.lock"
+    with open(path, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            say("another build of the grading image is running here; waiting for it ...")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield True
+        else:
+            yield False
+
+
+def build(client, base: str = "auto", tag: str = IMAGE, say=print,
+          force: bool = True) -> tuple[object, float]:
     """Build the grading image; (the image, seconds taken). BuildFailed, whose
-    message says why and what to do, where it can't be built here."""
+    message says why and what to do, where it can't be built here.
+
+    Unless ``force``, an image that another build made up to date while this
+    one waited for it is taken as it is."""
+    started = time.monotonic()
+    with one_build_at_a_time(say) as waited:
+        if waited and not force and base == "auto" and not problem(client, tag):
+            say(f"the other build made {tag}, up to date")
+            return client.images.get(tag), time.monotonic() - started
+        return _build(client, base, tag, say), time.monotonic() - started
+
+
+def _build(client, base: str, tag: str, say):
     from docker.errors import BuildError, DockerException
 
-    started = time.monotonic()
     base = pick_base(client, base)
     say(f"building {tag} on {base} ...")
     with tempfile.TemporaryDirectory(prefix="minimax-grader-image-") as folder:
@@ -212,7 +243,7 @@ def build(client, base: str = "auto", tag: str = IMAGE, say=print) -> tuple[obje
         except (DockerException, OSError) as exc:  # the engine refused or went away
             raise BuildFailed(f"The Docker engine could not build {tag} on {base}: "
                               f"{said(exc)}.") from None
-    return image, time.monotonic() - started
+    return image
 
 
 def problem(client, tag=IMAGE):

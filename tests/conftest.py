@@ -6,6 +6,8 @@ import os
 import re
 import shutil
 import socket
+import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -102,6 +104,37 @@ def graded_locally(tmp_path_factory):
     return report_of
 
 
+IMAGE_BUILD = pytest.StashKey[subprocess.Popen]()  # the whole suite's image build
+
+
+def pytest_sessionstart(session):
+    """A run of the whole suite starts building the grading image at once, where
+    it is missing or out of date, in the background: the tests that need no
+    Docker run meanwhile, and ``docker_client`` waits for it (one build runs at
+    a time). A run of a few tests builds it only when one of them needs it."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or \
+            session.config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    from grader import image
+    from grader.sandbox import SandboxUnavailable
+    from grader.sandbox.docker import connect
+
+    try:
+        if not image.problem(connect()):
+            return
+    except SandboxUnavailable:
+        return  # docker_client says so
+    # Its output is not needed: where it fails, docker_client's own try says why.
+    session.config.stash[IMAGE_BUILD] = subprocess.Popen(
+        [sys.executable, "-m", "grader", "image", "build"], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def pytest_sessionfinish(session):
+    if build := session.config.stash.get(IMAGE_BUILD, None):
+        build.wait()  # a run whose Docker tests were deselected or cut short
+
+
 @pytest.fixture(scope="session")
 def docker_client(tmp_path_factory):
     """A client of a Docker engine with an up-to-date grading image, built once
@@ -121,7 +154,7 @@ def docker_client(tmp_path_factory):
         failed = shared / "grading-image.failed"  # a worker's failed build: not tried again
         if not failed.exists() and image.problem(client):
             try:
-                image.build(client)
+                image.build(client, force=False)  # the run's own, if it is building
             except (image.BuildFailed, image.WheelhouseError) as exc:  # no base, no index
                 failed.write_text(f"the grading image can't be built here: {exc}")
         if failed.exists():

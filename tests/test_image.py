@@ -10,12 +10,15 @@ name, so the images other tests need are never touched.
 
 import io
 import os
+import threading
+import time
 import uuid
 
 import pytest
 from docker.errors import APIError, ImageNotFound
 
 from grader import cli, image
+from grader.sandbox.docker import IMAGE
 from conftest import skip_loudly
 
 # A pull from here fails at once (nothing listens on port 1), with or without a registry.
@@ -165,3 +168,22 @@ def test_a_tag_the_engine_refuses_is_told_in_one_paragraph(engine, capfd):
     code, said = image_build(capfd, tag="Not A Tag")
     assert code == 2
     assert "the Docker engine refused" in said and "invalid reference format" in said
+
+
+def test_a_build_beside_another_waits_for_it_and_takes_its_image(docker_client):
+    """Two builds at once (a test session's and a user's) would both make the
+    base and tag over each other: the second waits, then finds the image made."""
+    said, built = [], []
+    waiter = threading.Thread(target=lambda: built.append(
+        image.build(docker_client, force=False, say=said.append)))
+    with image.one_build_at_a_time(print):  # the other build, running
+        waiter.start()
+        for _ in range(600):  # until the waiter says it waits (60 s at most)
+            if said or not waiter.is_alive():
+                break
+            time.sleep(0.1)
+        assert waiter.is_alive() and not built, "a second build ran beside the first"
+    waiter.join(timeout=120)
+    assert said[0].startswith("another build of the grading image is running here")
+    assert said[-1] == f"the other build made {IMAGE}, up to date"
+    assert built[0][0].id == docker_client.images.get(IMAGE).id
