@@ -200,8 +200,9 @@ def one_build_at_a_time(say):
     """Held for a whole build, so that two builds on this machine (a test session
     beside a user's, two terminals) don't both make the base and tag over each
     other. Yields whether it had to wait for another build."""
-    path = Path(tempfile.gettempdir()) / f"minimax-grader-image-build-{os.getuid()}.lock"
-    with open(path, "w") as lock:
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "minimax-grader"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "image-build.lock", "w") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
