@@ -2,7 +2,7 @@
 
     python bench/integrity.py [--rounds R]
 
-Side by side, in one run, through a real worker process (grader.harness.student):
+Side by side, in one run, through a real worker process (grader.harness.runtime.student):
 
 - a full minimax search from the empty board (224 terminal tests), called
   with the grader's stand-ins swapped in, each terminal test sent to the
@@ -26,9 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.harness import isolation  # noqa: E402
-from grader.harness.provided import provide  # noqa: E402
-from grader.harness.student import Student  # noqa: E402
+from grader.contracts.provided import provide  # noqa: E402
+from grader.games import isolation  # noqa: E402
+from grader.harness.runtime.student import Student  # noqa: E402
 
 SEARCH = (ROOT / "solutions" / "helpers" / "minimax_helpers.py").read_text() + '''
 
@@ -40,7 +40,7 @@ HOOKED = '''
 import sys, time
 sys.path[:0] = [{root!r}, {folder!r}, {provided!r}]
 if {hooked}:
-    from grader.harness import guard
+    from grader.harness.runtime import guard
     guard.install(lambda what: None)
 import gamestate, minimax_helpers
 state = gamestate.new_game()

@@ -9,8 +9,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from grader import (__version__, batch, exercises, files, grading, intake, render, roster,
-                    sandbox, solutions, summary)
+from grader import __version__, batch, exercises, files, grading, intake, render, solutions
+from grader.batch import roster, summary
+from grader.errors import UsageError
 from grader.handout import handout, self_check
 
 USAGE_ERROR = 2
@@ -18,10 +19,6 @@ USAGE_ERROR = 2
 REPORT_NAMES = {"json": "report.json", "text": "report.txt", "gradescope": "results.json",
                 "junit": "report.xml"}
 CORPUS = "tests/corpus"  # check-solutions' corpus in a source checkout
-
-
-class UsageError(Exception):
-    pass
 
 
 def _exercise(name):
@@ -79,29 +76,25 @@ def cmd_grade(args):
     exercise = _exercise(args.exercise)
     limits = _limits(exercise, args)  # before anything is graded
     target = files.output(args.output or files.STDOUT, example=REPORT_NAMES[args.format])
-    try:
-        intake.kind(args.submission)
-    except intake.UsageError as exc:
-        raise UsageError(str(exc)) from None
-    chosen = sandbox.choose(args.sandbox, warn=lambda text: print(text, file=sys.stderr))
-    report = grading.grade(exercise, args.submission, chosen, limits)
+    grading.check(args.submission)
+    with grading.sandbox_for(args.sandbox, warn=_warn) as chosen:
+        report = grading.grade(exercise, args.submission, chosen, limits)
     target.write(render.RENDERERS[args.format](report))
     if target.path is not None:
         print(report["message"])
     return 0
 
 
+def _warn(text):
+    print(text, file=sys.stderr)
+
+
 def _isolated(name, jobs):
     """The batch's sandbox: Docker unless local is asked for by name."""
     if name == "local":
-        print("warning: grading in the local sandbox, which is not a security boundary: "
-              "the students' code runs as you, on this machine", file=sys.stderr)
-        return sandbox.backend("local")
-    chosen = sandbox.backend("docker", warm=jobs)
-    if isinstance(chosen, sandbox.Unavailable):
-        raise UsageError(f"{chosen.why}. batch grades untrusted code only in Docker; give "
-                         "--sandbox local to grade without isolation")
-    return chosen
+        _warn("warning: grading in the local sandbox, which is not a security boundary: "
+              "the students' code runs as you, on this machine")
+    return grading.isolated(name, warm=jobs)
 
 
 def _batch_output(args):
@@ -197,20 +190,17 @@ def _grade_class(exercise, the_class, args, options):
         return batch.Batch(exercise, chosen, args.output, options, console).run(the_class)
     finally:
         with batch.held_off():  # a Ctrl-C here would leave warm containers behind
-            sandbox.close(chosen)
+            grading.close(chosen)
 
 
 def cmd_batch(args):
     exercise = _exercise(args.exercise)
     options = _batch_options(args, exercise)
-    try:
-        with roster.read(args.submissions, files=exercise.files) as the_class:
-            if not the_class.entries:
-                raise UsageError(f"{args.submissions}: no student's entry in it (a subfolder, "
-                                 "a .py file or a .zip per student)")
-            outcome = _grade_class(exercise, the_class, args, options)
-    except roster.UsageError as exc:
-        raise UsageError(str(exc)) from None
+    with roster.read(args.submissions, files=exercise.files) as the_class:
+        if not the_class.entries:
+            raise UsageError(f"{args.submissions}: no student's entry in it (a subfolder, "
+                             "a .py file or a .zip per student)")
+        outcome = _grade_class(exercise, the_class, args, options)
     _batch_report(outcome, args, options.jobs,
                   Console(highlight=False, markup=False, soft_wrap=True))
     return outcome.exit_code
@@ -236,7 +226,7 @@ def _check_cases(args):
 def cmd_check_solutions(args):
     cases = _check_cases(args)
     exercises.load_all()  # an exercise.toml with bad limits is refused before any grading
-    chosen = sandbox.backend(args.sandbox)
+    chosen = grading.open_sandbox(args.sandbox)
     table = Table(title="check-solutions")
     for column in ("case", "expected", "score", "verdict"):
         table.add_column(column)
@@ -255,12 +245,10 @@ def cmd_check_solutions(args):
 
 def cmd_image(args):
     from grader import image
-    from grader.sandbox import SandboxUnavailable
-    from grader.sandbox.docker import connect
 
     try:
-        client = connect()
-    except SandboxUnavailable as exc:
+        client = image.connect()
+    except image.NoEngine as exc:
         raise UsageError(str(exc)) from None
     from docker.errors import DockerException
 
@@ -279,7 +267,7 @@ def cmd_image(args):
 
 
 def cmd_gradescope_package(args):
-    from grader import gradescope_package
+    from grader.gradescope import package as gradescope_package
     from grader.image import WheelhouseError
 
     exercise = _exercise(args.exercise)

@@ -1,44 +1,152 @@
-"""Grading a submission: intake, sandbox, report. Always ends in a report."""
+"""Grading: the one way a submission becomes a report.
 
+Every front end (the command line's grade, batch and check-solutions, the
+Gradescope run, the service) opens a sandbox here, grades through
+``grade`` or ``grade_alike`` and renders what comes back; none of them
+reaches into the sandboxes, the intake or the report's assembly. Every
+report that leaves is valid against the schema, and whatever happens to
+one submission ends in a report for it: graded, rejected (the files could
+not be taken in) or an error (the grader failed; no score is charged).
+"""
+
+import json
+import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
-from grader import intake, report
-from grader.sandbox import SandboxUnavailable
+import jsonschema
+
+from grader import intake, report, sandbox
+from grader.errors import UsageError
+from grader.exercises import Exercise, Limits
+from grader.intake import Submission
+from grader.sandbox import Cancelled, Sandbox, SandboxUnavailable
+
+Report = dict[str, Any]  # valid against grader/schema/report.schema.json
+CHOICES = ("auto", "docker", "local", "launcher")
+
+__all__ = ["CHOICES", "Cancelled", "Report", "UsageError", "check", "close", "grade", "grade_alike",
+           "isolated", "open_sandbox", "previous", "reject", "sandbox_for"]
 
 
 class _Clock:
-    def __init__(self):
+    def __init__(self) -> None:
         self.started = time.monotonic()
 
-    def ms(self):
+    def ms(self) -> float:
         return (time.monotonic() - self.started) * 1000
 
 
-def grade(exercise, path, sandbox, limits):
-    """The schema-valid report for the submission at ``path``.
+def open_sandbox(choice: str, *, warm: int = 0,
+                 warn: Callable[[str], None] | None = None) -> Sandbox:
+    """The sandbox for ``choice`` (one of CHOICES).
 
-    ``intake.UsageError`` (nothing gradable at ``path``) is the only exception
-    that escapes: callers check ``intake.kind(path)`` first.
+    ``docker`` where no engine or image is to be had grades every submission
+    as a grader error that says why; ``auto`` takes Docker where it can and
+    else the local sandbox, after ``warn``-ing that it isolates nothing.
+    ``warm``: containers the Docker sandbox starts ahead of need (batches).
+    """
+    if choice == "launcher":
+        from grader.sandbox.launcher import LauncherSandbox
+
+        return LauncherSandbox()
+    if choice != "auto":
+        return sandbox.backend(choice, warm=warm)
+    chosen = sandbox.backend("docker", warm=warm)
+    if isinstance(chosen, sandbox.Unavailable):
+        if warn:
+            warn(f"warning: {chosen.why}; grading in the local sandbox, which is not a "
+                 "security boundary")
+        return sandbox.backend("local")
+    return chosen
+
+
+def isolated(choice: str, *, warm: int = 0) -> Sandbox:
+    """The sandbox for grading untrusted code in bulk: Docker, or local only
+    when asked for by name; a UsageError where Docker is asked for and absent."""
+    chosen = open_sandbox(choice, warm=warm)
+    if isinstance(chosen, sandbox.Unavailable):
+        raise UsageError(f"{chosen.why}. batch grades untrusted code only in Docker; give "
+                         "--sandbox local to grade without isolation")
+    return chosen
+
+
+def close(chosen: Sandbox) -> None:
+    """Let go of what a sandbox holds between runs (Docker's warm containers)."""
+    sandbox.close(chosen)
+
+
+@contextmanager
+def sandbox_for(choice: str, *, warn: Callable[[str], None] | None = None) -> Iterator[Sandbox]:
+    """``open_sandbox`` for the length of a ``with`` block."""
+    chosen = open_sandbox(choice, warn=warn)
+    try:
+        yield chosen
+    finally:
+        close(chosen)
+
+
+def check(path: str | Path) -> None:
+    """A UsageError unless ``path`` is something to grade: front ends call it
+    before they open a sandbox."""
+    intake.kind(path)
+
+
+def grade(exercise: Exercise, path: str | Path, chosen: Sandbox, limits: Limits) -> Report:
+    """The report of the submission at ``path`` (a folder, a .py file or a .zip).
+
+    A UsageError (nothing gradable at ``path``: no such file, a device) is the
+    only exception that escapes, and it escapes before anything is graded.
     """
     clock = _Clock()
+    check(path)
     try:
         submission = intake.take(path, exercise.files)
     except intake.Rejected as why:
         return report.rejected(exercise, str(why), limits.facts(), clock.ms())
-    return grade_alike(exercise, [submission], sandbox, limits)[0]
+    return grade_alike(exercise, [submission], chosen, limits)[0]
 
 
-def grade_alike(exercise, submissions, sandbox, limits, cancel=None):
+def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: Sandbox,
+                limits: Limits, cancel: threading.Event | None = None) -> list[Report]:
     """The reports of submissions whose files are identical, from one sandbox run.
 
-    Each report keeps its own submission's facts (ignored files). ``cancel``
-    (a threading.Event) stops the run: ``sandbox.Cancelled`` then escapes and
-    no report is made, since an interrupted run says nothing about the code.
+    Each report keeps its own submission's facts (ignored files). A failure of
+    the grader (no sandbox, a bug) makes each an error report, never an
+    exception. ``cancel`` stops the run: ``Cancelled`` then escapes and no
+    report is made, since an interrupted run says nothing about the code.
     """
     clock = _Clock()
     try:
-        run = sandbox.run(exercise, submissions[0], limits, cancel=cancel)
+        run = chosen.run(exercise, submissions[0], limits, cancel=cancel)
     except SandboxUnavailable as why:
-        return [report.grader_error(exercise, submission, str(why), sandbox.name,
-                                    limits.facts(), clock.ms()) for submission in submissions]
+        return _failed(exercise, submissions, str(why), chosen, limits, clock)
+    except Cancelled:
+        raise
+    except Exception as exc:  # a grader bug must cost one run, not a class
+        return _failed(exercise, submissions, f"the grader failed: {exc!r}", chosen, limits,
+                       clock)
     return [report.build(exercise, submission, run, clock.ms()) for submission in submissions]
+
+
+def _failed(exercise: Exercise, submissions: Sequence[Submission], why: str, chosen: Sandbox,
+            limits: Limits, clock: _Clock) -> list[Report]:
+    return [report.grader_error(exercise, submission, why, chosen.name, limits.facts(),
+                                clock.ms()) for submission in submissions]
+
+
+def reject(exercise: Exercise, why: str, limits: Limits) -> Report:
+    """The report of a submission whose files could not be taken in: zero points."""
+    return report.rejected(exercise, why, limits.facts())
+
+
+def previous(path: Path) -> Report | None:
+    """A report written earlier (by batch), or None where there is none or it is
+    not a valid report."""
+    try:
+        return report.validate(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, jsonschema.ValidationError):
+        return None

@@ -9,8 +9,8 @@ self-check of a few public facts of the lesson (``grader/selfcheck.py``).
 from pathlib import Path
 
 from grader import resources
+from grader.contracts.provided import SOURCES
 from grader.exercises import Exercise
-from grader.harness.provided import SOURCES
 from grader.selfcheck import PREFIX
 
 

@@ -20,10 +20,10 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from grader import resources
-from grader.sandbox.docker import IMAGE
+from grader import __version__, resources
 
 PACKAGE = resources.package()
+IMAGE = f"minimax-grader:{__version__}"  # the tag the Docker sandbox runs
 BASE = "minimax-grader-base:bookworm"
 REGISTRY_BASE = "python:3.11-slim"
 HASH_LABEL = "minimax-grader.contents"
@@ -35,9 +35,18 @@ def _sources(paths):
     return [p for p in paths if "__pycache__" not in p.parts]
 
 
+# What runs in a sandbox: the harness, and the two packages it may import.
+IN_SANDBOX = ("harness", "contracts", "games")
+
+
 def harness_files(package: Path = PACKAGE) -> list[Path]:
-    """The harness, what runs in a sandbox: paths in the installed package."""
-    return _sources([package / "__init__.py", *sorted((package / "harness").rglob("*.py"))])
+    """The harness, what runs in a sandbox: paths in the installed package
+    (its modules, the hint ids it checks against, the provided modules)."""
+    found = [package / "__init__.py"]
+    for folder in IN_SANDBOX:
+        found += sorted(p for p in (package / folder).rglob("*") if p.suffix in (".py", ".toml"))
+    found += sorted((package / "data" / "provided").glob("*.py"))
+    return _sources(found)
 
 
 def suite_files(folder: Path) -> list[Path]:
@@ -46,7 +55,7 @@ def suite_files(folder: Path) -> list[Path]:
 
 
 def in_package(path: Path, package: Path = PACKAGE) -> str:
-    """``path``'s name where the package's copy lies: ``grader/harness/wire.py``."""
+    """``path``'s name where the package's copy lies: ``grader/contracts/protocol.py``."""
     return f"grader/{path.relative_to(package).as_posix()}"
 
 
@@ -77,6 +86,23 @@ def stage(target: Path) -> None:
 
 class WheelhouseError(Exception):
     """pip could not download the wheels (no package index reachable?)."""
+
+
+class NoEngine(Exception):
+    """No Docker engine answers here."""
+
+
+def connect():
+    """A client for a Docker engine that answers, or NoEngine saying why."""
+    try:
+        import docker
+
+        client = docker.from_env(timeout=30)
+        client.ping()
+        return client
+    except Exception as exc:
+        raise NoEngine(f"no Docker engine answers ({exc.__class__.__name__}); start Docker, "
+                       "or grade with --sandbox local") from None
 
 
 class BuildFailed(Exception):

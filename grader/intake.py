@@ -20,16 +20,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from grader.errors import UsageError
+
 MAX_FILE_BYTES = 256 * 1024
 MAX_ZIP_BYTES = 8 * 1024 * 1024
 MAX_ZIP_ENTRIES = 500
 MAX_LISTED = 50  # names a report lists (ignored files, files found); the rest are counted
 # Left beside the files by zip tools and Python: no part of what was handed in.
 PASSED_OVER = ("__MACOSX", "__pycache__")
-
-
-class UsageError(Exception):
-    """The path given is not something that can be graded at all."""
 
 
 class Rejected(Exception):

@@ -13,11 +13,10 @@ from pathlib import Path
 import jsonschema
 
 from grader import __version__
-from grader.harness.mistakes import HINTS
+from grader.contracts import events
+from grader.contracts.hints import HINTS
 
 SCHEMA = Path(__file__).resolve().parent / "schema" / "report.schema.json"
-STATUSES = ("passed", "failed", "error", "timeout")
-MESSAGE_CAP = 4000
 # Shown as escapes: C0 controls but tab and newline, DEL, C1 controls, the
 # invisible and bidirectional formatting marks (which can make text display
 # reversed), and the noncharacters XML refuses.
@@ -36,31 +35,14 @@ def validate(report):
     return report
 
 
-def clean(text, cap=MESSAGE_CAP):
+def clean(text, cap=events.MESSAGE_CAP):
     """Printable, valid text: escapes for controls and lone surrogates, then capped."""
     if not isinstance(text, str):
         text = ""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     text = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) > 0xff
                         else f"\\x{ord(m.group()):02x}", text)
-    return text if len(text) <= cap else text[:cap] + f"... [{len(text) - cap} characters cut]"
-
-
-def _test_events(run):
-    """The well-formed test events of a run, by name."""
-    found = {}
-    for event in run.events:
-        if event.get("event") == "test" and isinstance(event.get("name"), str):
-            if event.get("status") in STATUSES:
-                found.setdefault(event["name"], event)
-    return found
-
-
-def _session(run, name):
-    for event in run.events:
-        if event.get("event") == name:
-            return event
-    return {}
+    return events.capped(text, cap)
 
 
 def _output(session):
@@ -86,14 +68,6 @@ def hint(found):
         return "Two mistakes fit your answers equally well. " + " Or: ".join(
             HINTS[m] for m in found)
     return HINTS[found[0]] if found else None
-
-
-def _running(run, names):
-    """The test that was running when the run ended: the last one started (by a
-    well-formed start event naming one of the exercise's tests) that did not finish."""
-    started = [e["name"] for e in run.events if e.get("event") == "start"
-               and isinstance(e.get("name"), str) and e["name"] in names]
-    return started[-1] if started else None
 
 
 def _test_entry(spec, event, run, running=False):
@@ -171,12 +145,12 @@ def _summary(score, max_score, tests, import_error, run, output):
 
 def build(exercise, submission, run, duration_ms):
     """The report of a run that the sandbox carried out."""
-    events = _test_events(run)
-    session = _session(run, "session")
+    verdicts = events.verdicts(run.events)
+    session = events.first(run.events, "session")
     tests, internal = [], []
-    running = _running(run, {spec.name for spec in exercise.tests})
+    running = events.running(run.events, {spec.name for spec in exercise.tests})
     for spec in exercise.tests:
-        event = events.get(spec.name)
+        event = verdicts.get(spec.name)
         entry, broken = _test_entry(spec, event, run,
                                     running=event is None and spec.name == running)
         tests.append(entry)

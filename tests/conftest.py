@@ -116,13 +116,11 @@ def pytest_sessionstart(session):
             session.config.args_source != pytest.Config.ArgsSource.TESTPATHS:
         return
     from grader import image
-    from grader.sandbox import SandboxUnavailable
-    from grader.sandbox.docker import connect
 
     try:
-        if not image.problem(connect()):
+        if not image.problem(image.connect()):
             return
-    except SandboxUnavailable:
+    except image.NoEngine:
         return  # docker_client says so
     # Its output is not needed: where it fails, docker_client's own try says why.
     session.config.stash[IMAGE_BUILD] = subprocess.Popen(
@@ -143,12 +141,10 @@ def docker_client(tmp_path_factory):
     Skipped loudly where no engine answers or the image can't be built; under CI, failed.
     """
     from grader import image
-    from grader.sandbox import SandboxUnavailable
-    from grader.sandbox.docker import connect
 
     try:
-        client = connect()
-    except SandboxUnavailable as exc:
+        client = image.connect()
+    except image.NoEngine as exc:
         skip_loudly("the Docker sandbox", str(exc))
     with run_lock(tmp_path_factory, "grading-image") as shared:
         failed = shared / "grading-image.failed"  # a worker's failed build: not tried again

@@ -12,12 +12,13 @@ import time
 import zipfile
 
 import pytest
+from conftest import ROOT, SOLUTIONS, left_behind
 
-from grader import batch, exercises, grading, report, roster, sandbox
+from grader import batch, exercises, grading, report, sandbox
+from grader.batch import roster
 from grader.cli import _resume_command, main, parser
 from grader.sandbox import SandboxUnavailable
 from grader.sandbox.local import LocalSandbox
-from conftest import ROOT, SOLUTIONS, left_behind
 
 CORPUS = ROOT / "tests" / "corpus" / "helpers"
 RIGHT = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_bytes()

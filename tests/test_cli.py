@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 import pytest
+from conftest import ROOT, SOLUTIONS
 
 from grader import cli, exercises, grading, report, sandbox
 from grader.exercises import MEMORY_FLOOR_MB
-from conftest import ROOT, SOLUTIONS
 
 WRONG_HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text().replace(
     "return 1\n", "return -1\n", 1)

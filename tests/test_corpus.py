@@ -6,9 +6,9 @@ serves ``minimax-grader check-solutions``.
 """
 
 import pytest
+from conftest import CORPUS, SOLUTIONS
 
 from grader import solutions
-from conftest import CORPUS, SOLUTIONS
 
 CASES = solutions.cases(SOLUTIONS, CORPUS)
 
@@ -22,7 +22,7 @@ def test_the_corpus_is_large_and_covers_every_exercise():
 
 
 def test_every_known_mistake_has_a_case():
-    from grader.harness.mistakes import HINTS
+    from grader.contracts.hints import HINTS
 
     named = {mistake for case in CASES for mistake in case.mistakes}
     # Reaching into the grader is the hostile corpus's to show (tests/hostile/reach_*).
@@ -83,7 +83,7 @@ def test_each_mistake_is_charged_once_with_its_own_hint(case, graded_locally):
 
 
 def test_the_fairness_table_covers_every_mistake_of_the_game():
-    from grader.harness.flawed_game import GAME_MODELS
+    from grader.games.isolation.flawed_rules import GAME_MODELS
 
     assert {m.mistake for m in GAME_MODELS} <= set(FAIR)
     assert {m for c in GAMESTATE_CASES for m in c.mistakes} <= set(FAIR)

@@ -16,11 +16,13 @@ import tomllib
 import zipfile
 
 import pytest
+from conftest import ROOT, SOLUTIONS
 
-from grader import exercises, gradescope_package, gradescope_run, image
+from grader import exercises, image
+from grader.gradescope import package as gradescope_package
+from grader.gradescope import run as gradescope_run
 from grader.sandbox import tar
 from grader.sandbox.docker import IMAGE
-from conftest import ROOT, SOLUTIONS
 
 EXERCISE = exercises.load("helpers")
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
@@ -47,7 +49,7 @@ def test_the_scripts_are_at_the_top_and_executable(package):
         data, mode = held[name]
         assert stat.S_ISREG(mode) and mode & 0o111 == 0o111, name
         assert data.startswith(b"#!/usr/bin/env bash\n")
-    assert b"-m grader.gradescope_run helpers\n" in held["run_autograder"][0]
+    assert b"-m grader.gradescope.run helpers\n" in held["run_autograder"][0]
 
 
 def test_it_holds_the_harness_and_this_exercise_s_suite_only(package):
@@ -93,7 +95,7 @@ def test_the_package_grades_with_its_own_files_alone(package, tmp_path):
     code = (
         "import json, sys\n"
         f"sys.path.insert(0, {str(tmp_path / 'source')!r})\n"
-        "from grader import gradescope_run\n"
+        "from grader.gradescope import run as gradescope_run\n"
         f"text = gradescope_run.results('helpers', {str(tmp_path / 'submission')!r})\n"
         "files = [m.__file__ for n, m in sys.modules.items() if n.split('.')[0] == 'grader']\n"
         "print(json.dumps({'results': json.loads(text), 'files': files}))\n")
@@ -276,7 +278,7 @@ TIMED = """
 import json, os, time
 from pathlib import Path
 from grader import exercises, intake
-from grader.harness.launcher import student_pids
+from grader.harness.runtime.launcher import student_pids
 from grader.sandbox.launcher import LauncherSandbox
 exercise = exercises.load("helpers")
 limits = exercise.limits.override(total_seconds=4, call_seconds=60, test_seconds=60)

@@ -7,10 +7,10 @@ import sys
 import tomllib
 
 import pytest
+from conftest import CORPUS, SOLUTIONS
 
 from grader import cli, exercises
-from grader.harness.provided import SOURCES
-from conftest import CORPUS, SOLUTIONS
+from grader.contracts.provided import SOURCES
 
 EXPECTED = {
     "gamestate": ["check_gamestate.py", "gamestate.py"],

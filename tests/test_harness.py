@@ -4,9 +4,10 @@ import time
 
 import pytest
 
-from grader.harness import isolation, wire
-from grader.harness.provided import provide
-from grader.harness.student import (
+from grader.contracts import protocol
+from grader.contracts.provided import provide
+from grader.games import isolation
+from grader.harness.runtime.student import (
     CallTimeout,
     ImportFailed,
     Missing,
@@ -79,13 +80,13 @@ def test_answers_arrive_as_plain_data(student):
 
 def test_an_object_that_equals_everything_arrives_as_foreign(student):
     value = student.call(("module", "code"), "lie", root_arg(), deadline=soon())["value"]
-    assert isinstance(value, wire.Foreign) and value.type_name == "Liar"
+    assert isinstance(value, protocol.Foreign) and value.type_name == "Liar"
     assert value != (0, 0)
 
 
 def test_a_generator_is_named_and_its_items_kept(student):
     value = student.call(("module", "code"), "gen", root_arg(), deadline=soon())["value"]
-    assert isinstance(value, wire.Foreign) and value.type_name == "generator"
+    assert isinstance(value, protocol.Foreign) and value.type_name == "generator"
     assert len(value.items) == 5
 
 
@@ -149,11 +150,11 @@ def test_crash_at_import_shows_the_student_traceback(tmp_path):
 
 def test_wire_round_trip_keeps_exact_types():
     for value in [None, 3, True, 1.5, float("inf"), "s", [1, (2, 3)], (1,), {(0, 1)}]:
-        assert wire.decode(wire.encode(value)) == value
-        assert type(wire.decode(wire.encode(value))) is type(value)
+        assert protocol.decode(protocol.encode(value)) == value
+        assert type(protocol.decode(protocol.encode(value))) is type(value)
 
 
 def test_wire_refuses_malformed_messages():
     for bad in [{"list": 3}, {"what": 1}, [1, 2], "text", {"bool": "yes"}]:
-        with pytest.raises(wire.BadMessage):
-            wire.decode(bad)
+        with pytest.raises(protocol.BadMessage):
+            protocol.decode(bad)

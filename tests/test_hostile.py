@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, SOLUTIONS
 
 from grader import exercises, grading, report
 from grader.sandbox.docker import LABEL, DockerSandbox
 from grader.sandbox.local import LocalSandbox
-from conftest import ROOT, SOLUTIONS
 
 HOSTILE = ROOT / "tests" / "hostile"
 MARGIN = 20  # seconds a run may take beyond its own limit
@@ -35,9 +35,9 @@ MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
 # Source the student's code must never be able to show in a report.
 SECRET_SOURCES = [
     *sorted(ROOT.glob("grader/data/exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
-    *[ROOT / "grader" / "harness" / f"{name}.py"
-      for name in ("search", "checks", "decision_checks", "game_checks", "positions",
-                   "flawed_game")],
+    *[ROOT / "grader" / "harness" / "minimax" / f"{name}.py"
+      for name in ("search", "checks", "decision_checks", "game_checks")],
+    *[ROOT / "grader" / "games" / "isolation" / f"{name}.py" for name in ("suite_positions", "flawed_rules")],
 ]
 
 

@@ -15,11 +15,11 @@ import time
 import uuid
 
 import pytest
+from conftest import skip_loudly
 from docker.errors import APIError, ImageNotFound
 
 from grader import cli, image
 from grader.sandbox.docker import IMAGE
-from conftest import skip_loudly
 
 # A pull from here fails at once (nothing listens on port 1), with or without a registry.
 NO_REGISTRY = "localhost:1/minimax-grader-absent:none"
@@ -55,12 +55,10 @@ def test_no_base_and_no_way_to_one_says_what_to_do(monkeypatch):
 
 @pytest.fixture(scope="module")
 def engine():
-    from grader.sandbox import SandboxUnavailable
-    from grader.sandbox.docker import connect
 
     try:
-        client = connect()
-    except SandboxUnavailable as exc:
+        client = image.connect()
+    except image.NoEngine as exc:
         skip_loudly("the image build's failures", f"no Docker engine answers ({exc})")
     yield client
     assert not image.present(client, TAG), f"{TAG} was built where no build could succeed"

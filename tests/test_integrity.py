@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from grader.harness import isolation
-from grader.harness.provided import provide
-from grader.harness.search import Search
-from grader.harness.student import (
+from grader.contracts.provided import provide
+from grader.games import isolation
+from grader.harness.minimax.search import Search
+from grader.harness.runtime.student import (
     ChangedGrader,
     ImportFailed,
     Raised,

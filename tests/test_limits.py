@@ -7,8 +7,14 @@ import math
 import pytest
 
 from grader import exercises
-from grader.exercises import (MEMORY_FLOOR_MB, SECONDS_FLOOR, TOTAL_SECONDS_FLOOR, BadExercise,
-                              BadLimits, Limits)
+from grader.exercises import (
+    MEMORY_FLOOR_MB,
+    SECONDS_FLOOR,
+    TOTAL_SECONDS_FLOOR,
+    BadExercise,
+    BadLimits,
+    Limits,
+)
 
 HELPERS = exercises.load("helpers")
 

@@ -15,9 +15,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-from grader import cli, files, gradescope_package, grading, image, report, sandbox
 from conftest import SOLUTIONS
+
+from grader import cli, files, grading, image, report, sandbox
+from grader.gradescope import package as gradescope_package
 
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root "
                                "(CI runs the tests as root)")

@@ -7,13 +7,14 @@ from collections import Counter
 from html.parser import HTMLParser
 from urllib.parse import unquote
 
-import jsonschema
-
 import browser
+import jsonschema
 from conftest import ROOT
-from grader import exercises, page
-from grader import summary as summary_module
-from grader.harness.mistakes import HINTS
+
+from grader import exercises
+from grader.batch import page
+from grader.batch import summary as summary_module
+from grader.contracts.hints import HINTS
 
 EXERCISE = exercises.load("helpers")
 POINTS = {t.name: t.points for t in EXERCISE.tests}

@@ -2,9 +2,11 @@
 
 import pytest
 
-from grader.harness import isolation, mistakes
-from grader.harness.flawed_game import GAME_MODELS
-from grader.harness.search import Search
+from grader.contracts.hints import HINTS
+from grader.games import isolation
+from grader.games.isolation.flawed_rules import GAME_MODELS
+from grader.harness.minimax import mistakes
+from grader.harness.minimax.search import Search
 
 ROOT = isolation.new_game()
 POSITIONS = isolation.reachable(ROOT)
@@ -81,12 +83,12 @@ def test_every_game_model_differs_from_the_reference_and_from_other_mistakes():
 
 def test_every_model_names_a_known_mistake():
     for mistake in [m for m, _ in mistakes.SEARCH_MODELS] + [m.mistake for m in GAME_MODELS]:
-        assert mistake in mistakes.HINTS
+        assert mistake in HINTS
 
 
 
 def test_larger_board_decision_positions_tell_right_from_wrong():
-    from grader.harness import positions
+    from grader.games.isolation import suite_positions as positions
 
     chosen = positions.large(positions.LARGE_DECISION_PATHS)
     search = Search()
@@ -99,7 +101,7 @@ def test_larger_board_decision_positions_tell_right_from_wrong():
 
 
 def test_larger_board_depth_positions_tell_right_from_wrong():
-    from grader.harness import positions
+    from grader.games.isolation import suite_positions as positions
 
     chosen = positions.large(positions.LARGE_DEPTH_PATHS)
     assert chosen[0][1] == ()

@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 
 import jsonschema
 import pytest
+from conftest import ROOT, grade
 from rich.cells import cell_len
 
-from conftest import ROOT, grade
 from grader import exercises, intake, render, report
 from grader.sandbox import Run
 

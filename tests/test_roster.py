@@ -6,12 +6,13 @@ import stat
 import zipfile
 
 import pytest
-from rich.console import Console
-
-from grader import batch, exercises, intake, roster
-from grader.sandbox import SandboxUnavailable
 from conftest import SOLUTIONS
+from rich.console import Console
 from test_intake import corrupt_zip, sparse
+
+from grader import batch, exercises, intake
+from grader.batch import roster
+from grader.sandbox import SandboxUnavailable
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_bytes()
 

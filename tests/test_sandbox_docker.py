@@ -14,10 +14,10 @@ import sys
 import time
 
 import pytest
+from conftest import CORPUS, ROOT, SOLUTIONS, left_behind
 
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, sweep
-from conftest import CORPUS, ROOT, SOLUTIONS, left_behind
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
 CASES = solutions.cases(SOLUTIONS, CORPUS)
@@ -109,7 +109,7 @@ def test_writes_only_in_the_tmpfs(docker, submission):
     code = PROBE + "".join(
         f'attempt("write {path}", lambda: open("{path}", "w").write("x"))\n'
         for path in ("/opt/x", "/etc/x", "/x", "/work/x", "/work/submission/x",
-                     "/opt/minimax-grader/grader/harness/x", "/tmp/ok"))
+                     "/opt/minimax-grader/grader/harness/runtime/x", "/tmp/ok"))
     result = grade_docker(docker, helpers_with(submission, code, where=None))
     allowed = {line for line in result["output"]["text"].splitlines() if "ALLOWED" in line}
     assert allowed == {"write /tmp/ok ALLOWED"}
@@ -117,15 +117,17 @@ def test_writes_only_in_the_tmpfs(docker, submission):
 
 def test_the_student_reads_nothing_of_the_grader(docker, submission):
     secrets = ["/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py",
-               "/opt/minimax-grader/grader/harness/search.py",
-               "/opt/minimax-grader/grader/harness/mistakes.py",
+               "/opt/minimax-grader/grader/harness/minimax/search.py",
+               "/opt/minimax-grader/grader/harness/minimax/mistakes.py",
+               "/opt/minimax-grader/grader/games/isolation/flawed_rules.py",
+               "/opt/minimax-grader/grader/harness/runtime/student.py",
                "/work/job.json",
                # The image's bytecode is kept as its source is.
-               "/opt/minimax-grader/grader/harness/__pycache__/search.cpython-311.pyc",
+               "/opt/minimax-grader/grader/harness/minimax/__pycache__/search.cpython-311.pyc",
                "/opt/minimax-grader/grader/data/exercises/helpers/suite/__pycache__/"
                "test_helpers.cpython-311.pyc"]
     code = PROBE + "".join(f'attempt("read {p}", lambda: open("{p}").read())\n' for p in secrets)
-    worker = "/opt/minimax-grader/grader/harness/__pycache__/worker.cpython-311.pyc"
+    worker = "/opt/minimax-grader/grader/harness/runtime/__pycache__/worker.cpython-311.pyc"
     code += f'attempt("read {worker}", lambda: open("{worker}", "rb").read())\n'
     code += ('print("uid", os.getuid(), os.getgid(), os.getgroups())\n'
              'attempt("kill parent", lambda: os.kill(os.getppid(), 9))\n'

@@ -6,7 +6,8 @@ import io
 import jsonschema
 import pytest
 
-from grader import exercises, intake, report, summary
+from grader import exercises, intake, report
+from grader.batch import summary
 from grader.sandbox import Run
 
 EXERCISE = exercises.load("helpers")  # tests worth 3, 1, 3 and 3 points

@@ -12,12 +12,12 @@ import tempfile
 import time
 
 import pytest
+from conftest import SOLUTIONS
 
 from grader import exercises, grading, report
 from grader.sandbox import Run
 from grader.sandbox.docker import LABEL, DockerSandbox
 from grader.sandbox.local import LocalSandbox
-from conftest import SOLUTIONS
 
 TOTAL = 8
 SLACK = 10

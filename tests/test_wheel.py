@@ -26,9 +26,9 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, ROOT, SOLUTIONS, run_lock, skip_loudly
 
 from grader import image
-from conftest import CORPUS, ROOT, SOLUTIONS, run_lock, skip_loudly
 
 SOURCES = ("pyproject.toml", "README.md", "grader")  # what setuptools reads to build the wheel
 FLIPPED = CORPUS / "helpers" / "flipped_utilities"

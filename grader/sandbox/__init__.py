@@ -7,14 +7,29 @@ the result events the supervisor wrote (untrusted data, checked by
 """
 
 import io
-import json
 import tarfile
+import threading
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
-RESULTS_CAP = 4 << 20  # bytes of result events read from one run
+from grader.contracts import events
+from grader.contracts import job as jobs
+from grader.exercises import Exercise, Limits
+from grader.intake import Submission
+
 LOG_CAP = 64 << 10  # bytes of the supervisor's own log kept
 POLL_SECONDS = 0.1  # how often a waiting run looks at its cancel flag
+
+
+class Sandbox(Protocol):
+    """Where a submission's suite runs: each backend below is one."""
+
+    name: str
+
+    def run(self, exercise: Exercise, submission: Submission, limits: Limits,
+            cancel: threading.Event | None = None) -> "Run":
+        """Run the exercise's suite on the submission; Cancelled when ``cancel`` is set."""
 
 
 class SandboxUnavailable(Exception):
@@ -79,7 +94,7 @@ def tar(files):
 
 def job_archive(settings, submission):
     """The job for the launcher's stdin: job.json and the student's files."""
-    return tar({"job.json": json.dumps(settings).encode(),
+    return tar({jobs.FILE: jobs.dumps(settings),
                 **{f"submission/{n}": d for n, d in submission.files.items()}})
 
 
@@ -109,21 +124,8 @@ def keep(sink, data, cap):
 def finished(backend, limits, results, log, **facts):
     """The Run of a sandbox, from the raw bytes of its results channel and log."""
     return Run(backend=backend, limits=limits.facts(),
-               events=parse_events(bytes(results).decode("utf-8", "replace")),
+               events=events.parse(bytes(results).decode("utf-8", "replace")),
                log=bytes(log).decode("utf-8", "replace"), **facts)
-
-
-def parse_events(data):
-    """The JSON objects among the lines of the results channel (others dropped)."""
-    events = []
-    for line in data[:RESULTS_CAP].splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict):
-            events.append(event)
-    return events
 
 
 class Unavailable:
@@ -139,9 +141,12 @@ class Unavailable:
 
 def _docker(warm):
     from grader import image
-    from grader.sandbox.docker import DockerSandbox, connect, sweep
+    from grader.sandbox.docker import DockerSandbox, sweep
 
-    client = connect()
+    try:
+        client = image.connect()
+    except image.NoEngine as exc:
+        raise SandboxUnavailable(str(exc)) from None
     why = image.problem(client)
     if why:
         raise SandboxUnavailable(why)

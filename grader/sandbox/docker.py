@@ -13,11 +13,19 @@ import threading
 import time
 from pathlib import PurePosixPath
 
-from grader import __version__
-from grader.sandbox import (LOG_CAP, RESULTS_CAP, Cancelled, SandboxUnavailable, finished, job,
-                            job_archive, keep, wait)
+from grader.contracts.events import RESULTS_CAP
+from grader.image import IMAGE
+from grader.sandbox import (
+    LOG_CAP,
+    Cancelled,
+    SandboxUnavailable,
+    finished,
+    job,
+    job_archive,
+    keep,
+    wait,
+)
 
-IMAGE = f"minimax-grader:{__version__}"
 LABEL = "minimax-grader.sandbox"
 WORK = PurePosixPath("/work")
 SUITES = "/opt/minimax-grader/grader/data/exercises"
@@ -101,20 +109,6 @@ def _alive(pid):
     except PermissionError:
         return True
     return True
-
-
-def connect():
-    """A client for an engine that answers, or SandboxUnavailable saying why."""
-    try:
-        import docker
-
-        client = docker.from_env(timeout=30)
-        client.ping()
-        return client
-    except Exception as exc:
-        raise SandboxUnavailable(
-            f"no Docker engine answers ({exc.__class__.__name__}); start Docker, or grade with "
-            "--sandbox local") from None
 
 
 class _Pump(threading.Thread):

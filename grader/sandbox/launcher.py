@@ -1,7 +1,7 @@
 """The launcher sandbox: the grading image's launcher, run here as root.
 
 For a machine that is itself a throwaway container made for grading, such as
-Gradescope's (see ``grader.gradescope_package``), where the harness was
+Gradescope's (see ``grader.gradescope.package``), where the harness was
 installed by ``grader/data/image/install-harness``: the launcher takes the same job
 archive on stdin as in the Docker sandbox, and starts the supervisor as the
 ``grader`` user and the student's workers as a user of the run's own, who
@@ -12,18 +12,23 @@ the machine's: this backend adds none.
 """
 
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from grader.harness import launcher
+from grader import resources
 from grader.sandbox import SandboxUnavailable, job, job_archive
 from grader.sandbox.local import supervise
+
+LAUNCHER = resources.package() / "harness" / "runtime" / "launcher.py"
+ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
 def _kill_students():
     # The workers start sessions of their own: killing the launcher's misses them.
-    launcher.StudentSpawner().kill_all()
+    subprocess.run([sys.executable, "-I", "-B", str(LAUNCHER), "--kill-students"], env=ENV,
+                   check=False, timeout=30)
 
 
 class LauncherSandbox:
@@ -36,6 +41,6 @@ class LauncherSandbox:
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work:
             os.chmod(work, 0o755)  # the student's worker reads its files in there
             settings = job(exercise, limits, exercise.suite, Path(work))
-            command = [sys.executable, "-I", "-B", str(Path(launcher.__file__).resolve()), work]
-            return supervise(self.name, command, limits, cancel, cwd=work, env=launcher.ENV,
+            command = [sys.executable, "-I", "-B", str(LAUNCHER), work]
+            return supervise(self.name, command, limits, cancel, cwd=work, env=ENV,
                              stdin=job_archive(settings, submission), cleanup=_kill_students)

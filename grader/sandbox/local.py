@@ -5,7 +5,6 @@ code runs as the grading user, on this machine. Grade untrusted work in the
 Docker sandbox.
 """
 
-import json
 import os
 import signal
 import subprocess
@@ -15,10 +14,13 @@ import threading
 import time
 from pathlib import Path
 
-from grader.harness.provided import provide
-from grader.sandbox import LOG_CAP, RESULTS_CAP, finished, job, keep, wait
+from grader import resources
+from grader.contracts import job as jobs
+from grader.contracts.events import RESULTS_CAP
+from grader.contracts.provided import provide
+from grader.sandbox import LOG_CAP, finished, job, keep, wait
 
-SUPERVISOR = Path(__file__).resolve().parent.parent / "harness" / "supervisor.py"
+SUPERVISOR = resources.package() / "harness" / "runtime" / "supervisor.py"
 PIPE_GRACE = 3  # seconds to read what is left in the pipes once the supervisor has ended
 
 
@@ -46,8 +48,7 @@ class LocalSandbox:
             for name, data in submission.files.items():
                 (folder / name).write_bytes(data)
             provide(exercise.provides, settings["provided"])
-            job_file = work / "job.json"
-            job_file.write_text(json.dumps(settings))
+            job_file = jobs.write(settings, work)
             command = [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file)]
             return supervise(self.name, command, limits, cancel, cwd=work,
                              env=_scrubbed_env(work), cleanup=lambda: kill_leftovers(work))

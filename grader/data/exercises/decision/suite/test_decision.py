@@ -7,9 +7,9 @@ that code which only works on 3 x 2 is caught.
 
 import pytest
 
-from grader.harness.decision_checks import check_moves
-from grader.harness.positions import LARGE_DECISION_PATHS, SMALL, large, nonterminal
-from grader.harness.probes import SearchProbe
+from grader.games.isolation.suite_positions import LARGE_DECISION_PATHS, SMALL, large, nonterminal
+from grader.harness.minimax.decision_checks import check_moves
+from grader.harness.minimax.probes import SearchProbe
 
 POSITIONS = nonterminal(SMALL)
 

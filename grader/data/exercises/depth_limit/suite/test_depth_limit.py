@@ -6,11 +6,11 @@ from outside; the module's own ``call_counter`` is never read.
 
 import pytest
 
-from grader.harness import checks, mistakes
-from grader.harness.decision_checks import check_counts, check_moves
-from grader.harness.positions import LARGE_DEPTH_PATHS, SMALL, large, nonterminal
-from grader.harness.probes import SearchProbe
-from grader.harness.search import Search
+from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, SMALL, large, nonterminal
+from grader.harness.minimax import checks, mistakes
+from grader.harness.minimax.decision_checks import check_counts, check_moves
+from grader.harness.minimax.probes import SearchProbe
+from grader.harness.minimax.search import Search
 
 POSITIONS = nonterminal(SMALL)
 DEPTHS = range(1, 7)

@@ -9,9 +9,10 @@ function's points only.
 
 import pytest
 
-from grader.harness import checks, isolation, mistakes
-from grader.harness.probes import SearchProbe
-from grader.harness.search import Search, Stuck
+from grader.games import isolation
+from grader.harness.minimax import checks, mistakes
+from grader.harness.minimax.probes import SearchProbe
+from grader.harness.minimax.search import Search, Stuck
 
 MODULE = "minimax_helpers"
 POSITIONS = isolation.reachable(isolation.new_game())

@@ -1,6 +1,6 @@
 """What the Gradescope package's run_autograder runs for each submission.
 
-``python -m grader.gradescope_run EXERCISE`` takes in the student's files
+``python -m grader.gradescope.run EXERCISE`` takes in the student's files
 from /autograder/submission with the grader's intake, grades them in the
 launcher sandbox (the supervisor and the student's code as two users, as in
 the grading image) and writes the report as Gradescope's results.json. A
@@ -22,10 +22,10 @@ def results(exercise_id, submission):
     """The results.json text for the submission in the folder ``submission``."""
     # Imported here, so that even a broken install ends in a results.json.
     from grader import exercises, grading, render
-    from grader.sandbox.launcher import LauncherSandbox
 
     exercise = exercises.load(exercise_id)
-    report = grading.grade(exercise, submission, LauncherSandbox(), exercise.limits)
+    report = grading.grade(exercise, submission, grading.open_sandbox("launcher"),
+                           exercise.limits)
     return render.to_gradescope(report)
 
 

@@ -14,15 +14,14 @@ import statistics
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 from functools import cache
-from pathlib import Path
 
 import jsonschema
 
-from grader import __version__
-from grader.harness.mistakes import HINTS
+from grader import __version__, resources
+from grader.contracts.hints import HINTS
 from grader.report import clean
 
-SCHEMA = Path(__file__).resolve().parent / "schema" / "summary.schema.json"
+SCHEMA = resources.package() / "schema" / "summary.schema.json"
 MOST_BINS = 20
 # Spreadsheets run a cell that starts with one of these as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -18,8 +18,8 @@ import threading
 import time
 from pathlib import Path
 
-from grader.harness import wire
-from grader.harness.spawn import LocalSpawner, SpawnFailed
+from grader.contracts import protocol
+from grader.harness.runtime.spawn import LocalSpawner, SpawnFailed
 
 START_SECONDS = 10  # importing the student's files
 REACHED = ("For your instructor: this submission reached into the grader's own code or "
@@ -74,7 +74,7 @@ class ChangedGrader(StudentFault):
 def _plain(data, keys):
     """Untrusted data from the worker as text fields, capped (missing ones empty)."""
     data = data if type(data) is dict else {}
-    return {key: str(data.get(key, ""))[:wire.MAX_TEXT * 20] for key in keys}
+    return {key: str(data.get(key, ""))[:protocol.MAX_TEXT * 20] for key in keys}
 
 
 class Missing(StudentFault):
@@ -181,7 +181,7 @@ def _missing_text(name, on, origin):
 
 
 def _returned(step, value):
-    return f"{_call_text(step)} returned {wire.describe(value, 100)}"
+    return f"{_call_text(step)} returned {protocol.describe(value, 100)}"
 
 
 def _import_failure(failure):
@@ -275,7 +275,7 @@ class Student:
         self.lines = collections.deque()
         self.origins = {}
         self.ids = {}  # kept object's handle -> its id in the worker
-        self.tested, self.entered, self.alarms = wire.Tested(), 0, []
+        self.tested, self.entered, self.alarms = protocol.Tested(), 0, []
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
 
     def start(self):
@@ -352,7 +352,7 @@ class Student:
 
     def _send(self, message, due, doing):
         """Write a request, by the deadline of its first step."""
-        data = memoryview(wire.dumps(message))
+        data = memoryview(protocol.dumps(message))
         fd = self.worker.requests.fileno()
         while data:
             try:
@@ -367,22 +367,22 @@ class Student:
         (``calls``: the positions tested, ``entered``), or raise the fault it
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
-        self.tested, self.entered, self.alarms = wire.Tested(), 0, []
+        self.tested, self.entered, self.alarms = protocol.Tested(), 0, []
         reply = self._receive(due, doing)
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
             origin = self._origin(step["target"], chain, replies)
             raise (NotAState if origin else Missing)(
-                _missing_text(str(reply["missing"])[:wire.MAX_TEXT], reply.get("on"), origin))
+                _missing_text(str(reply["missing"])[:protocol.MAX_TEXT], reply.get("on"), origin))
         if "raised" in reply:
             raise self._raised(name or "your code", reply["raised"])
         if "bad_request" in reply:
             self._interfered(doing, f"the worker refused a request: {reply['bad_request']!r:.200}")
         if step["op"] == "call":
             try:
-                reply["value"] = wire.decode(reply.get("value"))
-            except wire.BadMessage as exc:
+                reply["value"] = protocol.decode(reply.get("value"))
+            except protocol.BadMessage as exc:
                 self._interfered(doing, f"an unreadable answer from {name}: {exc}")
             self._check_identity(step, reply, replies, doing)
             reply["calls"], reply["entered"] = self.tested, self.entered
@@ -453,7 +453,7 @@ class Student:
             if b"\n" in chunk:
                 *lines, self.pending = self.pending.split(b"\n")
                 self.lines.extend(lines)
-            if len(self.pending) > wire.MAX_LINE:
+            if len(self.pending) > protocol.MAX_LINE:
                 self._interfered(doing, "an answer too large")
         return self.lines.popleft()
 
@@ -463,18 +463,18 @@ class Student:
         guard's refusals."""
         while True:
             line = self._line(due, doing)
-            if line.startswith(wire.TESTED):
-                self.tested[line[len(wire.TESTED):].decode("utf-8", "replace")] += 1
+            if line.startswith(protocol.TESTED):
+                self.tested[line[len(protocol.TESTED):].decode("utf-8", "replace")] += 1
                 if len(self.tested) > MAX_TESTED:
                     self._interfered(doing, "more positions tested than the game has")
-            elif line == wire.ENTERED:
+            elif line == protocol.ENTERED:
                 self.entered += 1
-            elif line.startswith(wire.ALARM):
-                self.alarms.append(line[len(wire.ALARM):].decode("utf-8", "replace")[:200])
+            elif line.startswith(protocol.ALARM):
+                self.alarms.append(line[len(protocol.ALARM):].decode("utf-8", "replace")[:200])
             else:
                 try:
-                    return wire.loads(line)
-                except wire.BadMessage as exc:
+                    return protocol.loads(line)
+                except protocol.BadMessage as exc:
                     self._interfered(doing, str(exc))
 
     def _interfered(self, doing, what):

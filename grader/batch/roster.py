@@ -22,14 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from grader import intake
+from grader.errors import UsageError
 
 MAX_CLASS_BYTES = 2 << 30  # unpacked size of a class's archive
 MAX_CLASS_ENTRIES = 100_000
 SUFFIXES = (".py", ".zip")
-
-
-class UsageError(Exception):
-    """SUBMISSIONS is not a folder or a readable zip of one."""
 
 
 @dataclass

@@ -13,8 +13,8 @@ for the other function (see the worker's stand-ins).
 import math
 from dataclasses import dataclass
 
-from grader.harness.isolation import label
-from grader.harness.wire import Tested
+from grader.contracts.protocol import Tested
+from grader.games.isolation.rules import label
 
 NUMBERS = (int, float)
 
@@ -67,7 +67,7 @@ class Search:
 
     ``depth=None`` searches to the end of the game. ``calls`` holds the
     positions of the ``terminal_test`` calls made since the last :meth:`reset`
-    (as the student's are reported: ``wire.Tested``), ``entered``
+    (as the student's are reported: ``protocol.Tested``), ``entered``
     the calls of the function that ``only`` leaves right (the grader's
     stand-in, in the student's place).
     """

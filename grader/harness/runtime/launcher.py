@@ -1,5 +1,8 @@
 """The Docker sandbox's entry point: unpack the job, start the supervisor.
 
+``launcher.py [WORK]`` reads the job archive on stdin; ``launcher.py
+--kill-students`` kills every student process left on this machine.
+
 It is the container's only process that runs as root, and it keeps only the
 capabilities to change user and to kill (the container drops all others and
 forbids new privileges). It unpacks the job archive from standard input into
@@ -12,7 +15,6 @@ sandbox (``grader.sandbox.launcher``) runs it the same way, outside Docker.
 """
 
 import io
-import json
 import os
 import secrets
 import signal
@@ -23,11 +25,12 @@ import tarfile
 import time
 from pathlib import Path, PurePosixPath
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2])]
+sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
 
-from grader.harness import limits  # noqa: E402
-from grader.harness.provided import provide  # noqa: E402
-from grader.harness.spawn import LocalSpawner, serve  # noqa: E402
+from grader.contracts import job as jobs  # noqa: E402
+from grader.contracts.provided import provide  # noqa: E402
+from grader.harness.runtime import limits  # noqa: E402
+from grader.harness.runtime.spawn import LocalSpawner, serve  # noqa: E402
 
 WORK = Path("/work")
 SUPERVISOR = Path(__file__).resolve().parent / "supervisor.py"
@@ -38,6 +41,7 @@ GRADER_UID = 10001
 # shared its user. The files it may read are readable by any other user.
 STUDENT_UIDS = range(20000, 60000)
 MAX_ARCHIVE = 16 << 20
+KILL = "--kill-students"  # instead of a work folder: kill every student process, then end
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
        "TMPDIR": "/tmp"}
 
@@ -95,13 +99,16 @@ class StudentSpawner(LocalSpawner):
 
 
 def main():
+    if sys.argv[1:] == [KILL]:  # the launcher sandbox's cleanup, after a run
+        StudentSpawner().kill_all()
+        return
     data = sys.stdin.buffer.read(MAX_ARCHIVE + 1)
     if len(data) > MAX_ARCHIVE:
         raise SystemExit("launcher: the job archive is too large")
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else WORK
     unpack(data, work)
-    job_file = work / "job.json"
-    job = json.loads(job_file.read_text())
+    job_file = work / jobs.FILE
+    job = jobs.read(job_file)
     provide(job["provides"], job["provided"])
     limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

@@ -13,7 +13,6 @@ gradebook, before anything is graded.
 """
 
 import contextlib
-import json
 import os
 import signal
 import threading
@@ -22,13 +21,18 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jsonschema
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
-from grader import __version__, exercises, grading, intake, page, render, report, summary
+from grader import __version__, exercises, grading, intake, render
+from grader.batch import page, summary
 from grader.files import write_atomic
-from grader.sandbox import Cancelled
 
 EXIT_ERRORS = 1  # some students' reports are grader errors: --retry-errors
 EXIT_INTERRUPTED = 130
@@ -73,14 +77,6 @@ class Outcome:
         if self.interrupted:
             return EXIT_INTERRUPTED
         return EXIT_ERRORS if self.summary["regrade"] else 0
-
-
-def _existing(path):
-    """A report written by an earlier run, or None if there is none or it is unreadable."""
-    try:
-        return report.validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, jsonschema.ValidationError):
-        return None
 
 
 def _tally(reports):
@@ -155,14 +151,13 @@ class Batch:
             try:
                 submission = entry.take(self.exercise.files)
             except intake.Rejected as why:
-                self._save(entry.student, report.rejected(self.exercise, str(why),
-                                                          self.limits.facts()))
+                self._save(entry.student, grading.reject(self.exercise, str(why), self.limits))
                 continue
             manifest = submission.manifest()
             key = tuple((f["name"], f["sha256"]) for f in manifest)
             self.alike.setdefault(key, []).append(entry.student)
             if self.options.resume or self.options.retry_errors:
-                old = _existing(self._path(entry.student, "json"))
+                old = grading.previous(self._path(entry.student, "json"))
                 if self._reusable(old, manifest):
                     self.reports[entry.student] = old
                     kept += 1
@@ -202,12 +197,8 @@ class Batch:
         try:
             made = grading.grade_alike(self.exercise, submissions, self.sandbox, self.limits,
                                        cancel=self.cancel)
-        except Cancelled:
+        except grading.Cancelled:
             return
-        except Exception as exc:  # a grader bug must cost one group, not the class
-            made = [report.grader_error(self.exercise, s, f"the grader failed: {exc!r}",
-                                        self.sandbox.name, self.limits.facts())
-                    for s in submissions]
         for (student, _), one in zip(group, made):
             self._save(student, one)
         self._advance(made)

@@ -8,7 +8,7 @@ what it does, said in the student's terms, for the feedback.
 
 from dataclasses import dataclass
 
-from grader.harness.isolation import DIRECTIONS, GameState
+from grader.games.isolation.rules import DIRECTIONS, GameState
 
 ORTHOGONAL = DIRECTIONS[:4]
 DIRECTION_NAMES = {
@@ -72,7 +72,7 @@ class FlawedGame(GameState):
 
 @dataclass(frozen=True)
 class GameModel:
-    mistake: str  # the id of its hint (mistakes.HINTS)
+    mistake: str  # the id of its hint (grader/contracts/hints.toml)
     game: FlawedGame
     says: str  # what the student's code does, in the student's terms
 

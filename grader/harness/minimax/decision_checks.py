@@ -6,10 +6,11 @@ compare the move (any of the equally best is right) and, for the depth
 limit, the number of terminal tests, with the reference search.
 """
 
-from grader.harness import checks, isolation, mistakes
-from grader.harness.search import Search, Stuck
-from grader.harness.student import Raised, StudentFault
-from grader.harness.wire import describe
+from grader.contracts.protocol import describe
+from grader.games import isolation
+from grader.harness.minimax import checks, mistakes
+from grader.harness.minimax.search import Search, Stuck
+from grader.harness.runtime.student import Raised, StudentFault
 
 FUNCTION = "minimax_decision"
 EVIDENCE = 8  # wrong cases whose children's scores the diagnosis asks for

@@ -8,20 +8,20 @@ pytest's own output is sent to standard error. The student's code never runs
 here: it runs in the worker that the suite's fixtures start.
 """
 
-import json
 import os
 import sys
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2])]
+sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
 
 import pytest  # noqa: E402
 import pytest_timeout  # noqa: E402
 
-from grader.harness import limits  # noqa: E402
-from grader.harness.plugin import Grading  # noqa: E402
-from grader.harness.spawn import BrokerSpawner  # noqa: E402
-
+from grader.contracts import events  # noqa: E402
+from grader.contracts import job as jobs
+from grader.harness.runtime import limits  # noqa: E402
+from grader.harness.runtime.plugin import Grading  # noqa: E402
+from grader.harness.runtime.spawn import BrokerSpawner  # noqa: E402
 
 # pytest's plugins that grading never uses; each costs time at every start
 # (unraisableexception, a full garbage collection as the session ends).
@@ -56,8 +56,7 @@ def _undumpable():
 
 def main(argv):
     _undumpable()
-    with open(argv[0], encoding="utf-8") as handle:
-        job = json.load(handle)
+    job = jobs.read(argv[0])
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -67,7 +66,7 @@ def main(argv):
     # pytest-timeout given as a module: "-p" would first search every installed
     # package's entry points for it.
     code = pytest.main(pytest_args(job), plugins=[grading, pytest_timeout])
-    grading.emit({"event": "end", "pytest_exit": int(code)})
+    grading.emit(events.end(int(code)))
     return 0
 
 

@@ -11,7 +11,7 @@ import itertools
 import math
 from urllib.parse import quote
 
-from grader.summary import shown_id
+from grader.batch.summary import shown_id
 
 CSS = """
 :root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa;

@@ -6,19 +6,19 @@ JSON line per finished test to the results channel, so that a run killed
 half-way still leaves every finished verdict behind.
 """
 
-import json
 import time
 
 import pytest
 
-from grader.harness.checks import Mismatch
-from grader.harness.student import (
+from grader.contracts import events
+from grader.harness.runtime.student import (
     ChangedGrader,
     ImportFailed,
     Student,
     StudentFault,
     describe_import_failure,
 )
+from grader.harness.runtime.verdict import Mismatch
 
 
 class Budget:
@@ -45,13 +45,6 @@ class BoundStudent:
     def restart(self):
         """A fresh import of the student's files for the next calls."""
         self.student.stop()
-
-
-MESSAGE_CAP = 6000  # characters of one test's message: results stay small
-
-
-def _capped(text):
-    return text if len(text) <= MESSAGE_CAP else text[:MESSAGE_CAP] + " [...]"
 
 
 IMPORT_FAILED = "not run: your files could not be imported (the report's message says why)"
@@ -87,11 +80,12 @@ class Grading:
         self._student = Student(job["submission"], job["modules"], job["provided"],
                                 limits["output_bytes"], spawner)
         self._notes = []
-        self._results = {}
+        self._results = {}  # test name -> its verdict event
+        self._sent = set()
         self._import_told = False
 
-    def emit(self, message):
-        self._channel.write(json.dumps(message) + "\n")
+    def emit(self, event):
+        self._channel.write(events.line(event))
         self._channel.flush()
 
     @pytest.fixture
@@ -115,32 +109,27 @@ class Grading:
         report = outcome.get_result()
         name = item.originalname
         if report.when == "call" or (report.failed and name not in self._results):
-            if report.passed:
-                result = {"status": "passed", "message": "", "mistakes": []}
-            else:
+            status, message, mistakes, internal = "passed", "", [], False
+            if not report.passed:
                 status, message, mistakes, internal = _status(call.excinfo, self._import_told)
                 self._import_told |= isinstance(call.excinfo.value, ImportFailed)
-                result = {"status": status, "message": _capped(message), "mistakes": mistakes,
-                          "internal": internal}
-            result["duration_ms"] = int(call.duration * 1000)
-            self._results[name] = result
+            self._results[name] = events.verdict(name, status, message, mistakes, internal,
+                                                 int(call.duration * 1000))
 
     def pytest_runtest_logstart(self, nodeid, location):
         # Sent before the test runs, so that a run killed at its time limit
         # still tells the host which test was running.
-        self.emit({"event": "start", "name": nodeid.rsplit("::", 1)[-1].split("[")[0]})
+        self.emit(events.start(events.test_name(nodeid)))
 
     def pytest_runtest_logfinish(self, nodeid, location):
-        name = nodeid.rsplit("::", 1)[-1].split("[")[0]
-        if name in self._results and not self._results[name].get("sent"):
-            self._results[name]["sent"] = True
-            self.emit({"event": "test", "name": name,
-                       **{k: v for k, v in self._results[name].items() if k != "sent"}})
+        name = events.test_name(nodeid)
+        if name in self._results and name not in self._sent:
+            self._sent.add(name)
+            self.emit(self._results[name])
 
     def pytest_sessionfinish(self, session):
         self._student.stop()
         failure = self._student.import_failure
-        self.emit({"event": "session",
-                   "import_error": describe_import_failure(failure) if failure else None,
-                   "output": self._student.output(),
-                   "notes": list(dict.fromkeys(self._notes + self._student.notes()))})
+        self.emit(events.session(describe_import_failure(failure) if failure else None,
+                                 self._student.output(),
+                                 list(dict.fromkeys(self._notes + self._student.notes()))))

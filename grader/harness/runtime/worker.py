@@ -4,7 +4,7 @@ It runs in its own process, apart from the pytest process that decides the
 verdicts. Requests arrive as JSON lines on one pipe, each a list of chains
 of steps, and answers leave on another, a line for every step run; the
 student's prints go to stdout/stderr, which the supervisor captures
-separately. Everything sent back is plain data (see ``wire``).
+separately. Everything sent back is plain data (see ``grader.contracts.protocol``).
 
 This process is the student's: nothing kept here is believed. What decides
 a verdict leaves as it happens and is judged by the supervisor: each call
@@ -15,21 +15,23 @@ and what it needs at call time is bound in its functions' defaults.
 
 Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION PROVIDED MODULE...``,
 where PROVIDED is the folder of the modules the course gives students. The
-worker imports nothing of the grader but ``wire`` and ``guard``: in the
+worker imports nothing of the grader but ``grader.contracts.protocol`` and ``guard``: in the
 Docker sandbox the student's user can read nothing else.
 """
 
+import collections
 import os
 import sys
-import collections
 import traceback
 import types
 
 # A worker starts for every test: no pathlib (a sixth of its start-up in the
 # Docker sandbox) for the little path work done here.
-sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))]
+sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__)))))]
 
-from grader.harness import guard, wire  # noqa: E402  (needs the path above)
+from grader.contracts import protocol  # noqa: E402  (needs the path above)
+from grader.harness.runtime import guard  # noqa: E402  (needs the path above)
 
 
 def _student_frames(exc, submission):
@@ -56,7 +58,7 @@ def _exception(exc, submission):
 
 def _text(exc):
     try:
-        return str(exc)[: wire.MAX_TEXT]
+        return str(exc)[: protocol.MAX_TEXT]
     except BaseException:
         return type(exc).__name__
 
@@ -68,7 +70,7 @@ def _import_failure(name, exc, submission):
             kind="syntax",
             file=os.path.basename(exc.filename or f"{name}.py"),
             line=exc.lineno,
-            text=(exc.text or "").rstrip("\n")[: wire.MAX_TEXT],
+            text=(exc.text or "").rstrip("\n")[: protocol.MAX_TEXT],
             message=exc.msg,
         )
     else:
@@ -101,7 +103,7 @@ def stand_ins(module, trusted, tick):
     calls back into the module's function of the other kind, looked up at
     call time, for the children. Everything they use is bound in defaults.
     """
-    def terminal_test(gameState, _tick=tick, _label=trusted.label, _tested=wire.TESTED):
+    def terminal_test(gameState, _tick=tick, _label=trusted.label, _tested=protocol.TESTED):
         try:
             where = _label(gameState).encode()
         except Exception:  # not a trusted state: no position the search visits
@@ -110,7 +112,7 @@ def stand_ins(module, trusted, tick):
         return not gameState.get_legal_moves()
 
     def value(gameState, depth, minimising, _terminal=terminal_test, _tick=tick,
-              _entered=wire.ENTERED + b"\n", _module=module, _getattr=getattr,
+              _entered=protocol.ENTERED + b"\n", _module=module, _getattr=getattr,
               _number=_number):
         _tick(_entered)
         if _terminal(gameState):
@@ -169,7 +171,7 @@ _ABSENT = object()
 def _number(value, name):
     """A child's value, which the stand-in compares: a number, or a clear TypeError."""
     if type(value) not in (int, float):
-        raise TypeError(f"{name} returned {wire.safe_repr(value)} where a number was due "
+        raise TypeError(f"{name} returned {protocol.safe_repr(value)} where a number was due "
                         f"(the grader's own {'min_value' if name == 'max_value' else 'max_value'} "
                         f"called it, standing in for yours)")
     return value
@@ -202,7 +204,7 @@ def _hold(value, _held=[]):  # noqa: B006 (the list is the point)
 
 
 def call(step, made, session, _resolve=_resolve, _argument=_argument, _install=_install,
-         _remove=_remove, _exception=_exception, _encode=wire.encode, _id=id, _hold=_hold,
+         _remove=_remove, _exception=_exception, _encode=protocol.encode, _id=id, _hold=_hold,
          _getattr=getattr, _callable=callable):
     """Run a call step. The reply says which objects were called on and made
     (``on``, ``id``): the supervisor, which knows what it asked for, compares
@@ -310,7 +312,7 @@ def _yield_to_the_grader():
 
 
 def _trusted_game(provided, module_names):
-    """The provided, trusted game (harness/provided), imported before the student's
+    """The provided, trusted game (``grader.contracts.provided``), imported before the student's
     files; None where the student writes the game or none is provided."""
     if "gamestate" in module_names or not os.path.exists(os.path.join(provided, "gamestate.py")):
         return None
@@ -324,13 +326,13 @@ def _guarded(answers, trusted):
     the snapshot of the namespaces it relies on, and ``protect``."""
     import builtins
 
-    def alarm(what, _write=answers.write, _flush=answers.flush, _line=wire.ALARM):
+    def alarm(what, _write=answers.write, _flush=answers.flush, _line=protocol.ALARM):
         _write(_line + what.encode("utf-8", "replace")[:200] + b"\n")
         _flush()
 
     protect = guard.install(alarm)
     this = sys.modules[__name__]
-    namespaces = [this, wire, guard, builtins]
+    namespaces = [this, protocol, guard, builtins]
     if trusted:
         namespaces += [trusted, trusted.GameState]
     protect(alarm, *guard.functions_of(*namespaces[:3], *namespaces[4:]))
@@ -367,14 +369,14 @@ def main(argv):
     snapshot, protect = _guarded(answers, trusted)
     submission = os.path.realpath(submission)
     modules, failure = import_all(module_names, submission)
-    answers.write(wire.dumps({"import_failed": failure} if failure else {"ready": True}))
+    answers.write(protocol.dumps({"import_failed": failure} if failure else {"ready": True}))
     answers.flush()
     if failure:
         return
     session = _session(submission, modules, trusted, snapshot, protect, answers.write)
     for line in requests:
-        for reply in serve(wire.loads(line), session):
-            answers.write(wire.dumps(reply))
+        for reply in serve(protocol.loads(line), session):
+            answers.write(protocol.dumps(reply))
             answers.flush()  # each step's answer is timed on its own
 
 

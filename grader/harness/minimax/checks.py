@@ -8,21 +8,10 @@ known mistakes whose models explain the answers, if any.
 
 from dataclasses import dataclass, field
 
-from grader.harness import isolation, mistakes
-from grader.harness.student import NotAState, Raised
-from grader.harness.wire import describe
-
-
-class Mismatch(AssertionError):
-    """A test failed on the student's answers: the message and the mistakes found."""
-
-    def __init__(self, message, found=()):
-        super().__init__(message)
-        unknown = [m for m in found if m not in mistakes.HINTS]
-        if unknown:
-            raise ValueError(f"unknown mistakes {unknown!r}")
-        self.message = message
-        self.mistakes = list(found)
+from grader.contracts.protocol import describe
+from grader.games import isolation
+from grader.harness.runtime.student import NotAState, Raised
+from grader.harness.runtime.verdict import Mismatch
 
 
 @dataclass

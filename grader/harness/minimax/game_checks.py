@@ -12,11 +12,12 @@ is right, whatever the rules; their mistakes are named from what was seen.
 from collections import Counter
 from dataclasses import dataclass, field
 
-from grader.harness import checks, isolation, mistakes
-from grader.harness.flawed_game import GAME_MODELS
-from grader.harness.probes import GameProbe
-from grader.harness.student import Missing, NotAState, Raised, StudentFault
-from grader.harness.wire import Foreign, describe
+from grader.contracts.protocol import Foreign, describe
+from grader.games import isolation
+from grader.games.isolation.flawed_rules import GAME_MODELS
+from grader.harness.minimax import checks, mistakes
+from grader.harness.minimax.probes import GameProbe
+from grader.harness.runtime.student import Missing, NotAState, Raised, StudentFault
 
 OWN_LIMIT = 200  # positions of the student's own game to walk (the lesson's has 155)
 MOST_MOVES = 6  # a path longer than the board has cells is not a game any more

@@ -8,7 +8,7 @@ legal ones, and for the decision some best moves lie outside the 3 x 2 corner
 that code written for the small board would look at.
 """
 
-from grader.harness import isolation
+from grader.games.isolation import rules as isolation
 
 SMALL = isolation.reachable(isolation.new_game())
 

@@ -8,8 +8,8 @@ run of separate calls would, and a check asks about all its positions in one
 request.
 """
 
-from grader.harness import isolation
-from grader.harness.student import call_step, inspect_step
+from grader.games import isolation
+from grader.harness.runtime.student import call_step, inspect_step
 
 
 class Ref:

@@ -1,0 +1,53 @@
+"""The job: what the host tells the supervisor of one run, as plain JSON.
+
+The host writes it (``grader.sandbox.job``) as ``job.json`` in the run's work
+folder; the launcher and the supervisor read it (``read``). Paths are the
+sandbox's own.
+"""
+
+import json
+from pathlib import Path
+from typing import TypedDict
+
+FILE = "job.json"
+
+
+class Limits(TypedDict):
+    call_seconds: float  # one call of the student's code
+    test_seconds: float  # one test, unless the test has its own
+    total_seconds: float  # the whole run (the host's deadline; CPU time in the sandbox)
+    output_bytes: int  # the student's captured output
+    memory_mb: int
+    address_space_mb: int  # 0: none (something else caps the memory)
+    processes: int
+    file_bytes: int
+
+
+class TestLimits(TypedDict, total=False):
+    seconds: float
+
+
+class Job(TypedDict):
+    exercise: str
+    suite: str  # the exercise's pytest suite
+    submission: str  # the student's files
+    provided: str  # where the course's provided modules are put
+    provides: list[str]  # their names (``grader.contracts.provided``)
+    modules: list[str]  # the student's modules, imported by the worker
+    limits: Limits
+    tests: dict[str, TestLimits]  # by test name
+
+
+def write(job: Job, folder: Path) -> Path:
+    path = folder / FILE
+    path.write_text(json.dumps(job), encoding="utf-8")
+    return path
+
+
+def dumps(job: Job) -> bytes:
+    return json.dumps(job).encode()
+
+
+def read(path: str | Path) -> Job:
+    job: Job = json.loads(Path(path).read_text(encoding="utf-8"))
+    return job

@@ -1,0 +1,26 @@
+"""The modules the course gives students, which the student's code imports.
+
+``gamestate`` is the trusted game itself (``grader/games/isolation/rules.py``
+imports nothing, so it runs as a file of its own); ``minimax_helpers`` is
+package data. Which ones an exercise provides is in its ``exercise.toml``.
+Both sides hand them out: the host to the student (``stub``) and to the local
+sandbox, the launcher inside the image.
+"""
+
+import shutil
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1]  # the installed ``grader``
+SOURCES = {
+    "gamestate": PACKAGE / "games" / "isolation" / "rules.py",
+    "minimax_helpers": PACKAGE / "data" / "provided" / "minimax_helpers.py",
+}
+
+
+def provide(names: list[str] | tuple[str, ...], folder: str | Path) -> None:
+    """Copy the provided modules ``names`` into ``folder``, under their lesson names."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copyfile(SOURCES[name], folder / f"{name}.py")
+        (folder / f"{name}.py").chmod(0o644)

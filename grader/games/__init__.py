@@ -1,0 +1,55 @@
+"""Pure, trusted games: the rules the suites grade against, and flawed copies.
+
+A game is a module that offers the small interface below (``Game``), so that
+a suite, a reference search or a mistake model can work on any game; a new
+game is a module here and an exercise folder, not a fork of the harness.
+Nothing here imports the host or the harness: the games run on both sides.
+"""
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
+
+State = Any  # each game's own state class
+Move = Any  # each game's own move: an (x, y) tuple, a count of coins, ...
+Path = tuple[Any, ...]  # the moves that reach a position from the start
+
+
+class Flawed(Protocol):
+    """A model of one known mistake in a student's rules."""
+
+    mistake: str  # its id in grader/contracts/hints.toml
+    says: str  # what it does, in the student's terms
+
+
+class Game(Protocol):
+    """What a suite needs of a game (a module satisfies it with functions)."""
+
+    def start(self) -> State:
+        """The position the game starts from."""
+
+    def legal_moves(self, state: State) -> list[Move]:
+        """The moves open to the player to move, in the game's own order."""
+
+    def play(self, state: State, move: Move) -> State:
+        """A new position: ``move`` played on ``state`` (which stays as it was)."""
+
+    def terminal(self, state: State) -> bool:
+        """Whether the game is over at ``state``."""
+
+    def utility(self, state: State, player: int) -> int:
+        """A finished game's value for ``player`` (0 or 1): +1 won, -1 lost, 0 drawn."""
+
+    def to_move(self, state: State) -> int:
+        """The player to move: 0 or 1."""
+
+    def key(self, state: State) -> Hashable:
+        """Equal positions, equal keys."""
+
+    def draw(self, state: State) -> str:
+        """The position as text, for feedback."""
+
+    def positions(self) -> Sequence[tuple[State, Path]]:
+        """Every position the suites ask about, smallest first, with its path."""
+
+    def flawed(self) -> Sequence[Flawed]:
+        """The models of known mistakes in the rules."""

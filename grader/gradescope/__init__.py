@@ -1,0 +1,2 @@
+"""Gradescope: the autograder package an instructor uploads (``package``) and
+what it runs for each submission there (``run``)."""

@@ -1,0 +1,57 @@
+"""The grader's files the student's worker imports, found from its source.
+
+The student's user may read these and nothing else of the grader (see
+``grader/data/image/install-harness``, which runs this file): the list is
+computed from the worker's own imports, so that it can't drift from them.
+
+``python closure.py`` prints them, one a line, as paths without ``.py``
+relative to the folder that holds ``grader/``.
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]  # the folder that holds grader/
+WORKER = "grader.harness.runtime.worker"
+
+
+def _file(module: str) -> Path:
+    path = ROOT.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def _imports(module: str) -> set[str]:
+    """The grader's modules that ``module`` imports (with their packages)."""
+    found = set()
+    for node in ast.walk(ast.parse(_file(module).read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for name in names:
+            if name.split(".")[0] == "grader" and (
+                    _file(name).exists() or ROOT.joinpath(*name.split(".")).is_dir()):
+                parts = name.split(".")
+                found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return found
+
+
+def worker_modules() -> list[str]:
+    """The worker and every module of the grader's it imports, with their packages."""
+    seen, todo = set(), [WORKER]
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(_imports(module) - seen)
+    return sorted(seen)
+
+
+def main() -> None:
+    for module in worker_modules():
+        print(_file(module).relative_to(ROOT).with_suffix("").as_posix())
+
+
+if __name__ == "__main__":
+    main()
