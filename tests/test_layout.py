@@ -1,0 +1,156 @@
+"""The trust boundary and the package's shape, kept by reading the imports.
+
+The host (``grader`` but the parts below) and the harness (what runs in a
+sandbox, the exercises' suites included) import nothing of each other: they
+meet in ``grader.contracts``. ``grader.games`` is pure game logic that both
+may use. Imports are read with ``ast`` from every module, those inside
+functions included, so a lazy import can't slip past.
+"""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "grader"
+# requests: the Docker SDK's transport, whose errors the Docker sandbox tells apart.
+THIRD_PARTY = {"pytest", "_pytest", "pytest_timeout", "jsonschema", "rich", "docker", "requests"}
+# The lesson's modules, which the worker and the students' self-check import
+# from the run's own folder: the course's, or the student's.
+LESSON = {"gamestate", "minimax_helpers", "minimax"}
+# Handed to students as it is: it runs beside their files, with no grader.
+HANDOUT = "grader.selfcheck"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith("data/") and "/suite/" not in relative:
+            continue  # the starters and the provided modules: the student's side
+        if module_name(path) == HANDOUT:
+            continue
+        found[module_name(path)] = path
+    return found
+
+
+MODULES = modules()
+
+
+def part(module: str) -> str:
+    """Which side a module of ours is on."""
+    if module.startswith("grader.data.exercises."):
+        return "harness"  # the suites run in the sandbox
+    for side in ("harness", "contracts", "games"):
+        if module == f"grader.{side}" or module.startswith(f"grader.{side}."):
+            return side
+    return "host"
+
+
+def imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, anywhere in it: a name of ours is the
+    module itself where ``from X import name`` names a module, else X."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                child = f"{node.module}.{alias.name}"
+                found.add(child if child in MODULES else node.module)
+    return found
+
+
+def ours(names: set[str]) -> set[str]:
+    return {name for name in names if name.split(".")[0] == "grader"}
+
+
+# What each side may import of ours, besides the standard library.
+ALLOWED = {
+    "host": {"host", "contracts", "games"},
+    "harness": {"harness", "contracts", "games"},
+    "contracts": {"contracts"},
+    "games": {"games"},
+}
+# And of the installed packages: the sandbox holds Python, pytest and pytest-timeout.
+ALLOWED_THIRD_PARTY = {
+    "host": THIRD_PARTY,
+    "harness": {"pytest", "_pytest", "pytest_timeout", *LESSON},
+    "contracts": set(),
+    "games": set(),
+}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_each_side_imports_only_what_it_may(module):
+    side = part(module)
+    crossing = []
+    for name in imports(MODULES[module]):
+        top = name.split(".")[0]
+        if top == "grader":
+            if name != "grader" and part(name) not in ALLOWED[side]:
+                crossing.append(name)
+        elif top not in sys.stdlib_module_names and top not in ALLOWED_THIRD_PARTY[side]:
+            crossing.append(name)
+    assert not crossing, f"{module} ({side}) imports {sorted(crossing)}"
+
+
+def test_what_students_are_handed_imports_nothing_of_the_grader():
+    # The trusted game is the students' gamestate.py: a file of its own.
+    assert imports(PACKAGE / "games" / "isolation" / "rules.py") == set()
+    for path in [PACKAGE / "selfcheck.py", *(PACKAGE / "data").rglob("*.py")]:
+        if "/suite/" not in path.as_posix():
+            assert not ours(imports(path)), path
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of ``graph`` as a list of modules, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt] if nxt in path else [node, nxt]
+            if nxt not in state and (found := visit(nxt, path + [nxt])):
+                return found
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start, [start])):
+            return found
+    return None
+
+
+def test_no_two_modules_import_each_other():
+    graph = {module: ours(imports(path)) - {module} for module, path in MODULES.items()}
+    assert cycle(graph) is None, " -> ".join(cycle(graph) or [])
+
+
+def test_the_cycle_finder_finds_a_loop():
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_worker_reads_only_its_closure():
+    """The files the student's user may read in the image are the worker's
+    imports, computed from its source (grader/harness/runtime/closure.py)."""
+    sys.path.insert(0, str(PACKAGE / "harness" / "runtime"))
+    try:
+        import closure
+    finally:
+        sys.path.pop(0)
+    readable = set(closure.worker_modules())
+    assert {"grader.harness.runtime.worker", "grader.contracts.protocol",
+            "grader.harness.runtime.guard"} <= readable
+    # No check, no reference search, no suite: nothing that gives answers away.
+    assert not {m for m in readable if part(m) == "host" and m != "grader"}
+    assert not {m for m in readable if m.startswith(("grader.harness.minimax", "grader.games"))}
