@@ -37,7 +37,7 @@ def main():
             (children_cpu() - cpu, time.perf_counter() - wall))
     print(f"graded {args.n} submissions (local sandbox, one at a time); medians per exercise:")
     for name, runs in sorted(samples.items()):
-        cpu, wall = (statistics.median(column) * 1000 for column in zip(*runs))
+        cpu, wall = (statistics.median(column) * 1000 for column in zip(*runs, strict=True))
         print(f"  {name:<12} cpu {cpu:5.0f} ms  wall {wall:5.0f} ms  over {len(runs)}")
 
 

@@ -4,6 +4,7 @@ import argparse
 import os
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -13,6 +14,7 @@ from grader import __version__, batch, exercises, files, grading, intake, render
 from grader.batch import roster, summary
 from grader.errors import UsageError
 from grader.handout import handout, self_check
+from grader.sandbox import Sandbox
 
 USAGE_ERROR = 2
 # A file name that -o suggests when it is given a folder, by --format.
@@ -21,14 +23,14 @@ REPORT_NAMES = {"json": "report.json", "text": "report.txt", "gradescope": "resu
 CORPUS = "tests/corpus"  # check-solutions' corpus in a source checkout
 
 
-def _exercise(name):
+def _exercise(name: str) -> exercises.Exercise:
     try:
         return exercises.load(name)
     except exercises.UnknownExercise as exc:
         raise UsageError(str(exc)) from None
 
 
-def cmd_list(args):
+def cmd_list(args: argparse.Namespace) -> int:
     table = Table(title="minimax-grader exercises")
     for column in ("id", "title", "files", "points", "tests"):
         table.add_column(column)
@@ -39,7 +41,7 @@ def cmd_list(args):
     return 0
 
 
-def cmd_stub(args):
+def cmd_stub(args: argparse.Namespace) -> int:
     exercise = _exercise(args.exercise)
     target = Path(args.dir)
     given = handout(exercise)
@@ -60,7 +62,7 @@ def cmd_stub(args):
     return 0
 
 
-def _limits(exercise, args):
+def _limits(exercise: exercises.Exercise, args: argparse.Namespace) -> exercises.Limits:
     """The exercise's limits with the flags' overrides; a usage error that
     names the flag when the grader can't grade with them."""
     try:
@@ -72,7 +74,7 @@ def _limits(exercise, args):
             lambda field, value: f"--{field.replace('_', '-')} {value:g}")) from None
 
 
-def cmd_grade(args):
+def cmd_grade(args: argparse.Namespace) -> int:
     exercise = _exercise(args.exercise)
     limits = _limits(exercise, args)  # before anything is graded
     target = files.output(args.output or files.STDOUT, example=REPORT_NAMES[args.format])
@@ -85,11 +87,11 @@ def cmd_grade(args):
     return 0
 
 
-def _warn(text):
+def _warn(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _isolated(name, jobs):
+def _isolated(name: str, jobs: int) -> Sandbox:
     """The batch's sandbox: Docker unless local is asked for by name."""
     if name == "local":
         _warn("warning: grading in the local sandbox, which is not a security boundary: "
@@ -97,7 +99,7 @@ def _isolated(name, jobs):
     return grading.isolated(name, warm=jobs)
 
 
-def _batch_output(args):
+def _batch_output(args: argparse.Namespace) -> None:
     """Check OUTDIR before anything is graded: a folder or nothing yet, outside
     SUBMISSIONS, and holding nothing but an earlier run's results unless a flag
     says what to do with it."""
@@ -119,7 +121,7 @@ def _batch_output(args):
               "(--resume keeps the reports of unchanged files)", file=sys.stderr)
 
 
-def _batch_options(args, exercise):
+def _batch_options(args: argparse.Namespace, exercise: exercises.Exercise) -> batch.Options:
     jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -129,9 +131,9 @@ def _batch_options(args, exercise):
                          limits=limits)
 
 
-def _limit_words(args):
+def _limit_words(args: argparse.Namespace) -> list[str]:
     """The limit flags given, as words of a command line."""
-    words = []
+    words: list[str] = []
     for flag, _ in LIMIT_FLAGS:
         value = getattr(args, flag.replace("-", "_"))
         if value is not None:
@@ -139,13 +141,14 @@ def _limit_words(args):
     return words
 
 
-def _resume_command(args, jobs):
+def _resume_command(args: argparse.Namespace, jobs: int) -> str:
     return shlex.join(["minimax-grader", "batch", "--exercise", args.exercise, "--sandbox",
                        args.sandbox, "--jobs", str(jobs), *_limit_words(args), args.submissions,
                        "-o", args.output, "--resume"])
 
 
-def _batch_report(outcome, args, jobs, console):
+def _batch_report(outcome: batch.Outcome, args: argparse.Namespace, jobs: int,
+                  console: Console) -> None:
     counts = outcome.summary["counts"]
     mean = outcome.summary["scores"]["mean"]
     table = Table(title=f"{outcome.summary['title']} ({outcome.summary['exercise']})",
@@ -183,7 +186,8 @@ def _batch_report(outcome, args, jobs, console):
                       f"  {_resume_command(args, jobs)}")
 
 
-def _grade_class(exercise, the_class, args, options):
+def _grade_class(exercise: exercises.Exercise, the_class: roster.Roster,
+                 args: argparse.Namespace, options: batch.Options) -> batch.Outcome:
     chosen = _isolated(args.sandbox, options.jobs)
     console = Console(stderr=True, highlight=False, markup=False)
     try:
@@ -193,7 +197,7 @@ def _grade_class(exercise, the_class, args, options):
             grading.close(chosen)
 
 
-def cmd_batch(args):
+def cmd_batch(args: argparse.Namespace) -> int:
     exercise = _exercise(args.exercise)
     options = _batch_options(args, exercise)
     with roster.read(args.submissions, files=exercise.files) as the_class:
@@ -206,14 +210,14 @@ def cmd_batch(args):
     return outcome.exit_code
 
 
-def _folder(path, flag):
+def _folder(path: str, flag: str) -> Path:
     folder = Path(path)
     if not folder.is_dir():
         raise UsageError(f"{flag} {path}: no such folder")
     return folder
 
 
-def _check_cases(args):
+def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
     """The cases check-solutions grades: the solutions, and the corpus unless left out.
 
     The defaults are a source checkout's folders, as seen from the current one."""
@@ -223,7 +227,7 @@ def _check_cases(args):
     return solutions.cases(_folder(args.solutions, "--solutions"), corpus)
 
 
-def cmd_check_solutions(args):
+def cmd_check_solutions(args: argparse.Namespace) -> int:
     cases = _check_cases(args)
     exercises.load_all()  # an exercise.toml with bad limits is refused before any grading
     chosen = grading.open_sandbox(args.sandbox)
@@ -243,7 +247,7 @@ def cmd_check_solutions(args):
     return 1 if surprises else 0
 
 
-def cmd_image(args):
+def cmd_image(args: argparse.Namespace) -> int:
     from grader import image
 
     try:
@@ -266,7 +270,7 @@ def cmd_image(args):
     return 0
 
 
-def cmd_gradescope_package(args):
+def cmd_gradescope_package(args: argparse.Namespace) -> int:
     from grader.gradescope import package as gradescope_package
     from grader.image import WheelhouseError
 
@@ -276,7 +280,10 @@ def cmd_gradescope_package(args):
         names = gradescope_package.build(exercise, target)
     except WheelhouseError as exc:
         raise UsageError(str(exc)) from None
-    size = f", {target.path.stat().st_size / 1e6:.1f} MB" if target.atomic else ""
+    size = ""
+    if target.atomic:
+        assert target.path is not None  # an atomic target is a file
+        size = f", {target.path.stat().st_size / 1e6:.1f} MB"
     print(f"wrote {args.output} ({len(names)} files{size}): the Gradescope autograder of "
           f"{exercise.id}; upload it to a programming assignment whose students hand in "
           f"{', '.join(exercise.files)}", file=sys.stdout if target.path else sys.stderr)
@@ -287,7 +294,7 @@ LIMIT_FLAGS = (("call-seconds", float), ("test-seconds", float), ("total-seconds
                ("memory-mb", int))
 
 
-def _limit_flags(command):
+def _limit_flags(command: argparse.ArgumentParser) -> None:
     """The flags that override an exercise's limits (read by ``_limits``)."""
     for flag, kind in LIMIT_FLAGS:
         floor = exercises.Limits.FLOORS[flag.replace("-", "_")][0]
@@ -295,7 +302,7 @@ def _limit_flags(command):
                              help=f"override the exercise's limit (at least {floor})")
 
 
-def parser():
+def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="minimax-grader", description=(
         "Grade the minimax exercises of an intro-AI course."))
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -376,7 +383,7 @@ COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd
             "check-solutions": cmd_check_solutions}
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)

@@ -7,9 +7,10 @@ starter files, a README for the student and the pytest suite.
 import dataclasses
 import math
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from grader import resources
 
@@ -18,7 +19,7 @@ VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
 
 
 class UnknownExercise(LookupError):
-    def __init__(self, name, known):
+    def __init__(self, name: str, known: Iterable[str]) -> None:
         super().__init__(f"unknown exercise {name!r}; the exercises are: {', '.join(known)}")
 
 
@@ -33,7 +34,7 @@ class BadLimits(ValueError):
     by ``named`` in the caller's words: a flag, a line of exercise.toml.
     """
 
-    def __init__(self, problem: str, *limits: tuple[str, object]):
+    def __init__(self, problem: str, *limits: tuple[str, object]) -> None:
         self.problem = problem
         self.limits = limits
         super().__init__(self.named(lambda field, value: f"{field} = {value!r}"))
@@ -60,7 +61,7 @@ SECONDS = ("call_seconds", "test_seconds", "total_seconds")
 WHOLE = ("memory_mb", "output_bytes", "processes", "file_bytes")
 
 
-def _need(amount, unit, what, measured):
+def _need(amount: float, unit: str, what: str, measured: str) -> tuple[float, str]:
     return amount, (f"the {amount} {unit} the grader itself needs {what} (measured by "
                     f"bench/grader_needs.py: {measured}, with a margin)")
 
@@ -90,7 +91,7 @@ class Limits:
                                "2 s at most in Docker"),
     }
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for field in SECONDS + WHOLE:
             self._check(field, getattr(self, field))
         # A call's deadline is the earlier of its own and its test's (the
@@ -101,7 +102,7 @@ class Limits:
                             "could never apply", ("call_seconds", self.call_seconds),
                             ("test_seconds", self.test_seconds))
 
-    def _check(self, field, value):
+    def _check(self, field: str, value: Any) -> None:  # Any: as exercise.toml gave it
         whole = field in WHOLE
         if (isinstance(value, bool) or not isinstance(value, int if whole else (int, float))
                 or (isinstance(value, float) and not math.isfinite(value))):
@@ -113,14 +114,15 @@ class Limits:
         if value < floor:
             raise BadLimits("{} is below " + need, (field, value))
 
-    def facts(self):
+    def facts(self) -> dict[str, float]:
         """The limits as the report states them."""
         return {k: v for k, v in dataclasses.asdict(self).items() if k != "file_bytes"}
 
     def override(self, **changes: float | None) -> "Limits":
         """These limits with the given ones replaced (None leaves one alone);
         BadLimits if the grader can't grade with them."""
-        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+        given: dict[str, Any] = {k: v for k, v in changes.items() if v is not None}
+        return dataclasses.replace(self, **given)
 
 
 @dataclass(frozen=True)
@@ -137,36 +139,36 @@ class Exercise:
     id: str
     title: str
     summary: str
-    files: tuple
-    tests: tuple
+    files: tuple[str, ...]
+    tests: tuple[TestSpec, ...]
     limits: Limits
     folder: Path
-    provides: tuple = ()  # modules the course gives students (harness/provided)
+    provides: tuple[str, ...] = ()  # modules the course gives students (contracts.provided)
 
     @property
-    def suite(self):
+    def suite(self) -> Path:
         return self.folder / "suite"
 
     @property
-    def starter(self):
+    def starter(self) -> Path:
         return self.folder / "starter"
 
     @property
-    def modules(self):
+    def modules(self) -> list[str]:
         return [Path(name).stem for name in self.files]
 
     @property
-    def max_score(self):
+    def max_score(self) -> float:
         return sum(test.points for test in self.tests)
 
 
-def known(root=ROOT):
+def known(root: Path = ROOT) -> list[str]:
     if not root.is_dir():
         raise BadExercise(f"no exercises at {root}: is minimax-grader installed whole?")
     return sorted(p.name for p in root.iterdir() if (p / "exercise.toml").is_file())
 
 
-def _limits(table, tests, path):
+def _limits(table: dict[str, Any], tests: Sequence[TestSpec], path: Path) -> Limits:
     """The limits of exercise.toml's ``[limits]`` table; each test's own
     ``seconds`` must be a limit its test can be graded with too."""
     try:
@@ -183,7 +185,7 @@ def _limits(table, tests, path):
     return limits
 
 
-def load(name, root=ROOT):
+def load(name: str, root: Path = ROOT) -> Exercise:
     if name not in known(root):
         raise UnknownExercise(name, known(root))
     folder = root / name
@@ -206,5 +208,5 @@ def load(name, root=ROOT):
     return exercise
 
 
-def load_all(root=ROOT):
+def load_all(root: Path = ROOT) -> list[Exercise]:
     return [load(name, root) for name in known(root)]

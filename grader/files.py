@@ -31,7 +31,7 @@ class BadOutput(ValueError):
     """An output target the grader will not write to, or could not write."""
 
 
-def _new_file_mode(destination, mode):
+def _new_file_mode(destination: Path, mode: int | None) -> int | None:
     """The mode the replacement of ``destination`` gets: an existing file keeps
     its own; a new one gets ``mode``, or None (the temp file's, 0600)."""
     try:
@@ -91,7 +91,7 @@ class Output:
                             f"{exc.strerror or exc}") from None
 
 
-def _to_stdout(data):
+def _to_stdout(data: str | bytes) -> None:
     if isinstance(data, str):
         sys.stdout.write(data)
         sys.stdout.flush()
@@ -101,12 +101,12 @@ def _to_stdout(data):
     sys.stdout.buffer.flush()
 
 
-def _writable(path, given, what):
+def _writable(path: str | Path, given: str, what: str) -> None:
     if not os.access(path, os.W_OK):
         raise BadOutput(f"{given}: {what} is not writable")
 
 
-def _new_path(given):
+def _new_path(given: str) -> Output:
     """A path where nothing is yet (or a link to nothing): a new regular file."""
     real = Path(os.path.realpath(given))
     if not real.parent.is_dir():
@@ -115,12 +115,12 @@ def _new_path(given):
     return Output(given, real, atomic=True)
 
 
-def _in_system_folder(given):
+def _in_system_folder(given: str) -> bool:
     parts = Path(os.path.abspath(given)).parts
     return len(parts) > 1 and parts[1] in SYSTEM_FOLDERS
 
 
-def _refused(given, mode, example):
+def _refused(given: str, mode: int, example: str) -> BadOutput:
     if stat.S_ISDIR(mode):
         return BadOutput(f"{given} is a folder: name a file in it "
                          f"(-o {os.path.join(given, example)})")

@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 
@@ -23,9 +22,9 @@ from grader import intake, report, sandbox
 from grader.errors import UsageError
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
+from grader.report import Report  # valid against grader/schema/report.schema.json
 from grader.sandbox import Cancelled, Sandbox, SandboxUnavailable
 
-Report = dict[str, Any]  # valid against grader/schema/report.schema.json
 CHOICES = ("auto", "docker", "local", "launcher")
 
 __all__ = ["CHOICES", "Cancelled", "Report", "UsageError", "check", "close", "grade", "grade_alike",

@@ -17,10 +17,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader import __version__, resources
+
+if TYPE_CHECKING:  # docker is imported where it is used: the package runs without it
+    from docker import DockerClient
+    from docker.errors import BuildError
+    from docker.models.images import Image
 
 PACKAGE = resources.package()
 IMAGE = f"minimax-grader:{__version__}"  # the tag the Docker sandbox runs
@@ -31,7 +38,7 @@ REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1"]
 INSTALL = "install-harness"  # the harness's users and permissions
 
 
-def _sources(paths):
+def _sources(paths: Iterable[Path]) -> list[Path]:
     return [p for p in paths if "__pycache__" not in p.parts]
 
 
@@ -92,7 +99,7 @@ class NoEngine(Exception):
     """No Docker engine answers here."""
 
 
-def connect():
+def connect() -> "DockerClient":
     """A client for a Docker engine that answers, or NoEngine saying why."""
     try:
         import docker
@@ -127,7 +134,7 @@ BAD_BUILD = ("Building {tag} on {base} failed at {step}: {error}. The grading im
              "registry) or the Debian-made base (`--base auto`, as root with debootstrap).")
 
 
-def wheelhouse(folder, requirements=REQUIREMENTS):
+def wheelhouse(folder: Path, requirements: Sequence[str] = REQUIREMENTS) -> None:
     """Download wheels of ``requirements``, and of what they need, into ``folder``:
     for this machine's Python and platform, to install later with no network."""
     if importlib.util.find_spec("pip") is None:  # a venv made without pip (uv, --without-pip)
@@ -147,7 +154,7 @@ def said(exc: Exception) -> str:
     return str(getattr(exc, "explanation", None) or getattr(exc, "msg", None) or exc).strip()
 
 
-def present(client, name: str) -> bool:
+def present(client: "DockerClient", name: str) -> bool:
     """Whether the image ``name`` is on the engine."""
     from docker.errors import DockerException
 
@@ -158,7 +165,7 @@ def present(client, name: str) -> bool:
     return True
 
 
-def _pull(client, name: str) -> str | None:
+def _pull(client: "DockerClient", name: str) -> str | None:
     """Pull ``name`` from its registry: None when pulled, else the engine's reason."""
     from docker.errors import DockerException
 
@@ -184,7 +191,7 @@ def make_base() -> str | None:
     return f"make-base-image failed: {errors[-1] if errors else f'exit status {done.returncode}'}"
 
 
-def pick_base(client, base: str) -> str:
+def pick_base(client: "DockerClient", base: str) -> str:
     """The base to build on. A named one must be here or be pulled. ``auto``:
     python:3.11-slim or the Debian-made base if either is here; else the
     Debian-made base where it can be made (root and debootstrap), else
@@ -207,14 +214,14 @@ def pick_base(client, base: str) -> str:
     return REGISTRY_BASE
 
 
-def _failed_step(exc) -> str:
+def _failed_step(exc: "BuildError") -> str:
     """The build's last step (``Step 4/9 : RUN ...``) from a BuildError's log."""
     steps = [" ".join(entry["stream"].split()) for entry in exc.build_log
              if entry.get("stream", "").startswith("Step ")]
     return steps[-1] if steps else "its start"
 
 
-def _build_failure(exc, tag: str, base: str) -> str:
+def _build_failure(exc: "BuildError", tag: str, base: str) -> str:
     step = _failed_step(exc)
     if step.partition(" : ")[2].startswith("FROM"):  # the base went missing after all
         return NOT_HERE.format(base=base, pulled=said(exc))
@@ -222,7 +229,7 @@ def _build_failure(exc, tag: str, base: str) -> str:
 
 
 @contextmanager
-def one_build_at_a_time(say):
+def one_build_at_a_time(say: Callable[[str], object]) -> Iterator[bool]:
     """Held for a whole build, so that two builds on this machine (a test session
     beside a user's, two terminals) don't both make the base and tag over each
     other. Yields whether it had to wait for another build."""
@@ -239,8 +246,8 @@ def one_build_at_a_time(say):
             yield False
 
 
-def build(client, base: str = "auto", tag: str = IMAGE, say=print,
-          force: bool = True) -> tuple[object, float]:
+def build(client: "DockerClient", base: str = "auto", tag: str = IMAGE,
+          say: Callable[[str], object] = print, force: bool = True) -> tuple["Image", float]:
     """Build the grading image; (the image, seconds taken). BuildFailed, whose
     message says why and what to do, where it can't be built here.
 
@@ -254,7 +261,7 @@ def build(client, base: str = "auto", tag: str = IMAGE, say=print,
         return _build(client, base, tag, say), time.monotonic() - started
 
 
-def _build(client, base: str, tag: str, say):
+def _build(client: "DockerClient", base: str, tag: str, say: Callable[[str], object]) -> "Image":
     from docker.errors import BuildError, DockerException
 
     base = pick_base(client, base)
@@ -273,7 +280,7 @@ def _build(client, base: str, tag: str, say):
     return image
 
 
-def problem(client, tag=IMAGE):
+def problem(client: "DockerClient", tag: str = IMAGE) -> str | None:
     """Why the grading image can't be used (missing, out of date), or None."""
     from docker.errors import ImageNotFound
 

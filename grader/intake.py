@@ -16,9 +16,10 @@ import os
 import stat
 import zipfile
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any, BinaryIO
 
 from grader.errors import UsageError
 
@@ -36,11 +37,11 @@ class Rejected(Exception):
 
 @dataclass
 class Submission:
-    files: dict  # name -> bytes
-    ignored: list = field(default_factory=list)
+    files: dict[str, bytes]  # name -> bytes
+    ignored: list[str] = field(default_factory=list)
     source: str = ""
 
-    def manifest(self):
+    def manifest(self) -> list[dict[str, Any]]:
         return [
             {"name": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
             for name, data in sorted(self.files.items())
@@ -70,15 +71,15 @@ def file_type(mode: int) -> str:
     return next((words for test, words in FILE_TYPES if test(mode)), "a special file")
 
 
-def _too_large(name, size, cap):
+def _too_large(name: str, size: int, cap: int) -> Rejected:
     return Rejected(f"{name} is {size} bytes; the limit is {cap}")
 
 
-def _unreadable(name, exc):
+def _unreadable(name: str, exc: OSError) -> Rejected:
     return Rejected(f"{name} can't be read: {exc.strerror or exc}")
 
 
-def _open_checked(path, name, cap):
+def _open_checked(path: Path, name: str, cap: int) -> BinaryIO:
     """``path`` open for reading, once ``lstat`` shows a regular file of at most
     ``cap`` bytes: opening a FIFO would hang, and a device or a sparse giant
     would be read without end."""
@@ -96,7 +97,7 @@ def _open_checked(path, name, cap):
         raise _unreadable(name, exc) from None
 
 
-def _check_content(name, data):
+def _check_content(name: str, data: bytes) -> bytes:
     if not data.strip():
         raise Rejected(f"{name} is empty")
     if len(data) > MAX_FILE_BYTES:
@@ -111,7 +112,7 @@ def _check_content(name, data):
     return data
 
 
-def _read_checked(path, name):
+def _read_checked(path: Path, name: str) -> bytes:
     """The content of the file at ``path``, taken as the exercise's file ``name``."""
     with _open_checked(path, name, MAX_FILE_BYTES) as handle:
         try:
@@ -121,7 +122,7 @@ def _read_checked(path, name):
     return _check_content(name, data)
 
 
-def _missing(name, present, prefix=""):
+def _missing(name: str, present: Collection[str], prefix: str = "") -> Rejected:
     """``name`` is not among the names ``present`` in the folder ``prefix``."""
     near = sorted(p for p in present if p.lower() == name.lower())
     if near:
@@ -130,7 +131,8 @@ def _missing(name, present, prefix=""):
     return Rejected(f"{name} is missing (found: {listing})")
 
 
-def _wrapper(names, files, is_folder):
+def _wrapper(names: Collection[str], files: Sequence[str],
+             is_folder: Callable[[str], bool]) -> str | None:
     """The one folder the exercise's files sit in, from the ``names`` at the top
     (``is_folder(name)`` tells a folder): None when one of ``files`` is among
     them, when more than one name is (hidden ones aside), or the one is no folder."""
@@ -140,14 +142,14 @@ def _wrapper(names, files, is_folder):
     return shown[0] if len(shown) == 1 and is_folder(shown[0]) else None
 
 
-def _listing(folder):
+def _listing(folder: Path) -> set[str]:
     try:
         return set(os.listdir(folder))  # one pass, names only: a flood of files stays cheap
     except OSError as exc:
         raise _unreadable(folder.name, exc) from None
 
 
-def _is_folder(path):
+def _is_folder(path: Path) -> bool:
     """Whether ``path`` is a folder itself, not a link to one (which is never followed)."""
     try:
         return stat.S_ISDIR(os.lstat(path).st_mode)
@@ -158,12 +160,12 @@ def _is_folder(path):
 def from_folder(folder: Path | str, files: Sequence[str]) -> Submission:
     folder = Path(folder)
     present = _listing(folder)
-    prefix = ""
-    wrapper = _wrapper(present, files, lambda name: _is_folder(folder / name))
+    prefix, top = "", folder
+    wrapper = _wrapper(present, files, lambda name: _is_folder(top / name))
     if wrapper is not None:
         folder, prefix = folder / wrapper, f"{wrapper}/"
         present = _listing(folder)
-    taken = {}
+    taken: dict[str, bytes] = {}
     for name in files:
         if name not in present:
             raise _missing(name, present, prefix)
@@ -205,12 +207,12 @@ def read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
                        f"({str(exc) or type(exc).__name__}): make the zip again") from None
 
 
-def member_path(info):
+def member_path(info: zipfile.ZipInfo) -> PurePosixPath:
     """A zip member's path, with Windows separators read as "/"."""
     return PurePosixPath(info.filename.replace("\\", "/"))
 
 
-def unsafe_member(info):
+def unsafe_member(info: zipfile.ZipInfo) -> str | None:
     """Why a zip member may not be unpacked (a link, or a path that leaves the
     folder), or None."""
     inner = member_path(info)
@@ -221,7 +223,7 @@ def unsafe_member(info):
     return None
 
 
-def _zip_root(paths, files):
+def _zip_root(paths: Sequence[PurePosixPath], files: Sequence[str]) -> tuple[str, ...]:
     """The parts of the folder the exercise's files sit in: () for the top of
     the zip, or its one wrapper folder, by the same rule as for a folder."""
     tops = {path.parts[0] for path in paths}
@@ -230,7 +232,8 @@ def _zip_root(paths, files):
     return () if wrapper is None else (wrapper,)
 
 
-def _zip_missing(name, paths, root):
+def _zip_missing(name: str, paths: Sequence[PurePosixPath],
+                 root: tuple[str, ...]) -> Rejected:
     """Why ``name`` is not at ``root`` in the zip: it lies deeper, or is not there."""
     deeper = sorted(str(path) for path in paths if path.name == name)
     if len(deeper) > 1:
@@ -245,7 +248,7 @@ def _zip_missing(name, paths, root):
     return _missing(name, present, "".join(f"{part}/" for part in root))
 
 
-def _zip_members(archive):
+def _zip_members(archive: zipfile.ZipFile) -> list[tuple[PurePosixPath, zipfile.ZipInfo]]:
     infos = archive.infolist()
     if len(infos) > MAX_ZIP_ENTRIES:
         raise Rejected(f"the zip holds {len(infos)} entries; the limit is {MAX_ZIP_ENTRIES}")
@@ -271,7 +274,7 @@ def from_zip(path: Path | str, files: Sequence[str]) -> Submission:
                 members = _zip_members(archive)
                 paths = [inner for inner, _ in members]
                 root = _zip_root(paths, files)
-                taken = {}
+                taken: dict[str, bytes] = {}
                 for name in files:
                     found = [info for inner, info in members if inner.parts == (*root, name)]
                     if not found:
@@ -310,6 +313,6 @@ def kind(path: Path | str) -> str:
 READERS = {"folder": from_folder, "zip": from_zip, "py": from_file}
 
 
-def take(path, files):
+def take(path: Path | str, files: Sequence[str]) -> Submission:
     """The submission at ``path`` for an exercise that grades ``files``."""
     return READERS[kind(path)](Path(path), files)

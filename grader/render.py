@@ -7,11 +7,14 @@ report are already capped and escaped (``grader.report.clean``).
 import io
 import json
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from grader.report import Report
 
 MARKS = {"passed": "ok", "failed": "FAILED", "error": "ERROR", "timeout": "TIMEOUT"}
 # Starts every line of the student's output in a text report: no line the
@@ -19,11 +22,11 @@ MARKS = {"passed": "ok", "failed": "FAILED", "error": "ERROR", "timeout": "TIMEO
 GUTTER = "| "
 
 
-def to_json(report):
+def to_json(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
-def _table(report):
+def _table(report: Report) -> Table:
     table = Table(title=Text(f"{report['title']} ({report['exercise']})"), expand=False)
     table.add_column("test")
     table.add_column("result")
@@ -34,9 +37,9 @@ def _table(report):
     return table
 
 
-def _details(report):
+def _details(report: Report) -> str:
     """The feedback of every test that did not pass, then notes and ignored files."""
-    parts = []
+    parts: list[str] = []
     for test in report["tests"]:
         if test["status"] == "passed":
             continue
@@ -50,18 +53,18 @@ def _details(report):
     return "\n\n".join(parts)
 
 
-def _student_lines(text):
+def _student_lines(text: str) -> list[str]:
     """The student's lines, each run of blank ones (whitespace only) cut to one
     and none at either end, so that blank lines can't stretch the report.
     Controls such as \\r and ANSI escapes are already escaped (``report.clean``)."""
-    kept = []
+    kept: list[str] = []
     for line in text.splitlines():  # every line break a viewer might honour
         if line.strip() or (kept and kept[-1]):
             kept.append(line if line.strip() else "")
     return kept[:-1] if kept and not kept[-1] else kept
 
 
-def _fenced_output(console, output):
+def _fenced_output(console: Console, output: dict[str, Any]) -> None:
     """What the student printed between two fences, every line (wrapped ones too)
     behind the gutter, so that none can pass for the report's own."""
     cut = f" (cut: {output['bytes']} bytes in all)" if output["truncated"] else ""
@@ -76,7 +79,7 @@ def _fenced_output(console, output):
     console.print(Text("=== End of what your code printed ==="))
 
 
-def _closing(report):
+def _closing(report: Report) -> str:
     """The report's last line, after anything the student printed."""
     if report["status"] == "graded":
         verdict = f"{report['score']:g}/{report['max_score']:g} points"
@@ -85,20 +88,20 @@ def _closing(report):
     return f"End of report: {verdict} ({report['exercise']})"
 
 
-def _console(buffer, width):
+def _console(buffer: io.StringIO, width: int) -> Console:
     """A console that writes plain text, ``width`` columns wide, to ``buffer``."""
     return Console(file=buffer, width=width, color_system=None, highlight=False,
                    markup=False, emoji=False)
 
 
-def _fenced(output, width):
+def _fenced(output: dict[str, Any], width: int) -> str:
     """What the student printed, fenced as in the text report, as text."""
     buffer = io.StringIO()
     _fenced_output(_console(buffer, width), output)
     return buffer.getvalue()
 
 
-def to_text(report, width=100):
+def to_text(report: Report, width: int = 100) -> str:
     """The verdict and feedback, the student's output fenced after them, and
     last a line that repeats the verdict."""
     buffer = io.StringIO()
@@ -117,7 +120,7 @@ def to_text(report, width=100):
     return buffer.getvalue()
 
 
-def _gradescope_test(test):
+def _gradescope_test(test: dict[str, Any]) -> dict[str, Any]:
     output = test["message"]
     if test["status"] in ("error", "timeout"):
         output = f"[{test['status']}] {output}"
@@ -134,7 +137,7 @@ def _gradescope_test(test):
     }
 
 
-def to_gradescope(report, width=100):
+def to_gradescope(report: Report, width: int = 100) -> str:
     """Gradescope's results.json, with only the fields its specification names.
 
     Its output is what students see first: the message and notes, then what
@@ -154,7 +157,7 @@ def to_gradescope(report, width=100):
     return json.dumps(results, indent=2, ensure_ascii=False) + "\n"
 
 
-def to_junit(report):
+def to_junit(report: Report) -> str:
     tests = report["tests"]
     suite = ET.Element("testsuite", {
         "name": f"minimax-grader.{report['exercise']}",

@@ -7,14 +7,22 @@ ids rather than taken as text. Every report is validated before it leaves.
 
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
 from grader import __version__
 from grader.contracts import events
+from grader.contracts.events import Event
 from grader.contracts.hints import HINTS
+from grader.exercises import Exercise, TestSpec
+from grader.intake import Submission
+from grader.sandbox.common import Run
+
+Report = dict[str, Any]  # valid against grader/schema/report.schema.json
 
 SCHEMA = Path(__file__).resolve().parent / "schema" / "report.schema.json"
 # Shown as escapes: C0 controls but tab and newline, DEL, C1 controls, the
@@ -25,17 +33,18 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e"
 
 
 @cache
-def schema():
-    return json.loads(SCHEMA.read_text(encoding="utf-8"))
+def schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return loaded
 
 
-def validate(report):
+def validate(report: Report) -> Report:
     """Raise jsonschema.ValidationError unless ``report`` follows the schema."""
     jsonschema.validate(report, schema(), format_checker=jsonschema.FormatChecker())
     return report
 
 
-def clean(text, cap=events.MESSAGE_CAP):
+def clean(text: object, cap: int = events.MESSAGE_CAP) -> str:
     """Printable, valid text: escapes for controls and lone surrogates, then capped."""
     if not isinstance(text, str):
         text = ""
@@ -45,7 +54,7 @@ def clean(text, cap=events.MESSAGE_CAP):
     return events.capped(text, cap)
 
 
-def _output(session):
+def _output(session: Event) -> dict[str, Any]:
     output = session.get("output")
     if not isinstance(output, dict):
         return {"text": "", "bytes": 0, "truncated": False}
@@ -57,12 +66,12 @@ def _output(session):
     }
 
 
-def _mistakes(event):
+def _mistakes(event: Event) -> list[str]:
     ids = event.get("mistakes")
     return [m for m in ids if m in HINTS] if isinstance(ids, list) else []
 
 
-def hint(found):
+def hint(found: Sequence[str]) -> str | None:
     """The hint for the mistakes diagnosed in one test (two when both fit)."""
     if len(found) > 1:
         return "Two mistakes fit your answers equally well. " + " Or: ".join(
@@ -70,14 +79,16 @@ def hint(found):
     return HINTS[found[0]] if found else None
 
 
-def _test_entry(spec, event, run, running=False):
+def _test_entry(spec: TestSpec, event: Event | None, run: Run,
+                running: bool = False) -> tuple[dict[str, Any], bool]:
     """One test of the report, from its event (or from how the run ended).
 
     ``running``: this test had started and not finished when the run ended.
     """
-    entry = {"name": spec.name, "title": spec.title, "status": None, "score": 0,
-             "max_score": spec.points, "visibility": spec.visibility, "message": "",
-             "hint": None, "mistakes": [], "duration_ms": 0}
+    entry: dict[str, Any] = {
+        "name": spec.name, "title": spec.title, "status": None, "score": 0,
+        "max_score": spec.points, "visibility": spec.visibility, "message": "",
+        "hint": None, "mistakes": [], "duration_ms": 0}
     if event is None:
         if run.timed_out and running:
             status, message = "timeout", (
@@ -101,7 +112,8 @@ def _test_entry(spec, event, run, running=False):
     return entry, internal
 
 
-def _base(exercise, submission, backend, limits, duration_ms):
+def _base(exercise: Exercise, submission: Submission | None, backend: str,
+          limits: dict[str, float], duration_ms: float) -> Report:
     return {
         "schema_version": 1,
         "grader_version": __version__,
@@ -114,14 +126,17 @@ def _base(exercise, submission, backend, limits, duration_ms):
         "tests": [],
         "notes": [],
         "output": {"text": "", "bytes": 0, "truncated": False},
-        "submission": {"files": submission.manifest() if submission else [],
-                       "ignored": [clean(n, 300) for n in submission.ignored] if submission else []},
+        "submission": {
+            "files": submission.manifest() if submission else [],
+            "ignored": [clean(n, 300) for n in submission.ignored] if submission else [],
+        },
         "sandbox": {"backend": backend, "limits": limits},
         "duration_ms": int(duration_ms),
     }
 
 
-def _summary(score, max_score, tests, import_error, run, output):
+def _summary(score: float, max_score: float, tests: list[dict[str, Any]],
+             import_error: str | None, run: Run, output: dict[str, Any]) -> str:
     passed = sum(t["status"] == "passed" for t in tests)
     parts = [f"{score:g}/{max_score:g} points: {passed} of {len(tests)} tests passed."]
     if import_error:
@@ -143,11 +158,12 @@ def _summary(score, max_score, tests, import_error, run, output):
     return " ".join(parts)
 
 
-def build(exercise, submission, run, duration_ms):
+def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: float) -> Report:
     """The report of a run that the sandbox carried out."""
     verdicts = events.verdicts(run.events)
     session = events.first(run.events, "session")
-    tests, internal = [], []
+    tests: list[dict[str, Any]] = []
+    internal: list[str] = []
     running = events.running(run.events, {spec.name for spec in exercise.tests})
     for spec in exercise.tests:
         event = verdicts.get(spec.name)
@@ -174,13 +190,13 @@ def build(exercise, submission, run, duration_ms):
     return validate(report)
 
 
-def _as_error(report, why):
+def _as_error(report: Report, why: str) -> Report:
     report.update(status="error", score=None, message=clean(
         f"Not graded: {why}. No score was charged; grade this submission again."))
     return report
 
 
-def _not_run(exercise, message):
+def _not_run(exercise: Exercise, message: str) -> list[dict[str, Any]]:
     return [
         {"name": t.name, "title": t.title, "status": "error", "score": 0, "max_score": t.points,
          "visibility": t.visibility, "message": message, "hint": None, "mistakes": [],
@@ -189,14 +205,16 @@ def _not_run(exercise, message):
     ]
 
 
-def grader_error(exercise, submission, why, backend, limits, duration_ms=0):
+def grader_error(exercise: Exercise, submission: Submission, why: str, backend: str,
+                 limits: dict[str, float], duration_ms: float = 0) -> Report:
     """The report when the grader itself could not grade (no sandbox, a bug)."""
     report = _base(exercise, submission, backend, limits, duration_ms)
     report["tests"] = _not_run(exercise, "not run")
     return validate(_as_error(report, why))
 
 
-def rejected(exercise, why, limits, duration_ms=0):
+def rejected(exercise: Exercise, why: str, limits: dict[str, float],
+             duration_ms: float = 0) -> Report:
     """The report of a submission whose files could not be taken in: zero points."""
     report = _base(exercise, None, "none", limits, duration_ms)
     report["submission"]["rejected"] = clean(why)

@@ -11,9 +11,16 @@ it. It is no grade: the grader tests every position of the game, with
 feedback on the smallest one where your answer differs.
 """
 
+from __future__ import annotations  # never evaluated: an older Python runs this file too
+
 import sys
 import traceback
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    Fact = tuple[str, Callable[[], None]]  # a fact in words, and its check: Wrong if it fails
 
 PREFIX = "check_"
 START = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]  # every open cell of the 3 x 2 board
@@ -26,18 +33,18 @@ class Wrong(Exception):
     """A fact that does not hold, in words."""
 
 
-def expect(got, expected, what: str) -> None:
+def expect(got: object, expected: object, what: str) -> None:
     if got != expected:
         raise Wrong(f"{what}: expected {expected!r}, got {got!r}")
 
 
-def expect_truth(got, expected: bool, what: str) -> None:
+def expect_truth(got: object, expected: bool, what: str) -> None:
     """Any true or false value will do, as it does for the grader."""
     if bool(got) != expected:
         raise Wrong(f"{what}: expected a {str(expected).lower()} value, got {got!r}")
 
 
-def moves(state):
+def moves(state: Any) -> list[tuple[int, ...]]:
     """The state's legal moves, sorted; Wrong unless they come as a list."""
     found = state.get_legal_moves()
     if type(found) is not list:
@@ -45,16 +52,17 @@ def moves(state):
     return sorted(tuple(move) for move in found)
 
 
-def play(state, path):
+def play(state: Any, path: Iterable[tuple[int, int]]) -> Any:
     for move in path:
         state = state.forecast_move(move)
     return state
 
 
-def gamestate_facts():
-    from gamestate import GameState
+def gamestate_facts() -> list[Fact]:
+    # Your modules, found beside this file when it runs (mypy looks for each once).
+    from gamestate import GameState  # type: ignore[import-not-found]
 
-    def forecast_is_new():
+    def forecast_is_new() -> None:
         start = GameState()
         child = start.forecast_move((0, 0))
         if child is start or child is None:
@@ -74,9 +82,13 @@ def gamestate_facts():
     ]
 
 
-def helpers_facts():
+def helpers_facts() -> list[Fact]:
     from gamestate import GameState
-    from minimax_helpers import max_value, min_value, terminal_test
+    from minimax_helpers import (  # type: ignore[import-not-found]
+        max_value,
+        min_value,
+        terminal_test,
+    )
 
     return [
         ("terminal_test: the empty board is not terminal",
@@ -93,16 +105,16 @@ def helpers_facts():
     ]
 
 
-def _best_first(decide, what):
+def _best_first(decide: Callable[[], object], what: str) -> None:
     move = decide()
     if move not in BEST_FIRST:
         raise Wrong(f"{what} returned {move!r}; the best first moves are "
                     f"{', '.join(map(str, sorted(BEST_FIRST)))}")
 
 
-def decision_facts():
+def decision_facts() -> list[Fact]:
     from gamestate import GameState
-    from minimax import minimax_decision
+    from minimax import minimax_decision  # type: ignore[import-not-found]
 
     return [
         ("from the empty board, a best move",
@@ -114,15 +126,15 @@ def decision_facts():
     ]
 
 
-def depth_limit_facts():
+def depth_limit_facts() -> list[Fact]:
     import minimax
     from gamestate import GameState
 
-    def five_at_depth_one():
+    def five_at_depth_one() -> None:
         # Counted from outside, as the grader counts: call_counter is yours to read.
         calls, own = [], minimax.terminal_test
 
-        def counting(state):
+        def counting(state: Any) -> Any:
             calls.append(state)
             return own(state)
 
@@ -151,7 +163,7 @@ FACTS = {"gamestate": gamestate_facts, "helpers": helpers_facts,
          "decision": decision_facts, "depth_limit": depth_limit_facts}
 
 
-def _failure(exc):
+def _failure(exc: BaseException) -> str:
     if isinstance(exc, Wrong):
         return str(exc)
     where = traceback.extract_tb(exc.__traceback__)[-1]
@@ -184,7 +196,7 @@ def check(exercise: str) -> int:
 def main() -> None:
     here = Path(sys.argv[0]).resolve()
     exercise = here.stem[len(PREFIX):] if here.stem.startswith(PREFIX) else None
-    if exercise not in FACTS:
+    if exercise is None or exercise not in FACTS:
         sys.exit(f"name this file {PREFIX}<exercise>.py, for one of: {', '.join(FACTS)}")
     sys.path.insert(0, str(here.parent))  # your files, and the modules given beside them
     sys.exit(1 if check(exercise) else 0)

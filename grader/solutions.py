@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import exercises, grading
+from grader.report import Report
+from grader.sandbox import Sandbox
 
 
 @dataclass
@@ -25,24 +27,24 @@ class Case:
     path: Path
     full_marks: bool
     mistake: str | None = None
-    failing: list | None = None
-    notes: list = field(default_factory=list)
-    also: list = field(default_factory=list)  # more mistakes the case has (two-mistake cases)
+    failing: list[str] | None = None
+    notes: list[str] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)  # more mistakes the case has (two-mistake cases)
     reference: bool = False  # a reference solution, not a corpus case
 
     @property
-    def mistakes(self) -> set:
+    def mistakes(self) -> set[str]:
         """Every mistake the case has: each must be named, and nothing else."""
-        return {self.mistake, *self.also} - {None}
+        return {m for m in (self.mistake, *self.also) if m is not None}
 
     @property
-    def label(self):
+    def label(self) -> str:
         if self.reference:
             return f"solution of {self.exercise}"
         return f"{self.exercise}/{self.path.name}"
 
 
-def _corpus_case(exercise, folder):
+def _corpus_case(exercise: str, folder: Path) -> Case:
     with open(folder / "expect.toml", "rb") as handle:
         expect = tomllib.load(handle)
     named = expect.get("mistakes", [])
@@ -62,11 +64,11 @@ def cases(solutions: Path, corpus: Path | None = None) -> list[Case]:
     return found
 
 
-def judge(case, report):
+def judge(case: Case, report: Report) -> list[str]:
     """What is wrong with ``report`` for ``case`` (an empty list: as expected)."""
     if report["status"] != "graded":
         return [f"not graded: {report['message']}"]
-    problems = []
+    problems: list[str] = []
     full = report["score"] == report["max_score"]
     if case.full_marks and not full:
         failed = [t["name"] for t in report["tests"] if t["status"] != "passed"]
@@ -90,7 +92,7 @@ def judge(case, report):
     return problems
 
 
-def check(case, sandbox):
+def check(case: Case, sandbox: Sandbox) -> tuple[Report, list[str]]:
     """Grade ``case`` and judge it: (report, problems)."""
     exercise = exercises.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)

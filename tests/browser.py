@@ -48,7 +48,8 @@ def _run(*args):
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
-            raise RuntimeError(f"Chromium did not finish in {TIMEOUT} s: {' '.join(args)}")
+            raise RuntimeError(f"Chromium did not finish in {TIMEOUT} s: {' '.join(args)}") \
+                from None
     if process.returncode != 0:
         raise RuntimeError(f"Chromium exited with {process.returncode}: {err[-2000:]}")
     return out

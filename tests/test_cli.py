@@ -90,7 +90,8 @@ def test_a_rejected_submission_is_graded_zero_with_the_reason(capsys, submission
                        "--format", "json", str(folder))
     result = json.loads(out)
     assert code == 0 and result["score"] == 0
-    assert result["message"] == "0/10 points: the submission was rejected: minimax_helpers.py is empty"
+    assert result["message"] == ("0/10 points: the submission was rejected: "
+                                 "minimax_helpers.py is empty")
 
 
 def test_extra_files_are_ignored_and_listed(capsys, solution_copy):
@@ -115,10 +116,9 @@ def nothing_graded(monkeypatch):
     """Fails a test that grades or picks a sandbox: refusals come first."""
     def graded(*args, **kwargs):
         raise AssertionError("graded, or a sandbox picked, before the refusal")
-    for name in ("grade", "grade_alike"):
+    for name in ("grade", "grade_alike", "open_sandbox", "isolated", "sandbox_for"):
         monkeypatch.setattr(grading, name, graded)
-    for name in ("backend", "choose"):
-        monkeypatch.setattr(sandbox, name, graded)
+    monkeypatch.setattr(sandbox, "backend", graded)
 
 
 @pytest.mark.parametrize("flags, says", [

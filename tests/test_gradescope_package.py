@@ -157,7 +157,7 @@ def check_format(results):
     assert isinstance(results["execution_time"], (int, float))
     assert results["visibility"] in VISIBILITY and results["stdout_visibility"] in VISIBILITY
     assert [t["name"] for t in results["tests"]] == [t.title for t in EXERCISE.tests]
-    for test, spec in zip(results["tests"], EXERCISE.tests):
+    for test, spec in zip(results["tests"], EXERCISE.tests, strict=True):
         assert set(test) <= TEST_KEYS
         assert test["status"] in ("passed", "failed") and isinstance(test["output"], str)
         assert test["max_score"] == spec.points and 0 <= test["score"] <= spec.points

@@ -37,7 +37,8 @@ SECRET_SOURCES = [
     *sorted(ROOT.glob("grader/data/exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
     *[ROOT / "grader" / "harness" / "minimax" / f"{name}.py"
       for name in ("search", "checks", "decision_checks", "game_checks")],
-    *[ROOT / "grader" / "games" / "isolation" / f"{name}.py" for name in ("suite_positions", "flawed_rules")],
+    *[ROOT / "grader" / "games" / "isolation" / f"{name}.py"
+      for name in ("suite_positions", "flawed_rules")],
 ]
 
 

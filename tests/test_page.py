@@ -270,7 +270,7 @@ def test_one_bar_per_bin_with_heights_proportional_to_the_counts():
     heights = [float(b.attrs["height"]) for b in found]
     unit = max(heights) / max(counts)
     assert unit > 0
-    assert all(abs(h - c * unit) < 0.2 for h, c in zip(heights, counts))
+    assert all(abs(h - c * unit) < 0.2 for h, c in zip(heights, counts, strict=True))
     xs = [float(b.attrs["x"]) for b in found]
     assert xs == sorted(xs)
 
@@ -311,7 +311,7 @@ def test_pass_rates_are_shown_for_every_test():
     summary = a_class()
     table = rows(parse(page.render(summary)), "tests")
     assert len(table) == len(EXERCISE.tests)
-    for row, test in zip(table, summary["tests"]):
+    for row, test in zip(table, summary["tests"], strict=True):
         title, points, rate, results = (squeeze(c.text()) for c in row)
         assert title.startswith(test["title"]) and row[0].one("code").text() == test["name"]
         assert points == str(test["max_score"])

@@ -55,7 +55,8 @@ def test_state_data_round_trip():
         assert isolation.key(isolation.from_data(isolation.to_data(state))) == isolation.key(state)
 
 
-@pytest.mark.parametrize("mistake, flaws", mistakes.SEARCH_MODELS, ids=[m for m, _ in mistakes.SEARCH_MODELS])
+@pytest.mark.parametrize("mistake, flaws", mistakes.SEARCH_MODELS,
+                         ids=[m for m, _ in mistakes.SEARCH_MODELS])
 def test_every_search_model_differs_from_the_reference(mistake, flaws):
     """A model identical to the reference could never be diagnosed."""
     flawed, reference = Search(flaws), Search()
@@ -109,3 +110,24 @@ def test_larger_board_depth_positions_tell_right_from_wrong():
     for state, path in chosen[1:]:
         for depth in (2, 3):
             assert len(search.best_moves(state, depth)) < len(state.get_legal_moves()), path
+
+
+def test_isolation_under_the_game_interface_plays_by_the_lesson():
+    from grader.games import isolation
+
+    start = isolation.start()
+    assert isolation.key(start) == isolation.key(isolation.new_game())
+    assert isolation.positions()[0][1] == () and len(isolation.positions()) == 155
+    finished = 0
+    for state, path in isolation.positions():
+        assert isolation.key(isolation.start().replay(path)) == isolation.key(state)
+        assert isolation.terminal(state) is (not state.get_legal_moves())
+        for move in isolation.legal_moves(state):
+            assert isolation.key(isolation.play(state, move)) == isolation.key(
+                state.forecast_move(move))
+        if isolation.terminal(state):
+            finished += 1
+            mover = isolation.to_move(state)  # stuck: lost, and the other player won
+            assert (isolation.utility(state, mover), isolation.utility(state, 1 - mover)) == (-1, 1)
+    assert finished > 0
+    assert {model.mistake for model in isolation.flawed()} >= {"no_diagonals", "one_step"}

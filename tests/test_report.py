@@ -205,7 +205,7 @@ def fenced(text):
 
 def blank_runs(student):
     """How many times two blank lines of the student's follow each other."""
-    return sum(a == b == "|" for a, b in zip(student, student[1:]))
+    return sum(a == b == "|" for a, b in zip(student, student[1:], strict=False))
 
 
 def test_text_a_fake_table_after_blank_lines_stays_inside_the_fence():

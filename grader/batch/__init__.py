@@ -17,10 +17,14 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
+from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -32,12 +36,21 @@ from rich.progress import (
 
 from grader import __version__, exercises, grading, intake, render
 from grader.batch import page, summary
+from grader.batch.roster import Roster
+from grader.batch.summary import Summary
 from grader.files import write_atomic
+from grader.intake import Submission
+from grader.report import Report
+from grader.sandbox import Sandbox
 
 EXIT_ERRORS = 1  # some students' reports are grader errors: --retry-errors
 EXIT_INTERRUPTED = 130
 ASIDE = "not-in-class"  # reports of students no longer in SUBMISSIONS
 OWN = ("reports", "grades.csv", "summary.json", "index.html", ASIDE)
+
+Group = list[tuple[str, Submission]]  # students with identical files, graded once
+# What signal.signal returns and takes: a function, SIG_IGN or SIG_DFL, or None.
+Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 
 @dataclass
@@ -64,29 +77,29 @@ def earlier(out: Path) -> bool:
 
 @dataclass
 class Outcome:
-    reports: dict  # student -> report, or None while pending
-    summary: dict
+    reports: dict[str, Report | None]  # student -> report, or None while pending
+    summary: Summary
     graded_now: int = 0
     kept: int = 0
     interrupted: bool = False
     seconds: float = 0.0
-    set_aside: list = field(default_factory=list)  # students whose reports went to ASIDE
+    set_aside: list[str] = field(default_factory=list)  # students whose reports went to ASIDE
 
     @property
-    def exit_code(self):
+    def exit_code(self) -> int:
         if self.interrupted:
             return EXIT_INTERRUPTED
         return EXIT_ERRORS if self.summary["regrade"] else 0
 
 
-def _tally(reports):
+def _tally(reports: Iterable[Report]) -> tuple[int, int]:
     """(failed, errors) among ``reports``: graded below full marks, grader errors."""
     reports = list(reports)
     failed = sum(r["status"] == "graded" and r["score"] < r["max_score"] for r in reports)
     return failed, sum(r["status"] == "error" for r in reports)
 
 
-def _hold_off():
+def _hold_off() -> Handler:
     """Ignore Ctrl-C from now on (only the main thread can): the grading is over,
     and what is left, the gradebook and letting go of the sandboxes, is quick
     and must be whole. The handler it replaced, for ``_put_back``."""
@@ -95,13 +108,13 @@ def _hold_off():
     return signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _put_back(handler):
+def _put_back(handler: Handler) -> None:
     if handler is not None:
         signal.signal(signal.SIGINT, handler)
 
 
 @contextlib.contextmanager
-def held_off():
+def held_off() -> Iterator[None]:
     """Ctrl-C ignored within: for the end of a batch (letting go of the sandboxes)."""
     handler = _hold_off()
     try:
@@ -110,7 +123,7 @@ def held_off():
         _put_back(handler)
 
 
-def _wait_all(futures):
+def _wait_all(futures: Sequence[Future[None]]) -> None:
     """Wait for ``futures``, waking often: Ctrl-C can reach another thread, and
     Python raises it in the main thread only when that thread runs."""
     while wait(futures, timeout=0.1).not_done:
@@ -118,24 +131,26 @@ def _wait_all(futures):
 
 
 class Batch:
-    def __init__(self, exercise, sandbox, out, options, console):
+    def __init__(self, exercise: exercises.Exercise, sandbox: Sandbox, out: Path | str,
+                 options: Options, console: Console) -> None:
         self.exercise = exercise
         self.sandbox = sandbox
         self.out = Path(out)
         self.options = options
         self.console = console
         self.limits = options.limits or exercise.limits
-        self.reports = {}
-        self.alike = {}  # the students of each set of files, graded now or kept
+        self.reports: dict[str, Report | None] = {}
+        # the students of each set of files, graded now or kept
+        self.alike: dict[tuple[tuple[str, str], ...], list[str]] = {}
         self.made = 0  # reports made by this run
         self.lock = threading.Lock()
         self.cancel = threading.Event()
-        self.previous_sigint = None  # Ctrl-C's handler while the grading went on
-        self.progress = None
+        self.previous_sigint: Handler = None  # Ctrl-C's handler while the grading went on
+        self.progress: Progress | None = None
 
     # -- planning ---------------------------------------------------------
 
-    def _reusable(self, old, manifest):
+    def _reusable(self, old: Report | None, manifest: list[dict[str, Any]]) -> bool:
         return (old is not None and old["exercise"] == self.exercise.id
                 and old["grader_version"] == __version__
                 and old["sandbox"]["backend"] == self.sandbox.name
@@ -143,9 +158,10 @@ class Batch:
                 and old["submission"]["files"] == manifest
                 and not (self.options.retry_errors and old["status"] == "error"))
 
-    def _plan(self, roster):
+    def _plan(self, roster: Roster) -> tuple[list[Group], int]:
         """Groups of (student, submission) with identical files still to grade."""
-        groups, kept = {}, 0
+        groups: dict[tuple[tuple[str, str], ...], Group] = {}
+        kept = 0
         for entry in roster.entries:
             self.reports[entry.student] = None
             try:
@@ -167,10 +183,10 @@ class Batch:
 
     # -- grading ----------------------------------------------------------
 
-    def _path(self, student, suffix):
+    def _path(self, student: str, suffix: str) -> Path:
         return self.out / summary.report_file(student, suffix)
 
-    def _set_aside(self, students):
+    def _set_aside(self, students: Iterable[str]) -> list[str]:
         """Move the reports of everyone not in ``students`` to ASIDE: a student
         who left the class (or was renamed) keeps no row in the gradebook.
         The students whose reports were moved, by their reports' names."""
@@ -185,25 +201,26 @@ class Batch:
             os.replace(path, self.out / ASIDE / path.name)
         return sorted({path.stem for path in moved})
 
-    def _save(self, student, one):
+    def _save(self, student: str, one: Report) -> None:
         write_atomic(self._path(student, "json"), render.to_json(one))
         write_atomic(self._path(student, "txt"), render.to_text(one))
         with self.lock:
             self.reports[student] = one
             self.made += 1
 
-    def _grade(self, group):
+    def _grade(self, group: Group) -> None:
         submissions = [submission for _, submission in group]
         try:
             made = grading.grade_alike(self.exercise, submissions, self.sandbox, self.limits,
                                        cancel=self.cancel)
         except grading.Cancelled:
             return
-        for (student, _), one in zip(group, made):
+        for (student, _), one in zip(group, made, strict=True):
             self._save(student, one)
         self._advance(made)
 
-    def _advance(self, made):
+    def _advance(self, made: list[Report]) -> None:
+        assert self.progress is not None  # run() makes it before the grading starts
         failed, errors = _tally(made)
         with self.lock:
             task = self.progress.tasks[0]
@@ -211,9 +228,10 @@ class Batch:
                                  failed=task.fields["failed"] + failed,
                                  errors=task.fields["errors"] + errors)
 
-    def _run_all(self, groups, pool):
+    def _run_all(self, groups: list[Group], pool: ThreadPoolExecutor) -> bool:
         """Grade every group; True if the user interrupted. Ctrl-C is held off
         from the moment the grading is over (see ``_hold_off``)."""
+        assert self.progress is not None  # run() makes it before the grading starts
         futures = [pool.submit(self._grade, group) for group in groups]
         try:
             _wait_all(futures)
@@ -234,7 +252,7 @@ class Batch:
         self.previous_sigint = _hold_off()
         return True
 
-    def _progress(self, total, done):
+    def _progress(self, total: int, done: int) -> Progress:
         progress = Progress(
             TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[failed]} failed, {task.fields[errors]} errors"),
@@ -246,7 +264,7 @@ class Batch:
 
     # -- the whole run ----------------------------------------------------
 
-    def run(self, roster):
+    def run(self, roster: Roster) -> Outcome:
         started = time.monotonic()
         (self.out / "reports").mkdir(parents=True, exist_ok=True)
         set_aside = self._set_aside([entry.student for entry in roster.entries])
@@ -267,7 +285,7 @@ class Batch:
                        interrupted=interrupted, seconds=time.monotonic() - started,
                        set_aside=set_aside)
 
-    def _write_overview(self, overview):
+    def _write_overview(self, overview: Summary) -> None:
         write_atomic(self.out / "summary.json", render.to_json(overview))
         write_atomic(self.out / "grades.csv", summary.gradebook(self.exercise, overview))
         write_atomic(self.out / "index.html", page.render(overview))

@@ -9,9 +9,11 @@ reads the same offline, from a copied folder or from a zip of the results.
 import html
 import itertools
 import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 from urllib.parse import quote
 
-from grader.batch.summary import shown_id
+from grader.batch.summary import Summary, shown_id
 
 CSS = """
 :root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa;
@@ -94,29 +96,31 @@ STATUSES = {"full": ("full marks", "full"), "graded": ("graded", "graded"),
 CHART_WIDTH, CHART_HEIGHT = 720, 270
 LEFT, RIGHT, TOP, BOTTOM = 64, 20, 26, 58
 
+Row = dict[str, Any]  # one of summary.json's lists' entries: a student, a test
 
-def _e(value):
+
+def _e(value: object) -> str:
     """Any value from the summary as HTML text, safe in content and in quoted attributes."""
     return html.escape(str(value))
 
 
-def _number(value):
+def _number(value: float | None) -> str:
     """A figure rounded to two decimals, or a dash where there is none."""
     return "\u2014" if value is None else f"{round(value, 2):g}"
 
 
-def _plural(count, word):
+def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _href(path):
+def _href(path: str) -> str:
     # Each segment of the report's relative path is percent-quoted (quote keeps
     # only "/"): a name with a space, "#", "?", ":" or any non-ASCII letter
     # still points at its own file, and can't become a scheme, query or fragment.
     return _e(quote(path))
 
 
-def _student(student):
+def _student(student: str) -> str:
     """A student's id as shown: cut when long, the whole id on hover."""
     shown = shown_id(student)
     if shown == student:
@@ -124,14 +128,14 @@ def _student(student):
     return f'<span title="{_e(student)}">{_e(shown)}</span>'
 
 
-def _mistake(entry, title=""):
+def _mistake(entry: str, title: str = "") -> str:
     """A mistake id, or an "a or b" entry as one id after another, each kept whole."""
     hover = f' title="{_e(title)}"' if title else ""
     return " or ".join(f'<code class="mistake"{hover}>{_e(one)}</code>'
                        for one in entry.split(" or "))
 
 
-def _student_link(entry):
+def _student_link(entry: Row) -> str:
     """The student's id, linked to the text report, with the JSON one beside it."""
     name = _student(entry["student"])
     if entry["text"] is None:
@@ -140,20 +144,21 @@ def _student_link(entry):
             f'<a class="aside" href="{_href(entry["report"])}">json</a>')
 
 
-def _status(entry):
+def _status(entry: Row) -> str:
     """The key of STATUSES that describes one student's row."""
-    if entry["status"] != "graded":
-        return entry["status"]
+    status: str = entry["status"]
+    if status != "graded":
+        return status
     if entry["rejected"]:
         return "rejected"
     return "full" if entry["score"] == entry["max_score"] else "graded"
 
 
-def _first_line(text):
+def _first_line(text: str) -> str:
     return text.split("\n", 1)[0]
 
 
-def _header(summary):
+def _header(summary: Summary) -> str:
     counts, scores = summary["counts"], summary["scores"]
     out_of = f'<span class="aside"> / {_number(summary["max_score"])}</span>'
     spread = ("\u2014" if scores["min"] is None
@@ -177,7 +182,7 @@ def _header(summary):
 </header>"""
 
 
-def _pending(summary):
+def _pending(summary: Summary) -> str:
     waiting = [s for s in summary["students"] if s["status"] == "pending"]
     if not waiting:
         return ""
@@ -187,13 +192,14 @@ def _pending(summary):
             f'them): {names}. They have no score and are left out of every figure here.</p>')
 
 
-def _step(peak):
+def _step(peak: int) -> int:
     """A round step (1, 2, 5, 10, 20, ...) that needs at most five ticks to reach ``peak``."""
-    steps = (m * 10 ** k for k in itertools.count() for m in (1, 2, 5))
+    steps: Iterator[int] = (m * 10 ** k for k in itertools.count() for m in (1, 2, 5))
     return next(step for step in steps if peak <= 5 * step)
 
 
-def _bar(low, high, count, x, y, top):
+def _bar(low: float, high: float, count: int, x: Callable[[float], float],
+         y: Callable[[float], float], top: float) -> str:
     """One bin of the score chart: its bar, its hover title and its count."""
     left, width = x(low) + 1, max(x(high) - x(low) - 2, 1)
     label = (f'<text class="count" x="{left + width / 2:.1f}" y="{y(count) - 6:.1f}" '
@@ -205,7 +211,7 @@ def _bar(low, high, count, x, y, top):
             f'{_number(high)}</title></rect>{label}')
 
 
-def _chart(summary):
+def _chart(summary: Summary) -> str:
     """The score distribution as an SVG bar chart, one bar per bin of the histogram."""
     bins, top = summary["scores"]["histogram"], summary["max_score"]
     # The x axis ends at full marks, or further where the last bin does
@@ -216,10 +222,10 @@ def _chart(summary):
     ceiling = step * math.ceil(max(peak, 1) / step)
     plot_w, plot_h = CHART_WIDTH - LEFT - RIGHT, CHART_HEIGHT - TOP - BOTTOM
 
-    def x(score):
+    def x(score: float) -> float:
         return LEFT + score / end * plot_w
 
-    def y(count):
+    def y(count: float) -> float:
         return TOP + plot_h - count / ceiling * plot_h
 
     grid = "".join(
@@ -246,18 +252,18 @@ text-anchor="middle">students</text>
 </svg>"""
 
 
-def _section(title, body):
+def _section(title: str, body: str) -> str:
     return f"<section>\n<h2>{title}</h2>\n{body}\n</section>"
 
 
-def _histogram(summary):
+def _histogram(summary: Summary) -> str:
     return _section("Scores", f"""<div class="chart">{_chart(summary)}
 <p class="note">Each bar counts the graded students whose score is at least its left edge and
 below its right one; the last bar also holds the full marks. Students not graded (a grader
 error, pending) are not counted.</p></div>""")
 
 
-def _test_row(test):
+def _test_row(test: Row) -> str:
     total = sum(test[o] for o in OUTCOMES)
     segments = "".join(f'<span class="{o}" style="width:{100 * test[o] / total:.2f}%"></span>'
                        for o in OUTCOMES if test[o])
@@ -272,7 +278,7 @@ def _test_row(test):
             f'{f" (of {total})" if total else ""}</span></td></tr>')
 
 
-def _tests(summary):
+def _tests(summary: Summary) -> str:
     rows = "".join(_test_row(test) for test in summary["tests"])
     return _section("Tests", f"""<p class="legend note">Results of the graded students (the pass
 rate leaves out the rejected, whose tests never ran):
@@ -286,13 +292,13 @@ rate leaves out the rejected, whose tests never ran):
 </table>""")
 
 
-def _links(names, students):
+def _links(names: Iterable[str], students: Iterable[Row]) -> str:
     """The named students, each linked to its report where the summary lists one."""
     by_name = {s["student"]: s for s in students}
     return ", ".join(_student_link(by_name[n]) if n in by_name else _student(n) for n in names)
 
 
-def _mistakes(summary):
+def _mistakes(summary: Summary) -> str:
     mistakes = summary["mistakes"]
     if not mistakes:
         return _section("Diagnosed mistakes", '<p class="note">No known mistake was diagnosed.</p>')
@@ -307,7 +313,7 @@ got</th><th>who</th></tr></thead>
 </table>""")
 
 
-def _regrade(summary):
+def _regrade(summary: Summary) -> str:
     entries = summary["regrade"]
     if not entries:
         body = ('<p class="callout ok">None: the grader itself failed on no submission, so '
@@ -322,7 +328,7 @@ def _regrade(summary):
     return _section("To regrade", body)
 
 
-def _identical(summary):
+def _identical(summary: Summary) -> str:
     groups = summary["identical"]
     if not groups:
         return ""
@@ -332,7 +338,7 @@ byte for byte the same: they were graded once, and share one result.</p>
 <ul id="identical">{items}</ul>""")
 
 
-def _ignored(summary):
+def _ignored(summary: Summary) -> str:
     if not summary["ignored"]:
         return ""
     items = "".join(f"<li><code>{_e(name)}</code></li>" for name in summary["ignored"])
@@ -341,7 +347,7 @@ not students' submissions.</p>
 <ul id="ignored">{items}</ul>""")
 
 
-def _student_row(entry, hints):
+def _student_row(entry: Row, hints: Mapping[str, str]) -> str:
     label, pill = STATUSES.get(_status(entry), (entry["status"], ""))
     score = ("\u2014" if entry["score"] is None
              else f'{_number(entry["score"])}/{_number(entry["max_score"])}')
@@ -353,7 +359,7 @@ def _student_row(entry, hints):
             f'<td>{_e(_first_line(entry["message"]))}</td></tr>')
 
 
-def _students(summary):
+def _students(summary: Summary) -> str:
     hints = {m["id"]: m["hint"] for m in summary["mistakes"]}
     rows = ("".join(_student_row(entry, hints) for entry in summary["students"])
             or '<tr><td colspan="5" class="note">No submissions were found.</td></tr>')
@@ -368,7 +374,7 @@ SECTIONS = (_header, _pending, _histogram, _tests, _mistakes, _regrade, _student
             _identical, _ignored)
 
 
-def render(summary):
+def render(summary: Summary) -> str:
     """The summary page: a complete HTML5 document, as text."""
     body = "\n".join(part for part in (section(summary) for section in SECTIONS) if part)
     return f"""<!DOCTYPE html>

@@ -17,7 +17,7 @@ import os
 import tempfile
 import zipfile
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -27,6 +27,8 @@ from grader.errors import UsageError
 MAX_CLASS_BYTES = 2 << 30  # unpacked size of a class's archive
 MAX_CLASS_ENTRIES = 100_000
 SUFFIXES = (".py", ".zip")
+# An archive's member: its path inside its student's entry (None: the entry itself), its info.
+Inner = tuple[PurePosixPath | None, zipfile.ZipInfo]
 
 
 @dataclass
@@ -35,10 +37,11 @@ class Entry:
     path: Path | None = None
     problem: str | None = None  # why this student's entry can't be taken
 
-    def take(self, files):
+    def take(self, files: Sequence[str]) -> intake.Submission:
         """The student's submission; ``intake.Rejected`` says why it can't be taken."""
         if self.problem:
             raise intake.Rejected(self.problem)
+        assert self.path is not None  # an entry has a path or a problem
         if self.path.suffix == ".py" and not self.path.is_dir():
             return intake.from_entry_file(self.path, files)
         return intake.take(self.path, files)
@@ -46,15 +49,15 @@ class Entry:
 
 @dataclass
 class Roster:
-    entries: list = field(default_factory=list)
-    ignored: list = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
 
 
-def _hidden(name):
+def _hidden(name: str) -> bool:
     return name != ".." and intake.passed_over(name)  # ".." is a path that leaves the archive
 
 
-def _student(name, is_folder):
+def _student(name: str, is_folder: bool) -> str | None:
     """The student id an entry's name gives, or None for a name that is no entry."""
     if is_folder:
         return name
@@ -62,12 +65,12 @@ def _student(name, is_folder):
     return name[: -len(suffix)] if suffix in SUFFIXES and len(name) > len(suffix) else None
 
 
-def _collect(found, ignored):
+def _collect(found: Iterable[tuple[str, str, Entry]], ignored: Iterable[str]) -> Roster:
     """Entries by student, from (student, name, entry) triples; doubles are problems."""
-    by_student = defaultdict(list)
+    by_student: defaultdict[str, list[tuple[str, Entry]]] = defaultdict(list)
     for student, name, entry in found:
         by_student[student].append((name, entry))
-    entries = []
+    entries: list[Entry] = []
     for student, given in sorted(by_student.items()):
         if len(given) > 1:
             names = ", ".join(sorted(name for name, _ in given))
@@ -78,7 +81,7 @@ def _collect(found, ignored):
     return Roster(entries, intake.capped(ignored))
 
 
-def _entry(item):
+def _entry(item: os.DirEntry[str]) -> Entry | None:
     """The Entry of one item of a class folder, or None for an item that is no entry."""
     is_folder = item.is_dir(follow_symlinks=False)
     if is_folder or item.is_file(follow_symlinks=False):
@@ -91,7 +94,8 @@ def _entry(item):
 
 
 def from_folder(folder: Path | str) -> Roster:
-    found, ignored = [], []
+    found: list[tuple[str, str, Entry]] = []
+    ignored: list[str] = []
     with os.scandir(folder) as listing:  # one pass; the file types come with the names
         for item in listing:
             if _hidden(item.name):
@@ -104,7 +108,7 @@ def from_folder(folder: Path | str) -> Roster:
     return _collect(found, ignored)
 
 
-def _common_top(infos, files):
+def _common_top(infos: Sequence[zipfile.ZipInfo], files: Sequence[str]) -> str | None:
     """The class's folder, when every member but hidden ones sits in one folder
     that does not itself hold one of the exercise's ``files``; else None."""
     paths = [(intake.member_path(info).parts, info.is_dir()) for info in infos]
@@ -118,7 +122,8 @@ def _common_top(infos, files):
     return None if own or top in ("/", "..") else top
 
 
-def _members(archive, files):
+def _members(archive: zipfile.ZipFile,
+             files: Sequence[str]) -> Iterator[tuple[str, PurePosixPath | None, zipfile.ZipInfo]]:
     """(student's entry name, path inside it, info) for the archive's members.
 
     A member whose first part is "/" or ".." keeps that name: it is no entry.
@@ -138,13 +143,13 @@ def _members(archive, files):
             yield parts[0], PurePosixPath(*parts[1:]) if len(parts) > 1 else None, info
 
 
-def _unpack(archive, members, target):
+def _unpack(archive: zipfile.ZipFile, members: Sequence[Inner], target: Path) -> str | None:
     """Write one student's members under ``target``; a problem as text, or None."""
     if len(members) > intake.MAX_ZIP_ENTRIES:  # a flood of members is never written out
         return f"the entry holds {len(members)} members; the limit is {intake.MAX_ZIP_ENTRIES}"
     if sum(info.file_size for _, info in members) > intake.MAX_ZIP_BYTES:
         return f"the entry unpacks to more than {intake.MAX_ZIP_BYTES} bytes"
-    for inner, info in members:
+    for _, info in members:
         why = intake.unsafe_member(info)
         if why:
             return why
@@ -162,11 +167,12 @@ def _unpack(archive, members, target):
     return None
 
 
-def _from_archive(archive, into, files):
-    by_entry = defaultdict(list)
+def _from_archive(archive: zipfile.ZipFile, into: Path, files: Sequence[str]) -> Roster:
+    by_entry: defaultdict[str, list[Inner]] = defaultdict(list)
     for name, inner, info in _members(archive, files):
         by_entry[name].append((inner, info))
-    found, ignored = [], []
+    found: list[tuple[str, str, Entry]] = []
+    ignored: list[str] = []
     for name, members in sorted(by_entry.items()):
         if name in ("/", ".."):
             ignored += [f"{info.filename} (outside the archive's folder)" for _, info in members]

@@ -12,14 +12,17 @@ import math
 import os
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from functools import cache
+from typing import Any
 
 import jsonschema
 
 from grader import __version__, resources
 from grader.contracts.hints import HINTS
-from grader.report import clean
+from grader.exercises import Exercise
+from grader.report import Report, clean
 
 SCHEMA = resources.package() / "schema" / "summary.schema.json"
 MOST_BINS = 20
@@ -33,13 +36,16 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ID_NAME_BYTES = 120
 SHOWN_ID_CHARS = 60
 
+Summary = dict[str, Any]  # valid against grader/schema/summary.schema.json
+
 
 @cache
-def schema():
-    return json.loads(SCHEMA.read_text(encoding="utf-8"))
+def schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return loaded
 
 
-def _file_stem(student):
+def _file_stem(student: str) -> str:
     """``student`` as the stem of a file name: whole when it fits, else its
     start and a digest of the whole id, so that two long ids never share a file."""
     raw = os.fsencode(student)  # the bytes on disk, even for a name that is not UTF-8
@@ -63,15 +69,15 @@ def shown_id(student: str) -> str:
     return clean(student, cap=SHOWN_ID_CHARS)
 
 
-def _graded(reports):
+def _graded(reports: Mapping[str, Report | None]) -> list[Report]:
     return [r for r in reports.values() if r is not None and r["status"] == "graded"]
 
 
-def _rejected(report):
+def _rejected(report: Report | None) -> bool:
     return report is not None and "rejected" in report["submission"]
 
 
-def _histogram(scores, max_score):
+def _histogram(scores: Sequence[float], max_score: float) -> list[dict[str, int]]:
     """Bins of equal width from 0 up to and including ``max_score``."""
     width = max(1, math.ceil(max_score / MOST_BINS))
     bins = [{"low": low, "high": low + width, "count": 0}
@@ -81,16 +87,16 @@ def _histogram(scores, max_score):
     return bins
 
 
-def _scores(graded, max_score):
+def _scores(graded: Sequence[Report], max_score: float) -> dict[str, Any]:
     scores = [r["score"] for r in graded]
-    figures = {"mean": None, "median": None, "min": None, "max": None}
+    figures: dict[str, float | None] = {"mean": None, "median": None, "min": None, "max": None}
     if scores:
         figures = {"mean": round(statistics.fmean(scores), 2),
                    "median": statistics.median(scores), "min": min(scores), "max": max(scores)}
     return {**figures, "histogram": _histogram(scores, max_score)}
 
 
-def _tests(exercise, graded):
+def _tests(exercise: Exercise, graded: Sequence[Report]) -> list[dict[str, Any]]:
     """Each test's outcomes among the graded students whose code ran; a rejected
     student's tests were never run, so they are counted apart, not as errors."""
     ran = [r for r in graded if not _rejected(r)]
@@ -105,7 +111,7 @@ def _tests(exercise, graded):
     return rows
 
 
-def diagnosed(report: dict) -> list:
+def diagnosed(report: Report | None) -> list[str]:
     """What one student's report says was diagnosed: each mistake a test named
     alone, then each "a or b" that a test could not decide (two mistakes fitting
     equally well), unless one of them was named alone elsewhere."""
@@ -116,17 +122,17 @@ def diagnosed(report: dict) -> list:
     return sorted(sure) + sorted(either)
 
 
-def _hint(entry):
+def _hint(entry: str) -> str:
     ids = entry.split(" or ")
     return HINTS[entry] if len(ids) == 1 else " Or: ".join(
         ["Either: " + HINTS[ids[0]], *(HINTS[m] for m in ids[1:])])
 
 
-def _mistakes(reports):
+def _mistakes(reports: Mapping[str, Report | None]) -> list[dict[str, Any]]:
     """Each diagnosed mistake with the students it was found in, most common
     first; a student counts once, and under "a or b" where the grader could not
     tell the two apart."""
-    found = defaultdict(set)
+    found: defaultdict[str, set[str]] = defaultdict(set)
     for student, report in reports.items():
         for entry in diagnosed(report):
             found[entry].add(student)
@@ -136,7 +142,7 @@ def _mistakes(reports):
              else []} for entry, students in ranked]
 
 
-def _student(student, report, max_score):
+def _student(student: str, report: Report | None, max_score: float) -> dict[str, Any]:
     if report is None:
         return {"student": student, "status": "pending", "score": None, "max_score": max_score,
                 "message": "not graded yet", "mistakes": [], "rejected": False, "tests": {},
@@ -149,7 +155,8 @@ def _student(student, report, max_score):
             "report": report_file(student, "json"), "text": report_file(student, "txt")}
 
 
-def summarize(exercise, reports, backend, ignored=(), identical=()):
+def summarize(exercise: Exercise, reports: Mapping[str, Report | None], backend: str,
+              ignored: Iterable[str] = (), identical: Iterable[Iterable[str]] = ()) -> Summary:
     """summary.json's content; ``reports`` maps each student to a report, or None if pending."""
     graded = _graded(reports)
     rows = [_student(s, r, exercise.max_score) for s, r in sorted(reports.items())]
@@ -182,12 +189,12 @@ def summarize(exercise, reports, backend, ignored=(), identical=()):
     return summary
 
 
-def _cell(value):
+def _cell(value: object) -> str:
     text = "" if value is None else f"{value:g}" if isinstance(value, (int, float)) else str(value)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def gradebook(exercise, summary):
+def gradebook(exercise: Exercise, summary: Summary) -> str:
     """grades.csv: student, score, max_score, status (graded, rejected, error or
     pending), each test's points, and the message on one line: why a student
     was rejected, or what the grader failed on."""

@@ -28,8 +28,12 @@ Event = dict[str, Any]
 
 
 def capped(text: str, cap: int = MESSAGE_CAP) -> str:
-    """``text`` cut to ``cap`` characters, saying how much was cut."""
-    return text if len(text) <= cap else text[:cap] + f"... [{len(text) - cap} characters cut]"
+    """``text`` within ``cap`` characters, the note of how much was cut included,
+    so that a text capped once is left alone by the next cap."""
+    if len(text) <= cap:
+        return text
+    keep = max(0, cap - len(f"... [{len(text)} characters cut]"))
+    return text[:keep] + f"... [{len(text) - keep} characters cut]"
 
 
 def test_name(nodeid: str) -> str:

@@ -10,12 +10,13 @@ survives the trip, so an object that "equals everything" arrives as a
 import collections
 import json
 import types
+from collections.abc import Iterable, Mapping
 
 MAX_ITEMS = 1000  # longer containers are cut (no correct answer is that long)
 MAX_TEXT = 200
 MAX_LINE = 1 << 20  # one message on the pipe, in bytes
 
-CONTAINERS = {list: "list", tuple: "tuple", set: "set", frozenset: "frozenset"}
+CONTAINERS: dict[type, str] = {list: "list", tuple: "tuple", set: "set", frozenset: "frozenset"}
 MAX_DEPTH = 4  # containers nest no deeper in any answer the grader reads
 
 # Lines the worker sends between replies, as things happen in the student's
@@ -25,13 +26,13 @@ ENTERED = b"e"  # a stand-in min_value or max_value of the grader's was entered
 ALARM = b"x "  # the guard refused the student's code something: then what
 
 
-class Tested(collections.Counter):
+class Tested(collections.Counter[str]):
     """The positions ``terminal_test`` was called on (labels), with how often.
 
     Compared as a multiset, so that the right number of calls on the wrong
     positions is no right count; shown as the number of calls."""
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.total())
 
 
@@ -39,7 +40,7 @@ class BadMessage(Exception):
     """A message from the worker that is not what the protocol allows."""
 
 
-def safe_repr(value):
+def safe_repr(value: object) -> str:
     try:
         text = repr(value)
     except BaseException as exc:  # a student's __repr__ may raise anything
@@ -49,27 +50,28 @@ def safe_repr(value):
     return text[:MAX_TEXT]
 
 
-def encode(value, depth=0):
+def encode(value: object, depth: int = 0) -> object:
     """Tagged plain data for ``value`` (runs in the worker)."""
     kind = type(value)
-    if value is None or kind is int and abs(value) < 1 << 62:
+    if value is None or type(value) is int and abs(value) < 1 << 62:
         return value
     if kind is bool:
         return {"bool": value}
     if kind is float:
         return {"float": repr(value)}
-    if kind is str:
+    if type(value) is str:
         return {"str": value[:MAX_TEXT]}
-    if kind in CONTAINERS and depth < MAX_DEPTH:
+    if kind in CONTAINERS and depth < MAX_DEPTH and isinstance(
+            value, (list, tuple, set, frozenset)):  # as ``kind`` is: for the type checker
         return {CONTAINERS[kind]: _items(value, depth)}
-    if kind is types.GeneratorType and depth == 0:
+    if type(value) is types.GeneratorType and depth == 0:
         # Consumed here so that the grader can say what it would have given.
         return {"object": "generator", "repr": safe_repr(value), "items": _items(value, depth)}
     return {"object": kind.__name__[:MAX_TEXT], "repr": safe_repr(value)}
 
 
-def _items(iterable, depth):
-    items = []
+def _items(iterable: Iterable[object], depth: int) -> list[object]:
+    items: list[object] = []
     for item in iterable:
         if len(items) == MAX_ITEMS:
             break
@@ -83,21 +85,21 @@ class Foreign:
     ``items`` holds what a generator yielded, for feedback.
     """
 
-    def __init__(self, type_name, text, items=None):
+    def __init__(self, type_name: str, text: str, items: list[object] | None = None) -> None:
         self.type_name = type_name
         self.text = text
         self.items = items
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.type_name} object: {self.text}>"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return self is other
 
     __hash__ = object.__hash__
 
 
-def decode(data, depth=0):
+def decode(data: object, depth: int = 0) -> object:
     """The value that :func:`encode` described (runs in the supervisor)."""
     if depth > MAX_DEPTH + 1:
         raise BadMessage("a value nested deeper than any answer")
@@ -130,7 +132,7 @@ def decode(data, depth=0):
     raise BadMessage(f"unexpected value {data!r:.100}")
 
 
-def describe(value, cap=300):
+def describe(value: object, cap: int = 300) -> str:
     """A value for feedback, naming its type where the type matters (capped)."""
     if isinstance(value, Foreign):
         text = f"an object of type {value.type_name} ({value.text})"
@@ -141,13 +143,13 @@ def describe(value, cap=300):
     return text if len(text) <= cap else text[:cap] + " [...]"
 
 
-def dumps(message):
+def dumps(message: Mapping[str, object]) -> bytes:
     return (json.dumps(message, separators=(",", ":")) + "\n").encode()
 
 
-def loads(line):
+def loads(line: str | bytes | bytearray) -> dict[str, object]:
     try:
-        message = json.loads(line)
+        message: object = json.loads(line)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise BadMessage(f"not JSON: {type(exc).__name__}") from None
     if type(message) is not dict:

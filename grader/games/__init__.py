@@ -17,8 +17,13 @@ Path = tuple[Any, ...]  # the moves that reach a position from the start
 class Flawed(Protocol):
     """A model of one known mistake in a student's rules."""
 
-    mistake: str  # its id in grader/contracts/hints.toml
-    says: str  # what it does, in the student's terms
+    @property
+    def mistake(self) -> str:
+        """Its id in grader/contracts/hints.toml."""
+
+    @property
+    def says(self) -> str:
+        """What it does, in the student's terms."""
 
 
 class Game(Protocol):

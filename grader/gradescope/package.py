@@ -24,31 +24,42 @@ import re
 import stat
 import tempfile
 import zipfile
+from collections.abc import Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
 
 from grader import files, image, resources
+from grader.exercises import Exercise
 
 SCRIPTS = resources.data("gradescope")
-# The host side's modules that gradescope_run imports (tests check the list).
+# The host side's modules that grader.gradescope.run imports (tests check the list).
 HOST = ("grader/__init__.py", "grader/resources.py", "grader/files.py", "grader/exercises.py",
         "grader/grading.py", "grader/intake.py", "grader/report.py", "grader/render.py",
         "grader/errors.py", "grader/gradescope/__init__.py", "grader/gradescope/run.py",
-        "grader/sandbox/__init__.py", "grader/sandbox/local.py", "grader/sandbox/launcher.py",
+        "grader/sandbox/__init__.py", "grader/sandbox/common.py", "grader/sandbox/local.py",
+        "grader/sandbox/launcher.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")
 HOST_ONLY = {"docker"}  # the Docker sandbox's client: the package starts no container
 EXECUTABLE, PLAIN = 0o755, 0o644
 STAMP = (1980, 1, 1, 0, 0, 0)  # the same zip from the same files
 
 
-def requirements():
+def _project(requirement: str) -> str:
+    """The project a requirement names, in lower case: ``jsonschema>=4.17`` -> ``jsonschema``."""
+    name = re.match(r"[\w.-]+", requirement)
+    assert name is not None  # a requirement starts with its project's name (PEP 508)
+    return name.group().lower()
+
+
+def requirements() -> list[str]:
     """The grader's own requirements, but those of the Docker sandbox and of
     the extras (``test``: the grader's own test suite)."""
-    return [r for r in metadata.requires("minimax-grader")
-            if re.match(r"[\w.-]+", r).group().lower() not in HOST_ONLY and "extra ==" not in r]
+    required = metadata.requires("minimax-grader")
+    assert required is not None  # the grader's metadata lists its dependencies
+    return [r for r in required if _project(r) not in HOST_ONLY and "extra ==" not in r]
 
 
-def _sources(exercise):
+def _sources(exercise: Exercise) -> list[tuple[str, Path]]:
     """(name in the zip, path) of the grader's files and the exercise's suite."""
     files = [(image.in_package(p), p) for p in image.harness_files()]
     files += [(name, image.PACKAGE / name.removeprefix("grader/")) for name in HOST]
@@ -56,7 +67,7 @@ def _sources(exercise):
     return sorted(set(files))
 
 
-def _entries(exercise, wheels):
+def _entries(exercise: Exercise, wheels: Path) -> Iterator[tuple[str, bytes, int]]:
     """(name in the zip, bytes, mode) of everything the package holds."""
     run = (SCRIPTS / "run_autograder").read_text().replace("@EXERCISE@", exercise.id)
     yield "setup.sh", (SCRIPTS / "setup.sh").read_bytes(), EXECUTABLE
@@ -69,7 +80,7 @@ def _entries(exercise, wheels):
         yield name, path.read_bytes(), PLAIN
 
 
-def _write_zip(entries, target):
+def _write_zip(entries: Iterable[tuple[str, bytes, int]], target: files.Output) -> None:
     """Write the zip to ``target`` as ``files.Output`` writes: a regular file
     whole or not at all, a device or a FIFO straight through. Made in memory
     first, so that every kind of target gets the same bytes (a zip streamed to
@@ -84,7 +95,7 @@ def _write_zip(entries, target):
     target.write(buffer.getvalue(), mode=PLAIN)
 
 
-def build(exercise, output: "files.Output | Path | str") -> list[str]:
+def build(exercise: Exercise, output: "files.Output | Path | str") -> list[str]:
     """Write the Gradescope package of ``exercise`` to ``output`` (a target the
     caller has checked with ``files.output``, or a path checked here); the names
     it holds.

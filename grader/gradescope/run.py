@@ -11,6 +11,7 @@ the reason, and a failure of the grader itself says so in plain words.
 import json
 import sys
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 
 from grader.files import write_atomic
@@ -18,7 +19,7 @@ from grader.files import write_atomic
 HOME = Path("/autograder")  # Gradescope's: source/, submission/, results/
 
 
-def results(exercise_id, submission):
+def results(exercise_id: str, submission: Path | str) -> str:
     """The results.json text for the submission in the folder ``submission``."""
     # Imported here, so that even a broken install ends in a results.json.
     from grader import exercises, grading, render
@@ -29,7 +30,7 @@ def results(exercise_id, submission):
     return render.to_gradescope(report)
 
 
-def failed(exc):
+def failed(exc: BaseException) -> str:
     """The results.json text when the grader failed before it had a report."""
     return json.dumps({
         "score": 0,
@@ -41,7 +42,7 @@ def failed(exc):
     }, indent=2, ensure_ascii=False) + "\n"
 
 
-def main(argv=None, home=HOME):
+def main(argv: Sequence[str] | None = None, home: Path = HOME) -> int:
     exercise_id = (sys.argv[1:] if argv is None else argv)[0]
     try:
         # Nothing in there (the suite included) is for the student's code, which

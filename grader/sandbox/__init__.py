@@ -3,143 +3,18 @@
 A backend takes an exercise, a submission and limits, runs the harness's
 supervisor in a fresh, limited environment and hands back a :class:`Run`:
 the result events the supervisor wrote (untrusted data, checked by
-``grader.report``) and facts about how the run ended.
+``grader.report``) and facts about how the run ended. What the backends
+share is in ``common``; ``backend`` picks one (``grader.grading`` is how
+front ends get one).
 """
 
-import io
-import tarfile
-import threading
-import time
-from dataclasses import dataclass, field
-from typing import Protocol
+from grader.sandbox.common import Cancelled, Run, Sandbox, SandboxUnavailable, Unavailable, tar
 
-from grader.contracts import events
-from grader.contracts import job as jobs
-from grader.exercises import Exercise, Limits
-from grader.intake import Submission
-
-LOG_CAP = 64 << 10  # bytes of the supervisor's own log kept
-POLL_SECONDS = 0.1  # how often a waiting run looks at its cancel flag
+__all__ = ["Cancelled", "Run", "Sandbox", "SandboxUnavailable", "Unavailable", "backend",
+           "close", "tar"]
 
 
-class Sandbox(Protocol):
-    """Where a submission's suite runs: each backend below is one."""
-
-    name: str
-
-    def run(self, exercise: Exercise, submission: Submission, limits: Limits,
-            cancel: threading.Event | None = None) -> "Run":
-        """Run the exercise's suite on the submission; Cancelled when ``cancel`` is set."""
-
-
-class SandboxUnavailable(Exception):
-    """The grader can't run a sandbox here: a grader-side error, never a zero."""
-
-
-class Cancelled(Exception):
-    """The run was stopped from outside (a batch interrupted twice): no verdict."""
-
-
-@dataclass
-class Run:
-    backend: str
-    limits: dict
-    events: list = field(default_factory=list)
-    exit_code: int | None = None
-    timed_out: bool = False
-    out_of_memory: bool = False
-    log: str = ""
-
-
-def job(exercise, limits, suite, work, address_space=True):
-    """The supervisor's instructions, as plain data, for a run in ``work``.
-
-    ``address_space``: whether each process's address space is capped (at four
-    times the memory limit), for when nothing else caps the memory.
-    """
-    return {
-        "exercise": exercise.id,
-        "suite": str(suite),
-        "submission": str(work / "submission"),
-        "provided": str(work / "provided"),
-        "provides": list(exercise.provides),
-        "modules": exercise.modules,
-        "limits": {
-            "call_seconds": limits.call_seconds,
-            "test_seconds": limits.test_seconds,
-            "output_bytes": limits.output_bytes,
-            "memory_mb": limits.memory_mb,
-            # Address space is not memory: threads reserve stacks and malloc
-            # arenas they never touch, hence the headroom.
-            "address_space_mb": 4 * limits.memory_mb if address_space else 0,
-            "processes": limits.processes,
-            "file_bytes": limits.file_bytes,
-            "total_seconds": limits.total_seconds,
-        },
-        "tests": {t.name: ({"seconds": t.seconds} if t.seconds else {}) for t in exercise.tests},
-    }
-
-
-def tar(files):
-    """A tar archive of regular files, readable by all: ``files`` maps names to bytes."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mode = 0o644
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
-
-
-def job_archive(settings, submission):
-    """The job for the launcher's stdin: job.json and the student's files."""
-    return tar({jobs.FILE: jobs.dumps(settings),
-                **{f"submission/{n}": d for n, d in submission.files.items()}})
-
-
-def wait(done, pause, seconds, cancel=None):
-    """Wait up to ``seconds`` for ``done()``; False when the time ran out.
-
-    ``pause(t)`` blocks at most ``t`` seconds (a join or a wait); between
-    pauses ``cancel`` (a threading.Event) is checked, and raises Cancelled.
-    """
-    deadline = time.monotonic() + seconds
-    while not done():
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        if cancel is not None and cancel.is_set():
-            raise Cancelled()
-        pause(min(left, POLL_SECONDS))
-    return True
-
-
-def keep(sink, data, cap):
-    """Append to ``sink`` what fits under ``cap`` bytes; the rest is dropped."""
-    if len(sink) < cap:
-        sink += data[: cap - len(sink)]
-
-
-def finished(backend, limits, results, log, **facts):
-    """The Run of a sandbox, from the raw bytes of its results channel and log."""
-    return Run(backend=backend, limits=limits.facts(),
-               events=events.parse(bytes(results).decode("utf-8", "replace")),
-               log=bytes(log).decode("utf-8", "replace"), **facts)
-
-
-class Unavailable:
-    """Stands in for a backend that can't run here: every run is a grader error."""
-
-    def __init__(self, name, why):
-        self.name = name
-        self.why = why
-
-    def run(self, exercise, submission, limits, cancel=None):
-        raise SandboxUnavailable(self.why)
-
-
-def _docker(warm):
+def _docker(warm: int) -> Sandbox:
     from grader import image
     from grader.sandbox.docker import DockerSandbox, sweep
 
@@ -154,7 +29,7 @@ def _docker(warm):
     return DockerSandbox(client, warm=warm)
 
 
-def backend(name, warm=0):
+def backend(name: str, warm: int = 0) -> Sandbox:
     """The sandbox called ``name`` ("local" or "docker"), or an :class:`Unavailable`.
 
     ``warm``: containers the Docker sandbox starts ahead of need (for batches).
@@ -171,19 +46,6 @@ def backend(name, warm=0):
         return Unavailable(name, str(exc))
 
 
-def close(chosen):
+def close(chosen: Sandbox) -> None:
     """Let go of what a backend holds between runs (the Docker sandbox's warm containers)."""
     getattr(chosen, "close", lambda: None)()
-
-
-def choose(name, warn):
-    """The backend for ``--sandbox name``; ``auto`` falls back to local with a warning."""
-    if name != "auto":
-        chosen = backend(name)
-        return chosen
-    chosen = backend("docker")
-    if isinstance(chosen, Unavailable):
-        warn(f"warning: {chosen.why}; grading in the local sandbox, which is not a "
-             "security boundary")
-        return backend("local")
-    return chosen

@@ -11,13 +11,18 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from grader.contracts.events import RESULTS_CAP
+from grader.exercises import Exercise, Limits
 from grader.image import IMAGE
-from grader.sandbox import (
+from grader.intake import Submission
+from grader.sandbox.common import (
     LOG_CAP,
     Cancelled,
+    Run,
     SandboxUnavailable,
     finished,
     job,
@@ -26,6 +31,12 @@ from grader.sandbox import (
     wait,
 )
 
+if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
+    from docker import DockerClient
+    from docker.models.containers import Container
+
+T = TypeVar("T")
+
 LABEL = "minimax-grader.sandbox"
 WORK = PurePosixPath("/work")
 SUITES = "/opt/minimax-grader/grader/data/exercises"
@@ -33,7 +44,7 @@ WORK_MB = 8  # the job and the student's files
 SHM_MB = 8
 
 
-def _scratch_mb(limits):
+def _scratch_mb(limits: Limits) -> int:
     """The student's /tmp: an eighth of the memory limit, 16 MB at least."""
     return max(16, limits.memory_mb // 8)
 
@@ -41,7 +52,7 @@ STOP_GRACE = 3  # seconds for the engine to end a container, once its run is ove
 REMOVE_GRACE = 4  # seconds the report waits for the container's removal (it goes on after)
 
 
-def host_config(limits):
+def host_config(limits: Limits) -> dict[str, Any]:
     """The container's settings: the hardening lives here, in one place."""
     from docker.types import LogConfig, Ulimit
 
@@ -74,11 +85,11 @@ def host_config(limits):
     )
 
 
-def _owner():
+def _owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def sweep(client):
+def sweep(client: "DockerClient") -> int:
     """Remove the grader's containers that no live grading run owns."""
     removed = 0
     # Another grader on this engine may remove a container while it is listed.
@@ -95,13 +106,13 @@ def sweep(client):
     return removed
 
 
-def live_owner(container) -> bool:
+def live_owner(container: "Container") -> bool:
     """Whether a grading run that is still alive on this host owns the container."""
     host, _, pid = container.labels.get(f"{LABEL}.owner", "").partition(":")
     return host == socket.gethostname() and _alive(pid)
 
 
-def _alive(pid):
+def _alive(pid: str) -> bool:
     try:
         os.kill(int(pid), 0)
     except (ValueError, ProcessLookupError):
@@ -114,12 +125,12 @@ def _alive(pid):
 class _Pump(threading.Thread):
     """Reads the container's multiplexed output, keeping capped stdout and stderr."""
 
-    def __init__(self, sock):
+    def __init__(self, sock: Any) -> None:
         super().__init__(daemon=True)
         self.sock = sock
         self.out, self.err = bytearray(), bytearray()
 
-    def run(self):
+    def run(self) -> None:
         from docker.utils.socket import frames_iter
 
         try:
@@ -144,15 +155,17 @@ class DockerSandbox:
 
     name = "docker"
 
-    def __init__(self, client, image=IMAGE, warm=0):
+    def __init__(self, client: "DockerClient", image: str = IMAGE, warm: int = 0) -> None:
         self.client = client
         self.image = image
         self.warm = warm
-        self.ready = []  # (key, container) started and waiting for a job
+        # (key, container) started and waiting for a job
+        self.ready: list[tuple[tuple[str, Limits], Container]] = []
         self.closed = False
         self.lock = threading.Lock()
 
-    def run(self, exercise, submission, limits, cancel=None):
+    def run(self, exercise: Exercise, submission: Submission, limits: Limits,
+            cancel: threading.Event | None = None) -> Run:
         from docker.errors import DockerException
         from requests.exceptions import RequestException
 
@@ -171,13 +184,13 @@ class DockerSandbox:
             # (and the next sweep) rather than holding up the report.
             _within(lambda: _remove(container), REMOVE_GRACE)
 
-    def _create(self, exercise, limits):
+    def _create(self, exercise: Exercise, limits: Limits) -> "Container":
         return self.client.containers.create(
             self.image, labels={LABEL: "1", f"{LABEL}.owner": _owner(),
                                 f"{LABEL}.exercise": exercise.id},
             **host_config(limits))
 
-    def _container(self, exercise, limits):
+    def _container(self, exercise: Exercise, limits: Limits) -> "Container":
         """A started container for this run: a warm one if there is one, else a new one."""
         key = (exercise.id, limits)
         with self.lock:
@@ -195,7 +208,7 @@ class DockerSandbox:
         container.start()
         return container
 
-    def _warm_up(self, exercise, limits):
+    def _warm_up(self, exercise: Exercise, limits: Limits) -> None:
         """Start containers until ``warm`` wait for these limits (errors: the next run's)."""
         key = (exercise.id, limits)
         try:
@@ -214,19 +227,20 @@ class DockerSandbox:
         except Exception:  # the engine is failing: a run made when needed will say how
             return
 
-    def close(self):
+    def close(self) -> None:
         """Remove the warm containers."""
         with self.lock:
             ready, self.ready, self.closed = self.ready, [], True
         for _, container in ready:
             _remove(container)
 
-    def _supervise(self, container, archive, limits, cancel):
+    def _supervise(self, container: "Container", archive: bytes, limits: Limits,
+                   cancel: threading.Event | None) -> Run:
         # The launcher writes nothing before its job: attaching after the start
         # (with the logs so far) loses no output.
-        sock = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1,
-                                               "stream": 1, "logs": 1})
-        raw = sock._sock  # the SDK's wrapper can't half-close; the socket can
+        sock: Any = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1,
+                                                    "stream": 1, "logs": 1})
+        raw: socket.socket = sock._sock  # the SDK's wrapper can't half-close; the socket can
         pump = _Pump(sock)
         pump.start()
         raw.sendall(archive)
@@ -259,12 +273,12 @@ class DockerSandbox:
                         timed_out=timed_out, out_of_memory=bool(state.get("OOMKilled")))
 
 
-def _within(call, seconds):
+def _within(call: Callable[[], T], seconds: float) -> T | None:
     """``call()``'s value, or None when it has not returned within ``seconds``
     (it goes on in its own thread, bounded by the client's own timeout)."""
-    box = []
+    box: list[tuple[bool, Any]] = []
 
-    def run():
+    def run() -> None:
         try:
             box.append((True, call()))
         except Exception as exc:  # raised in the caller's thread below
@@ -278,28 +292,29 @@ def _within(call, seconds):
     ok, value = box[0]
     if not ok:
         raise value
-    return value
+    returned: T = value
+    return returned
 
 
-def _kill(container):
+def _kill(container: "Container") -> None:
     try:
         container.kill()
     except Exception:  # it ended on its own meanwhile, or the removal will kill it
         pass
 
 
-def _final_state(container, deadline):
+def _final_state(container: "Container", deadline: float) -> dict[str, Any]:
     """The container's state once it has stopped, or as it is at ``deadline``
     (the SDK's wait() is no deadline)."""
     while True:
         container.reload()
-        state = container.attrs.get("State", {})
+        state: dict[str, Any] = container.attrs.get("State", {})
         if state.get("Status") in ("exited", "dead") or time.monotonic() > deadline:
             return state
         time.sleep(0.05)
 
 
-def _remove(container):
+def _remove(container: "Container") -> None:
     try:
         container.remove(force=True)
     except Exception:  # already gone; a leftover is swept by label next time

@@ -15,17 +15,20 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from grader import resources
-from grader.sandbox import SandboxUnavailable, job, job_archive
+from grader.exercises import Exercise, Limits
+from grader.intake import Submission
+from grader.sandbox.common import Run, SandboxUnavailable, job, job_archive
 from grader.sandbox.local import supervise
 
 LAUNCHER = resources.package() / "harness" / "runtime" / "launcher.py"
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
-def _kill_students():
+def _kill_students() -> None:
     # The workers start sessions of their own: killing the launcher's misses them.
     subprocess.run([sys.executable, "-I", "-B", str(LAUNCHER), "--kill-students"], env=ENV,
                    check=False, timeout=30)
@@ -34,7 +37,8 @@ def _kill_students():
 class LauncherSandbox:
     name = "launcher"
 
-    def run(self, exercise, submission, limits, cancel=None):
+    def run(self, exercise: Exercise, submission: Submission, limits: Limits,
+            cancel: threading.Event | None = None) -> Run:
         if os.geteuid() != 0:
             raise SandboxUnavailable("the launcher sandbox runs only as root: it starts the "
                                      "supervisor and the student's code as two other users")

@@ -5,6 +5,7 @@ code runs as the grading user, on this machine. Grade untrusted work in the
 Docker sandbox.
 """
 
+import io
 import os
 import signal
 import subprocess
@@ -12,25 +13,29 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import IO
 
 from grader import resources
 from grader.contracts import job as jobs
 from grader.contracts.events import RESULTS_CAP
 from grader.contracts.provided import provide
-from grader.sandbox import LOG_CAP, finished, job, keep, wait
+from grader.exercises import Exercise, Limits
+from grader.intake import Submission
+from grader.sandbox.common import LOG_CAP, Run, finished, job, keep, wait
 
 SUPERVISOR = resources.package() / "harness" / "runtime" / "supervisor.py"
 PIPE_GRACE = 3  # seconds to read what is left in the pipes once the supervisor has ended
 
 
-def _scrubbed_env(home):
+def _scrubbed_env(home: Path) -> dict[str, str]:
     """Only what the harness needs: no host secrets reach the student."""
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8",
             "TMPDIR": str(home), "MALLOC_ARENA_MAX": "2"}
 
 
-def _read_capped(stream, cap, sink):
+def _read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
     """Read everything (so the writer never blocks), keep the first ``cap`` bytes."""
     while chunk := stream.read1(65536):
         keep(sink, chunk, cap)
@@ -39,9 +44,10 @@ def _read_capped(stream, cap, sink):
 class LocalSandbox:
     name = "local"
 
-    def run(self, exercise, submission, limits, cancel=None):
-        with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work:
-            work = Path(work)
+    def run(self, exercise: Exercise, submission: Submission, limits: Limits,
+            cancel: threading.Event | None = None) -> Run:
+        with tempfile.TemporaryDirectory(prefix="minimax-grader-") as temp:
+            work = Path(temp)
             settings = job(exercise, limits, exercise.suite, work)
             folder = Path(settings["submission"])
             folder.mkdir()
@@ -78,7 +84,7 @@ def kill_leftovers(work: Path, passes: int = 10) -> int:
     return killed
 
 
-def _own_pids():
+def _own_pids() -> list[int]:
     try:
         entries = os.listdir("/proc")
     except OSError:  # no /proc here: nothing to find
@@ -95,7 +101,7 @@ def _own_pids():
     return pids
 
 
-def _environ(pid):
+def _environ(pid: int) -> list[bytes]:
     try:
         with open(f"/proc/{pid}/environ", "rb") as handle:
             return handle.read().split(b"\0")
@@ -103,7 +109,9 @@ def _environ(pid):
         return []
 
 
-def supervise(backend, command, limits, cancel=None, *, cwd, env, stdin=b"", cleanup=None):
+def supervise(backend: str, command: Sequence[str], limits: Limits,
+              cancel: threading.Event | None = None, *, cwd: str | Path, env: dict[str, str],
+              stdin: bytes = b"", cleanup: Callable[[], object] | None = None) -> Run:
     """Run a supervisor's ``command`` until it ends or the wall-clock limit: its Run.
 
     ``stdin`` is fed to it; its stdout is the results channel and its stderr
@@ -138,7 +146,7 @@ def supervise(backend, command, limits, cancel=None, *, cwd, env, stdin=b"", cle
                     timed_out=timed_out)
 
 
-def _feed(stream, data):
+def _feed(stream: IO[bytes], data: bytes) -> None:
     """Write ``data`` and close, in a thread: a process that reads slowly never
     holds up the deadline, and one that has ended reads nothing."""
     try:
@@ -148,14 +156,14 @@ def _feed(stream, data):
         pass
 
 
-def _pause(process, seconds):
+def _pause(process: subprocess.Popen[bytes], seconds: float) -> None:
     try:
         process.wait(timeout=seconds)
     except subprocess.TimeoutExpired:
         pass
 
 
-def _kill_group(process):
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
     """Kill the supervisor's whole session, stragglers included."""
     try:
         os.killpg(process.pid, signal.SIGKILL)

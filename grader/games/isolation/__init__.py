@@ -7,7 +7,7 @@ what the suites ask about.
 
 from collections.abc import Sequence
 
-from grader.games import Flawed, Move, Path, State
+from grader.games import Move, Path
 from grader.games.isolation import flawed_rules, suite_positions
 from grader.games.isolation.rules import (
     DIRECTIONS,
@@ -28,7 +28,7 @@ __all__ = ["DIRECTIONS", "LARGE", "SMALL", "GameState", "draw", "from_data", "ke
            "utility", "to_move", "positions", "flawed"]
 
 
-def start() -> State:
+def start() -> GameState:
     return new_game()
 
 
@@ -54,10 +54,10 @@ def utility(state: GameState, player: int) -> int:
     return -1 if player == state.player() else 1
 
 
-def positions() -> Sequence[tuple[State, Path]]:
+def positions() -> Sequence[tuple[GameState, Path]]:
     return suite_positions.SMALL
 
 
-def flawed() -> Sequence[Flawed]:
+def flawed() -> Sequence[flawed_rules.GameModel]:
     return flawed_rules.GAME_MODELS
 

@@ -6,6 +6,7 @@ named only when its model gives the student's answers. Each model comes with
 what it does, said in the student's terms, for the feedback.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from grader.games.isolation.rules import DIRECTIONS, GameState
@@ -20,9 +21,12 @@ OPEN_CELLS = [(x, y) for x in range(3) for y in range(2) if (x, y) != (2, 1)]
 
 
 class FlawedGame(GameState):
-    def __init__(self, blocked=((2, 1),), directions=DIRECTIONS, slide=True,
-                 through_closed=False, hand_over=True, swap_xy=False,
-                 location_swapped=False, placed=(None, None)):
+    def __init__(self, blocked: tuple[tuple[int, int], ...] = ((2, 1),),
+                 directions: tuple[tuple[int, int], ...] = DIRECTIONS, slide: bool = True,
+                 through_closed: bool = False, hand_over: bool = True, swap_xy: bool = False,
+                 location_swapped: bool = False,
+                 placed: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None),
+                 ) -> None:
         super().__init__(3, 2, blocked)
         self._directions = directions
         self._slide_far = slide
@@ -35,7 +39,7 @@ class FlawedGame(GameState):
                 self._board[cell[0]][cell[1]] = 1
                 self._player_locations[player] = cell
 
-    def forecast_move(self, move):
+    def forecast_move(self, move: tuple[int, int]) -> GameState:
         # Replayed sequences come from the trusted game; a model plays them
         # whatever it thinks of their legality.
         child = self._play(move)
@@ -43,7 +47,7 @@ class FlawedGame(GameState):
             child._parity = self._parity
         return child
 
-    def get_legal_moves(self):
+    def get_legal_moves(self) -> list[tuple[int, int]]:
         here = self._player_locations[self._parity]
         if here is None:
             moves = super().get_legal_moves()
@@ -53,7 +57,8 @@ class FlawedGame(GameState):
             moves = [m for step in self._directions for m in self._reach(here, step)]
         return [m[::-1] for m in moves] if self._swap_xy else moves
 
-    def _reach(self, start, step):
+    def _reach(self, start: tuple[int, int], step: tuple[int, int]
+               ) -> Iterator[tuple[int, int]]:
         # Bounds are checked after each step, as students write it: a start
         # read off the board (location_swapped) may still step onto it.
         x, y = start
@@ -77,11 +82,11 @@ class GameModel:
     says: str  # what the student's code does, in the student's terms
 
 
-def _cell(cell):
+def _cell(cell: tuple[int, int]) -> str:
     return f"({cell[0]}, {cell[1]})"
 
 
-def _direction_models():
+def _direction_models() -> list[GameModel]:
     models = []
     for gone in DIRECTIONS:
         rest = tuple(d for d in DIRECTIONS if d != gone)
@@ -98,7 +103,7 @@ def _direction_models():
     return models
 
 
-def _placed_models():
+def _placed_models() -> list[GameModel]:
     models = []
     for first in OPEN_CELLS:
         models.append(GameModel("players_placed_at_start", FlawedGame(placed=(first, None)),

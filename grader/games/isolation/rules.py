@@ -7,6 +7,10 @@ The board size and blocked cells are parameters so that the suites can also
 run a student's search on larger boards.
 """
 
+# Handed to students, this file imports nothing, not even ``typing``: the board
+# sizes and ``from_data``'s data (JSON) can only be typed as plain ``dict``s.
+# mypy: allow-any-generics
+
 SMALL = {"width": 3, "height": 2, "blocked": ((2, 1),)}
 LARGE = {"width": 4, "height": 3, "blocked": ((3, 2), (1, 1))}
 
@@ -17,22 +21,23 @@ DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -
 class GameState:
     """A mini-isolation position. Moves are ``(x, y)`` = (column, row)."""
 
-    def __init__(self, width=3, height=2, blocked=((2, 1),)):
+    def __init__(self, width: int = 3, height: int = 2,
+                 blocked: tuple[tuple[int, int], ...] = ((2, 1),)) -> None:
         self._width = width
         self._height = height
         self._board = [[0] * height for _ in range(width)]
         for x, y in blocked:
             self._board[x][y] = 1
         self._parity = 0
-        self._player_locations = [None, None]
+        self._player_locations: list[tuple[int, int] | None] = [None, None]
 
-    def forecast_move(self, move):
+    def forecast_move(self, move: tuple[int, int]) -> "GameState":
         """Return a new state with ``move`` played by the player to move."""
         if move not in self.get_legal_moves():
             raise RuntimeError(f"illegal move {move!r}")
         return self._play(move)
 
-    def _play(self, move):
+    def _play(self, move: tuple[int, int]) -> "GameState":
         # A deep copy, written out: copy.deepcopy is the search's main cost
         # (and copy.copy's generic path, a good part of what is left).
         child = object.__new__(type(self))
@@ -45,7 +50,7 @@ class GameState:
         child._parity ^= 1
         return child
 
-    def get_legal_moves(self):
+    def get_legal_moves(self) -> list[tuple[int, int]]:
         """Return the list of moves open to the player to move."""
         here = self._player_locations[self._parity]
         board, width, height = self._board, self._width, self._height
@@ -61,23 +66,23 @@ class GameState:
                 moves.append((x, y))
         return moves
 
-    def replay(self, path):
+    def replay(self, path: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> "GameState":
         """The position after playing ``path`` from this one."""
-        state = self
+        state: GameState = self
         for move in path:
             state = state.forecast_move(move)
         return state
 
-    def player(self):
+    def player(self) -> int:
         """0 when player 1 is to move, 1 when player 2 is."""
         return self._parity
 
 
-def new_game(size=SMALL):
+def new_game(size: dict = SMALL) -> GameState:
     return GameState(size["width"], size["height"], size["blocked"])
 
 
-def to_data(state):
+def to_data(state: GameState) -> dict[str, object]:
     """Plain data that describes ``state`` fully (it crosses process borders)."""
     return {
         "width": state._width,
@@ -88,7 +93,7 @@ def to_data(state):
     }
 
 
-def from_data(data):
+def from_data(data: dict) -> GameState:
     """Rebuild a trusted state from :func:`to_data`'s output."""
     state = GameState(data["width"], data["height"], ())
     state._board = [list(column) for column in data["board"]]
@@ -97,7 +102,8 @@ def from_data(data):
     return state
 
 
-def key(state):
+def key(state: GameState) -> tuple[int, int, tuple[tuple[int, ...], ...], int,
+                                   tuple[tuple[int, int] | None, ...]]:
     """A hashable key of a position (equal positions, equal keys)."""
     return (
         state._width,
@@ -108,19 +114,19 @@ def key(state):
     )
 
 
-def label(state):
+def label(state: GameState) -> str:
     """A position's key as text: how the grader's terminal_test, in the
     student's process, names the position it was asked about."""
     return repr(key(state))
 
 
-def reachable(root):
+def reachable(root: GameState) -> list[tuple[GameState, tuple[tuple[int, int], ...]]]:
     """Every position reachable from ``root``, each once, with the shortest
     move sequence that reaches it, smallest first (fewest moves, then the
     sequence's order) so that feedback can name the smallest failing state."""
-    seen = {key(root): ()}
-    order = [(root, ())]
-    frontier = [(root, ())]
+    seen: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {key(root): ()}
+    order: list[tuple[GameState, tuple[tuple[int, int], ...]]] = [(root, ())]
+    frontier: list[tuple[GameState, tuple[tuple[int, int], ...]]] = [(root, ())]
     while frontier:
         nxt = []
         for state, path in frontier:
@@ -136,7 +142,7 @@ def reachable(root):
     return order
 
 
-def draw(state):
+def draw(state: GameState) -> str:
     """The board as text: ``1``/``2`` the players, ``#`` closed, ``.`` open."""
     locations = {loc: str(i + 1) for i, loc in enumerate(state._player_locations) if loc}
     lines = ["     " + " ".join(f"x={x}" for x in range(state._width))]

@@ -8,6 +8,8 @@ legal ones, and for the decision some best moves lie outside the 3 x 2 corner
 that code written for the small board would look at.
 """
 
+from collections.abc import Iterable
+
 from grader.games.isolation import rules as isolation
 
 SMALL = isolation.reachable(isolation.new_game())
@@ -26,11 +28,13 @@ LARGE_DEPTH_PATHS = (
 )
 
 
-def nonterminal(positions):
+def nonterminal(positions: Iterable[tuple[isolation.GameState, tuple[tuple[int, int], ...]]]
+                ) -> list[tuple[isolation.GameState, tuple[tuple[int, int], ...]]]:
     """A decision need not handle a finished game."""
     return [(state, path) for state, path in positions if state.get_legal_moves()]
 
 
-def large(paths):
+def large(paths: Iterable[tuple[tuple[int, int], ...]]
+          ) -> list[tuple[isolation.GameState, tuple[tuple[int, int], ...]]]:
     root = isolation.new_game(isolation.LARGE)
     return [(root.replay(path), path) for path in paths]

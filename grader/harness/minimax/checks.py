@@ -6,48 +6,52 @@ the smallest wrong one drawn as a board, expected against actual, and the
 known mistakes whose models explain the answers, if any.
 """
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 from grader.contracts.protocol import describe
-from grader.games import isolation
+from grader.games import Path, State, isolation
 from grader.harness.runtime.student import NotAState, Raised
 from grader.harness.runtime.verdict import Mismatch
 
 
 @dataclass
 class Observation:
-    state: object
-    path: tuple
-    answer: object  # the student's decoded answer, or the Raised fault
+    state: State
+    path: Path
+    answer: Any  # the student's decoded answer, or the Raised fault
     ok: bool
-    extra: dict = field(default_factory=dict)  # shown with the answer (the depth, say)
+    extra: dict[str, Any] = field(default_factory=dict)  # shown with the answer (the depth, say)
     expected: str = ""  # what was due, as text; filled in for wrong answers only
 
 
-def is_move(value):
+def is_move(value: object) -> TypeGuard[tuple[int, int]]:
     """A move is a plain tuple of two plain ints (nothing that merely claims it)."""
     return type(value) is tuple and len(value) == 2 and all(type(c) is int for c in value)
 
 
-def raised(observation):
+def raised(observation: Observation) -> bool:
     """Whether the student's code failed instead of answering: it raised, or a
     call on what an earlier call returned found no such method."""
     return isinstance(observation.answer, (Raised, NotAState))
 
 
-def where(path):
+def where(path: Path) -> str:
     if not path:
         return "the start of the game"
     return "after the moves " + ", ".join(f"({x}, {y})" for x, y in path)
 
 
-def collect(positions, ask, agrees, expected_text, label=None):
+def collect(positions: Iterable[tuple[State, Path]], ask: Callable[[State, Path], Any],
+            agrees: Callable[[State, Any], bool], expected_text: Callable[[State], str],
+            label: dict[str, Any] | None = None) -> list[Observation]:
     """The student's answer on every position, judged.
 
     ``ask(state, path)`` returns the answer (a ``Raised`` fault is kept as the
     answer, and is wrong); ``agrees(state, answer)`` judges it.
     """
-    observations = []
+    observations: list[Observation] = []
     for state, path in positions:
         try:
             answer = ask(state, path)
@@ -61,20 +65,26 @@ def collect(positions, ask, agrees, expected_text, label=None):
     return observations
 
 
-def wrong(observations):
+def wrong(observations: Iterable[Observation]) -> list[Observation]:
     return [o for o in observations if not o.ok]
 
 
-def returned_a_stub(observations):
+def returned_a_stub(observations: Sequence[Observation]) -> list[str]:
     """The untouched starter answers None everywhere."""
     return ["stub"] if observations and all(o.answer is None for o in observations) else []
 
+
+# What a diagnosis names: mistake ids, or (ids, a sentence saying what the code does).
+Diagnosis = list[str] | tuple[list[str], str]
 
 UNKNOWN = ("No mistake the grader knows gives these answers: compare yours with the "
            "expected ones on the position above.")
 
 
-def verdict(what, observations, diagnose=None, shown=describe, detail=None):
+def verdict(what: str, observations: list[Observation],
+            diagnose: Callable[[list[Observation]], Diagnosis] | None = None,
+            shown: Callable[[Any], str] = describe,
+            detail: Callable[[Observation], list[str]] | None = None) -> None:
     """Fail with the smallest wrong answer, if any.
 
     ``diagnose(observations)`` names the mistakes whose models reproduce the

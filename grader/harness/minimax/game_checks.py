@@ -2,7 +2,7 @@
 
 Two kinds. The rules checks replay the lesson's move sequences on the
 student's class and compare its legal moves with the trusted game's; a rules
-mistake is named only when a model of it (``flawed_game.GAME_MODELS``) gives
+mistake is named only when a model of it (``isolation.flawed()``) gives
 the student's answers. The checks of ``forecast_move`` and of the type of
 ``get_legal_moves``' answer judge the class on its own terms: they walk the
 positions the student's own rules reach, so they pass whenever that behaviour
@@ -10,22 +10,28 @@ is right, whatever the rules; their mistakes are named from what was seen.
 """
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from grader.contracts.protocol import Foreign, describe
-from grader.games import isolation
-from grader.games.isolation.flawed_rules import GAME_MODELS
+from grader.games import Path, State, isolation
+from grader.games.isolation.flawed_rules import GameModel
+from grader.games.isolation.rules import GameState
 from grader.harness.minimax import checks, mistakes
-from grader.harness.minimax.probes import GameProbe
+from grader.harness.minimax.checks import Diagnosis, Observation
+from grader.harness.minimax.probes import Answer, GameProbe, GameSteps, Ref
 from grader.harness.runtime.student import Missing, NotAState, Raised, StudentFault
+
+Move = tuple[int, int]
 
 OWN_LIMIT = 200  # positions of the student's own game to walk (the lesson's has 155)
 MOST_MOVES = 6  # a path longer than the board has cells is not a game any more
-START = isolation.new_game()
-LESSON = isolation.reachable(START)  # every position of the lesson's game, smallest first
+START = isolation.start()
+LESSON = isolation.positions()  # every position of the lesson's game, smallest first
 
 
-def items(answer):
+def items(answer: Any) -> list[Any] | None:
     """The items of an answer of any collection type, or None."""
     if type(answer) in (list, tuple, set, frozenset):
         return list(answer)
@@ -34,31 +40,32 @@ def items(answer):
     return None
 
 
-def as_move(item):
+def as_move(item: Any) -> Move | None:
     """A move, taking [x, y] for (x, y) (its type is judged by its own test), or None."""
     if type(item) is list and len(item) == 2:
         item = tuple(item)
     return item if checks.is_move(item) else None
 
 
-def as_moves(answer):
+def as_moves(answer: Any) -> list[Move] | None:
     """The moves of an answer, or None when it is no collection of moves."""
     got = items(answer)
     moves = [as_move(item) for item in got] if got is not None else None
-    return moves if moves is not None and None not in moves else None
+    # (``None not in moves``: a list of moves, which the type checker can't follow)
+    return cast("list[Move]", moves) if moves is not None and None not in moves else None
 
 
-def same_moves(expected, answer):
+def same_moves(expected: Iterable[Move], answer: Any) -> bool:
     """Whether an answer holds exactly the expected moves, each as often."""
     got = as_moves(answer)
     return got is not None and Counter(got) == Counter(expected)
 
 
-def moves_text(moves):
+def moves_text(moves: Iterable[Move]) -> str:
     return ", ".join(f"({x}, {y})" for x, y in sorted(moves)) or "none"
 
 
-def drawn(path):
+def drawn(path: Path) -> GameState:
     """A state to draw for a path, whatever its legality."""
     state = START
     for move in path:
@@ -66,11 +73,11 @@ def drawn(path):
     return state
 
 
-def on_board(move):
+def on_board(move: Move) -> bool:
     return 0 <= move[0] < START._width and 0 <= move[1] < START._height
 
 
-def trusted_legal(path):
+def trusted_legal(path: Path) -> bool:
     """Whether every move of ``path`` is legal in the lesson's game."""
     state = START
     for move in path:
@@ -83,11 +90,11 @@ def trusted_legal(path):
 # -- the rules ------------------------------------------------------------------
 
 
-def ask_moves(game: GameProbe, positions):
+def ask_moves(game: GameProbe, positions: Iterable[tuple[State, Path]]) -> Answer:
     return game.ask(positions, lambda steps, state, path: steps.moves(steps.replay(path)))
 
 
-def refused(observation):
+def refused(observation: Observation) -> tuple[Path, Move] | None:
     """(the position before, the move) where the student's forecast_move raised,
     or returned no state, while the lesson's sequence was replayed; or None.
     (Step 0 of the replay is GameState(), step i plays the path's i-th move.)"""
@@ -102,20 +109,21 @@ def refused(observation):
     return (path[:step - 1], path[step - 1]) if 1 <= step <= len(path) else None
 
 
-def _reproduces(model, observation):
+def _reproduces(model: GameModel, observation: Observation) -> bool:
     """Whether the model, in the student's place, gives the student's answer: the
     same moves, or a refusal of a move its own rules do not allow."""
     if checks.raised(observation):
         refusal = refused(observation)
-        return bool(refusal) and refusal[1] not in model.game.replay(refusal[0]).get_legal_moves()
+        return (refusal is not None
+                and refusal[1] not in model.game.replay(refusal[0]).get_legal_moves())
     return same_moves(model.game.replay(observation.path).get_legal_moves(), observation.answer)
 
 
-def _said(found, observations):
+def _said(found: list[str], observations: Sequence[Observation]) -> str:
     """What the reproducing models do, in the student's terms."""
     says = []
     for mistake in found:
-        for model in GAME_MODELS:
+        for model in isolation.flawed():
             if model.mistake == mistake and mistakes.diagnose([(mistake, model)], _reproduces,
                                                               observations):
                 says.append(model.says)
@@ -123,7 +131,7 @@ def _said(found, observations):
     return "What your code does: " + "; or ".join(says) + "."
 
 
-def shared_board(game: GameProbe):
+def shared_board(game: GameProbe) -> bool:
     """Whether playing on one fresh GameState() changes another: a board shared by
     every instance, judged by behaviour on a fresh import of the student's file."""
     game.student.restart()
@@ -142,8 +150,9 @@ def shared_board(game: GameProbe):
     return Counter(as_moves(after.value) or []) != Counter(moves)
 
 
-def diagnose_rules(game, observations):
-    found = mistakes.diagnose([(m.mistake, m) for m in GAME_MODELS], _reproduces, observations)
+def diagnose_rules(game: GameProbe, observations: Sequence[Observation]) -> Diagnosis:
+    models = [(model.mistake, model) for model in isolation.flawed()]
+    found = mistakes.diagnose(models, _reproduces, observations)
     if found:
         return found, _said(found, observations)
     if shared_board(game):
@@ -152,7 +161,7 @@ def diagnose_rules(game, observations):
     return []
 
 
-def rules_detail(observation):
+def rules_detail(observation: Observation) -> list[str]:
     """What differs on the smallest wrong position, move by move."""
     refusal = refused(observation)
     if refusal:
@@ -171,20 +180,22 @@ def rules_detail(observation):
     return lines
 
 
-def _moves_observations(game, positions):
+def _moves_observations(game: GameProbe, positions: Sequence[tuple[State, Path]]
+                        ) -> list[Observation]:
     return checks.collect(
         positions, ask_moves(game, positions),
         lambda s, answer: same_moves(s.get_legal_moves(), answer),
         lambda s: "the moves " + moves_text(s.get_legal_moves()))
 
 
-def check_legal_moves(game: GameProbe, positions, what="get_legal_moves"):
+def check_legal_moves(game: GameProbe, positions: Sequence[tuple[State, Path]],
+                      what: str = "get_legal_moves") -> None:
     """The student's legal moves on the lesson's positions, each move once. A
     mistake is named from the answers on the whole game, whatever the test's
     positions, so that every rules test names the same one."""
     observations = _moves_observations(game, positions)
 
-    def diagnose(found):
+    def diagnose(found: list[Observation]) -> Diagnosis:
         whole = observations if len(positions) == len(LESSON) else \
             _moves_observations(game, LESSON)
         return diagnose_rules(game, whole)
@@ -195,16 +206,18 @@ def check_legal_moves(game: GameProbe, positions, what="get_legal_moves"):
 # -- the student's own game ----------------------------------------------------------
 
 
-def _key(path):
+def _key(path: Path) -> tuple[frozenset[Move], Path, int]:
     """A position by the lesson's count: the closed cells, where each player
     stands, whose turn it is."""
     return frozenset(path), path[-2:], len(path) % 2
 
 
-def walk(game: GameProbe):
+def walk(game: GameProbe) -> dict[Path, Any]:
     """The positions the student's own rules reach from GameState(), each once,
     smallest first: {path: the answer of get_legal_moves there, or its fault}.
     Only moves on the board are followed."""
+    found: dict[Path, Any]
+    frontier: list[Path]
     found, seen, frontier = {}, {_key(())}, [()]
     while frontier:
         answer = ask_moves(game, [(None, path) for path in frontier])
@@ -226,13 +239,13 @@ def walk(game: GameProbe):
     return found
 
 
-def own_moves(answer):
+def own_moves(answer: Any) -> list[Move]:
     """The distinct moves on the board of an answer, in the student's order."""
     moves = [m for m in map(as_move, items(answer) or []) if m and on_board(m)]
     return list(dict.fromkeys(moves))
 
 
-def check_answer_types(game: GameProbe):
+def check_answer_types(game: GameProbe) -> None:
     """get_legal_moves returns a plain list of (x, y) tuples wherever the student's
     own rules lead (a crash there is the rules tests' to judge, unless nothing
     but crashes came back)."""
@@ -240,10 +253,10 @@ def check_answer_types(game: GameProbe):
     answered = {p: a for p, a in answers.items() if not isinstance(a, StudentFault)}
     positions = [(drawn(p), p) for p in (answered or answers)]
 
-    def plain(state, answer):
+    def plain(state: State, answer: Any) -> bool:
         return type(answer) is list and all(checks.is_move(m) for m in answer)
 
-    def ask(state, path):
+    def ask(state: State, path: Path) -> Any:
         if isinstance(answers[path], StudentFault):
             raise answers[path]
         return answers[path]
@@ -253,7 +266,7 @@ def check_answer_types(game: GameProbe):
     checks.verdict("The type of get_legal_moves' answer", observations, _type_mistakes)
 
 
-def _type_mistakes(observations):
+def _type_mistakes(observations: list[Observation]) -> Diagnosis:
     first = checks.wrong(observations)[0]
     if checks.raised(first):
         return []
@@ -274,33 +287,34 @@ TRIAL_STEPS = ("child", "after", "moves", "shares")  # in the order they run
 class Trial:
     """What forecasting one move from one of the student's own positions did."""
 
-    move: tuple
+    move: Move
     fresh: object  # the moves the child shows when made from a fresh state (the walk's)
-    refs: dict = field(default_factory=dict)  # a step of TRIAL_STEPS -> its Ref
-    fault: object = None  # the fault that stopped the position's calls here
+    refs: dict[str, Ref] = field(default_factory=dict)  # a step of TRIAL_STEPS -> its Ref
+    fault: StudentFault | None = None  # the fault that stopped the position's calls here
     failed: str = ""  # at which step
 
-    def ran(self, name):
+    def ran(self, name: str) -> bool:
         return self.refs[name].reply is not None
 
-    def value(self, name):
+    def value(self, name: str) -> Any:
         return self.refs[name].value if self.ran(name) else None
 
     @property
-    def same(self):
+    def same(self) -> bool:
         """Whether forecast_move returned the very state it was called on."""
         return self.ran("child") and self.refs["child"].returned_self
 
 
 @dataclass
 class OwnPosition:
-    path: tuple
-    before: object = None  # the Ref of the parent's moves before any forecast
-    trials: list = field(default_factory=list)
-    fault: object = None  # a fault before the first forecast
+    path: Path
+    before: Ref | None = None  # the Ref of the parent's moves before any forecast
+    trials: list[Trial] = field(default_factory=list)
+    fault: StudentFault | None = None  # a fault before the first forecast
 
 
-def _queue(steps, path, moves, answers):
+def _queue(steps: GameSteps, path: Path, moves: list[Move], answers: dict[Path, Any]
+           ) -> OwnPosition:
     position = OwnPosition(path)
     parent = steps.replay(path)
     position.before = steps.moves(parent)
@@ -314,7 +328,7 @@ def _queue(steps, path, moves, answers):
     return position
 
 
-def _place(position, fault):
+def _place(position: OwnPosition, fault: StudentFault) -> None:
     """Pin the fault that stopped a position's calls on the trial it stopped."""
     step = getattr(fault, "step", 0)
     for trial in position.trials:
@@ -325,11 +339,13 @@ def _place(position, fault):
     position.fault = fault
 
 
-def forecast_trials(game: GameProbe):
+def forecast_trials(game: GameProbe) -> list[OwnPosition]:
     """Every move of every position of the student's own game, forecast in turn
     from one parent: the parent's moves before and after each, the child's
     moves, whether the child is the parent, what the two share. One request."""
     answers = walk(game)
+    positions: list[OwnPosition]
+    plans: list[GameSteps]
     positions, plans = [], []
     for path, answer in answers.items():
         moves = [] if isinstance(answer, StudentFault) else own_moves(answer)
@@ -338,21 +354,22 @@ def forecast_trials(game: GameProbe):
         if moves:
             plans.append(game.steps())
             positions.append(_queue(plans[-1], path, moves, answers))
-    for position, fault in zip(positions, game.run_plans(plans)):
+    for position, fault in zip(positions, game.run_plans(plans), strict=True):
         if fault:
             _place(position, fault)
     return positions
 
 
-def _judged_elsewhere(fault):
+def _judged_elsewhere(fault: object) -> bool:
     """A raise is the rules tests' to judge; a hang or a crash of the process fails here."""
     return isinstance(fault, (Raised, Missing))
 
 
-def new_state_problem(position):
+def new_state_problem(position: OwnPosition) -> tuple[str, str] | None:
     """(kind, what is wrong) with forecast_move's results at one position, or None."""
     if position.fault:
         return "fault", str(position.fault)
+    assert position.before is not None  # queued with the position (``_queue``)
     before = position.before.value
     for trial in position.trials:
         if trial.same:
@@ -369,18 +386,19 @@ def new_state_problem(position):
     return None
 
 
-def unchanged(before, after):
+def unchanged(before: Any, after: Any) -> bool:
     moves = as_moves(before), as_moves(after)
     if None in moves:
         return describe(before) == describe(after)
     return Counter(moves[0]) == Counter(moves[1])
 
 
-def parent_problem(position):
+def parent_problem(position: OwnPosition) -> tuple[str, str] | None:
     """(kind, what forecasting disturbed) at one position, or None. A child that
     is no state at all leaves nothing to compare: that fails here too."""
     if position.fault:
         return "fault", str(position.fault)
+    assert position.before is not None  # queued with the position (``_queue``)
     before = position.before.value
     for trial in position.trials:
         if trial.failed == "moves" and isinstance(trial.fault, Missing):
@@ -403,17 +421,19 @@ def parent_problem(position):
     return None
 
 
-def _judge(positions, problem, expected):
+def _judge(positions: list[OwnPosition],
+           problem: Callable[[OwnPosition], tuple[str, str] | None], expected: str
+           ) -> tuple[list[Observation], set[str]]:
     """Observations of one forecast check, and the kinds of problem seen."""
     found = {p.path: problem(p) for p in positions}
     observations = checks.collect(
         [(drawn(p.path), p.path) for p in positions],
-        lambda state, path: found[path][1] if found[path] else "",
+        lambda state, path: found[path][1] if found[path] else "",  # type: ignore[index]
         lambda state, answer: not answer, lambda state: expected)
     return observations, {kind for kind, _ in filter(None, found.values())}
 
 
-def check_new_state(game: GameProbe):
+def check_new_state(game: GameProbe) -> None:
     """forecast_move returns a new state, on every move of the student's own game."""
     observations, kinds = _judge(forecast_trials(game), new_state_problem,
                                  "a new GameState for every move")
@@ -422,7 +442,7 @@ def check_new_state(game: GameProbe):
     checks.verdict("forecast_move", observations, lambda found: named, shown=str)
 
 
-def check_parent_unchanged(game: GameProbe, notes):
+def check_parent_unchanged(game: GameProbe, notes: list[str]) -> None:
     """forecast_move leaves its state alone, and each child is what a fresh state
     gives, on every move of the student's own game. Which objects parent and child
     share is asked of the student's own process: a note or a hint, never a verdict."""
@@ -438,7 +458,8 @@ def check_parent_unchanged(game: GameProbe, notes):
                    lambda found: _parent_mistakes(game, positions, kinds, shared), shown=str)
 
 
-def _parent_mistakes(game, positions, kinds, shared):
+def _parent_mistakes(game: GameProbe, positions: list[OwnPosition], kinds: set[str],
+                     shared: list[str]) -> Diagnosis:
     if any(t.same for p in positions for t in p.trials):
         return ["forecast_returns_self"]
     if not kinds & {"changed", "sibling"}:

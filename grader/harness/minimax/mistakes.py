@@ -6,9 +6,16 @@ mistake whose model gives the student's answers on the failing positions.
 """
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
+from grader.harness.minimax.checks import Observation
 from grader.harness.minimax.search import PASTED_MAX, Flaws
+
+Model = TypeVar("Model")  # a model of a mistake: a search's Flaws, a flawed game
+# ``likelihood(model, observation)``: see ``diagnose``.
+Likelihood = Callable[[Model, Observation], float]
 
 _ONE = ("min_value", "max_value")
 # What min_value and max_value return at the cutoff, when it is not 0.
@@ -38,7 +45,7 @@ SEARCH_MODELS = [
 ]
 
 
-def _alone(flaws, function):
+def _alone(flaws: Flaws, function: str) -> Flaws:
     """``flaws`` in ``function`` alone; in min_value, scoring a terminal state for
     the stuck player is the same code as flipped utilities: one model, one name."""
     flaws = replace(flaws, only=function)
@@ -47,29 +54,30 @@ def _alone(flaws, function):
     return flaws
 
 
-def models_for(function: str) -> list:
+def models_for(function: str) -> list[tuple[str, Flaws]]:
     """The search models of ``function`` ("min_value" or "max_value") alone, the
     other function being the grader's: each mistake that can be made there,
     under the first name of those that behave alike."""
-    kept = {}
+    kept: dict[Flaws, str] = {}
     for mistake, flaws in SEARCH_MODELS:
         if flaws.only in (None, function):
             kept.setdefault(_alone(flaws, function), mistake)
     return [(mistake, flaws) for flaws, mistake in kept.items()]
 
 
-def _spread(items, count):
+def _spread(items: list[Observation], count: int) -> list[Observation]:
     """Up to ``count`` items, evenly spread over ``items``."""
     if len(items) <= count:
         return items
     return [items[i * len(items) // count] for i in range(count)]
 
 
-def _odds(model, likelihood, chosen):
+def _odds(model: Model, likelihood: Likelihood[Model], chosen: Iterable[Observation]
+          ) -> list[float]:
     """The model's likelihood of each chosen answer; empty as soon as one is
     impossible (the wrong answers come first: most models fail on one, and
     some models search far)."""
-    odds = []
+    odds: list[float] = []
     for observation in chosen:
         odds.append(likelihood(model, observation))
         if odds[-1] <= 0:
@@ -77,7 +85,10 @@ def _odds(model, likelihood, chosen):
     return odds
 
 
-def diagnose(models, likelihood, observations, baseline=None, sample=24, most=2):
+def diagnose(models: Iterable[tuple[str, Model]], likelihood: Likelihood[Model],
+             observations: Sequence[Observation],
+             baseline: Callable[[Observation], float] | None = None, sample: int = 24,
+             most: int = 2) -> list[str]:
     """The mistakes whose models best explain the student's answers.
 
     ``likelihood(model, observation)`` is the chance that the model, in the
@@ -92,7 +103,7 @@ def diagnose(models, likelihood, observations, baseline=None, sample=24, most=2)
     chosen = _spread([o for o in observations if not o.ok], sample)
     chosen += _spread([o for o in observations if o.ok], sample)
     floor = sum(math.log(baseline(o)) for o in chosen) if baseline else -math.inf
-    scores = {}
+    scores: dict[str, float] = {}
     for mistake, model in models:
         odds = _odds(model, likelihood, chosen)
         if odds:

@@ -12,9 +12,10 @@ for the other function (see the worker's stand-ins).
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from grader.contracts.protocol import Tested
-from grader.games.isolation.rules import label
+from grader.games import Game, State, isolation
 
 NUMBERS = (int, float)
 
@@ -56,9 +57,10 @@ PASTED_MAX = Flaws(only="max_value", flipped_utilities=True, aggregation_swapped
                    recursion_swapped=True)
 
 
-def _number(value):
+def _number(value: object) -> int | float:
     if type(value) not in NUMBERS:
         raise Stuck(value)
+    assert isinstance(value, NUMBERS)  # as its type is
     return value
 
 
@@ -72,20 +74,21 @@ class Search:
     stand-in, in the student's place).
     """
 
-    def __init__(self, flaws=REFERENCE):
+    def __init__(self, flaws: Flaws | None = REFERENCE, game: Game = isolation) -> None:
         self.flaws = flaws or REFERENCE
+        self.game = game
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         self.calls = Tested()
         self.entered = 0
 
-    def terminal_test(self, state, flaws=REFERENCE):
+    def terminal_test(self, state: State, flaws: Flaws = REFERENCE) -> bool:
         if not flaws.inline_terminal:
-            self.calls[label(state)] += 2 if flaws.double_terminal_test else 1
-        return not state.get_legal_moves()
+            self.calls[repr(self.game.key(state))] += 2 if flaws.double_terminal_test else 1
+        return self.game.terminal(state)
 
-    def _flaws(self, minimising):
+    def _flaws(self, minimising: bool) -> Flaws:
         """The flaws of min_value or max_value (``only`` keeps them to one)."""
         only = self.flaws.only
         if only is None or only == ("min_value" if minimising else "max_value"):
@@ -93,37 +96,41 @@ class Search:
         self.entered += 1
         return REFERENCE
 
-    def _cut(self, depth):
+    def _cut(self, depth: int | None) -> bool:
         return depth is not None and depth <= 0
 
-    def _child_depth(self, depth, flaws):
+    def _child_depth(self, depth: int | None, flaws: Flaws) -> int | None:
         if depth is None or flaws.no_decrement:
             return depth
         return depth - 1
 
-    def _leaf(self, state, depth, minimising, flaws):
+    def _leaf(self, state: State, depth: int | None, minimising: bool, flaws: Flaws
+              ) -> int | None:
         """The value of a leaf, or None when ``state`` must be expanded."""
         cutoff = flaws.cutoff_min if minimising else flaws.cutoff_max
         if flaws.cutoff_first and self._cut(depth):
             return cutoff
         if self.terminal_test(state, flaws):
+            mover = self.game.to_move(state)
             if flaws.mover_utility:
-                return -1
-            win = +1 if minimising else -1
+                return self.game.utility(state, mover)
+            # The searching player moves at max nodes; at min nodes, the other.
+            win = self.game.utility(state, 1 - mover if minimising else mover)
             return -win if flaws.flipped_utilities else win
         if self._cut(depth):
             return cutoff
         return None
 
-    def min_value(self, state, depth=None):
+    def min_value(self, state: State, depth: int | None = None) -> int | float | None:
         return self._node(state, depth, minimising=True)
 
-    def max_value(self, state, depth=None):
+    def max_value(self, state: State, depth: int | None = None) -> int | float | None:
         return self._node(state, depth, minimising=False)
 
-    def _node(self, state, depth, minimising):
+    def _node(self, state: State, depth: int | None, minimising: bool
+              ) -> int | float | None:
         flaws = self._flaws(minimising)
-        value = self._leaf(state, depth, minimising, flaws)
+        value: int | float | None = self._leaf(state, depth, minimising, flaws)
         if value is not None or flaws.unfinished and flaws.loop_missing:
             return value
         own, other = (self.min_value, self.max_value) if minimising else (self.max_value,
@@ -134,31 +141,33 @@ class Search:
         value = math.inf if takes_min != flaws.start_kept else -math.inf
         if flaws.min_from_zero and minimising or flaws.max_from_zero and not minimising:
             value = 0
-        for move in state.get_legal_moves():
-            child = step(state.forecast_move(move), self._child_depth(depth, flaws))
+        for move in self.game.legal_moves(state):
+            child = step(self.game.play(state, move), self._child_depth(depth, flaws))
             value = pick(value, _number(child))
         return None if flaws.unfinished else value
 
-    def scores(self, state, depth=None):
+    def scores(self, state: State, depth: int | None = None
+               ) -> dict[tuple[int, int], int | float]:
         """The score of each of the root's moves, as the decision sees them."""
         child_depth = depth if self.flaws.root_off_by_one or depth is None else depth - 1
         score = self.max_value if self.flaws.decision_uses_max else self.min_value
-        return {m: _number(score(state.forecast_move(m), child_depth))
-                for m in state.get_legal_moves()}
+        return {m: _number(score(self.game.play(state, m), child_depth))
+                for m in self.game.legal_moves(state)}
 
-    def best_moves(self, state, depth=None):
+    def best_moves(self, state: State, depth: int | None = None) -> set[tuple[int, int]]:
         """Every move a correct decision may return (ties are all allowed)."""
         scores = self.scores(state, depth)
         best = (min if self.flaws.argmin_decision else max)(scores.values())
         return {m for m, s in scores.items() if s == best}
 
-    def decision(self, state, depth=None):
+    def decision(self, state: State, depth: int | None = None
+                 ) -> tuple[Tested, set[tuple[int, int]]]:
         """The count of terminal tests and the moves allowed, for one decision."""
         self.reset()
         moves = self.best_moves(state, depth)
         return self.calls, moves
 
-    def outcome(self, name, state, *depth):
+    def outcome(self, name: str, state: State, *depth: int | None) -> Any:
         """``name(state, *depth)`` of this model, or ``Stuck`` when it raises."""
         self.reset()
         try:

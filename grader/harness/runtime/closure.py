@@ -22,9 +22,9 @@ def _file(module: str) -> Path:
 
 def _imports(module: str) -> set[str]:
     """The grader's modules that ``module`` imports (with their packages)."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(_file(module).read_text(encoding="utf-8"))):
-        names = []
+        names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -39,6 +39,7 @@ def _imports(module: str) -> set[str]:
 
 def worker_modules() -> list[str]:
     """The worker and every module of the grader's it imports, with their packages."""
+    seen: set[str]
     seen, todo = set(), [WORKER]
     while todo:
         module = todo.pop()

@@ -20,12 +20,21 @@ takes what it needs at call time from its functions' defaults, and
 ``changed`` notices a changed dictionary after each step.
 """
 
+from __future__ import annotations
+
 import sys
+from collections.abc import Callable
+
+TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
 
 REFUSED_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents",
                   "sys.settrace", "sys.setprofile", "sys.addaudithook", "os.symlink")
 FUNCTION_EVENTS = {"object.__getattr__": "read", "object.__setattr__": "change",
                    "object.__delattr__": "delete"}
+# What ``snapshot`` takes: each namespace with its entries.
+Snapshot = tuple[tuple[object, tuple[tuple[str, object], ...]], ...]
 
 
 class Refused(RuntimeError):
@@ -33,15 +42,16 @@ class Refused(RuntimeError):
     told by the alarm, then fails the step: ``student.ChangedGrader``)."""
 
 
-def _names_memory(path):
+def _names_memory(path: str | bytes) -> bool:
     """Whether an opened path names a process's memory: its last part is "mem"
     (/proc/<pid>/mem, or "mem" opened relative to /proc/<pid>). No builtins
     are used, since the student's code may have replaced them."""
     sep = "/" if path[:0] == "" else b"/"
-    return path.rstrip(sep).rsplit(sep, 1)[-1] in ("mem", b"mem")
+    # ``sep`` is of ``path``'s type, which the type checker can't follow.
+    return path.rstrip(sep).rsplit(sep, 1)[-1] in ("mem", b"mem")  # type: ignore[arg-type]
 
 
-def install(alarm):
+def install(alarm: Callable[[str], object]) -> Callable[..., None]:
     """Install the hook; ``alarm(text)`` reports a refusal. Returns ``protect``,
     which adds objects to those the hook keeps the student's code away from.
 
@@ -50,11 +60,18 @@ def install(alarm):
     The protected objects are kept alive from there too (the interpreter keeps
     the hook): a freed one's id could pass to another object.
     """
+    protected: set[int]
+    kept: list[object]
     protected, kept = set(), []
 
-    def hook(event, args, _protected=protected, _kept=kept, _alarm=alarm, _id=id, _type=type,
-             _str=str, _paths=(str, bytes), _is_mem=_names_memory, _refuse=Refused,
-             _refused=REFUSED_EVENTS, _function=dict(FUNCTION_EVENTS)):
+    def hook(event: str, args: tuple[Any, ...], _protected: set[int] = protected,
+             _kept: list[object] = kept, _alarm: Callable[[str], object] = alarm,
+             _id: Callable[[object], int] = id, _type: type[type] = type,
+             _str: type[str] = str, _paths: tuple[type, ...] = (str, bytes),
+             _is_mem: Callable[[str | bytes], bool] = _names_memory,
+             _refuse: type[Refused] = Refused, _refused: tuple[str, ...] = REFUSED_EVENTS,
+             _function: dict[str, str] = dict(FUNCTION_EVENTS),  # noqa: B006 (bound, guarded)
+             ) -> None:
         if event in _function:
             if not args or _id(args[0]) not in _protected:
                 return
@@ -68,7 +85,8 @@ def install(alarm):
         _alarm(what)
         raise _refuse(f"the grader's own code can't be reached or changed ({what})")
 
-    def protect(*objects, _protected=protected, _kept=kept, _id=id):
+    def protect(*objects: object, _protected: set[int] = protected, _kept: list[object] = kept,
+                _id: Callable[[object], int] = id) -> None:
         _kept.extend(objects)
         _protected.update(_id(obj) for obj in objects)
 
@@ -77,9 +95,9 @@ def install(alarm):
     return protect
 
 
-def functions_of(*namespaces):
+def functions_of(*namespaces: object) -> list[Callable[..., object]]:
     """The plain functions defined in modules or classes, to be protected."""
-    found = []
+    found: list[Callable[..., object]] = []
     for namespace in namespaces:
         for value in vars(namespace).values():
             if type(value) is type(install):
@@ -89,16 +107,18 @@ def functions_of(*namespaces):
     return found
 
 
-def snapshot(*namespaces):
+def snapshot(*namespaces: object) -> Snapshot:
     """The entries of some module and class dictionaries, as they are now:
     immutable, so that the student's code can't bring it up to date."""
     return tuple((namespace, tuple(vars(namespace).items())) for namespace in namespaces)
 
 
-def changed(taken, _vars=vars, _gone=object(), _cached=frozenset({"__slotnames__"})):
+def changed(taken: Snapshot, _vars: Callable[[object], dict[str, Any]] = vars,
+            _gone: object = object(),  # noqa: B008 (one marker, made once and bound)
+            _cached: frozenset[str] = frozenset({"__slotnames__"})) -> list[str]:
     """The names changed, added or removed since ``snapshot`` ``taken``
     (``copy`` caches ``__slotnames__`` on a class it copies: no change)."""
-    names = []
+    names: list[str] = []
     for namespace, items in taken:
         now = _vars(namespace)
         where = getattr(namespace, "__name__", "?")

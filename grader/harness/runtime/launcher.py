@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
@@ -46,7 +47,7 @@ ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"
        "TMPDIR": "/tmp"}
 
 
-def unpack(data, work):
+def unpack(data: bytes, work: Path) -> None:
     """Write the job archive's regular files under ``work`` (nothing else is accepted)."""
     with tarfile.open(fileobj=io.BytesIO(data)) as archive:
         for member in archive.getmembers():
@@ -55,11 +56,13 @@ def unpack(data, work):
                 raise SystemExit(f"launcher: refusing archive member {member.name!r}")
             target = work / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(archive.extractfile(member).read())
+            source = archive.extractfile(member)
+            assert source is not None  # a regular file has its data
+            target.write_bytes(source.read())
             target.chmod(0o644)
 
 
-def student_pids():
+def student_pids() -> Iterator[int]:
     """Every live process of a student's user (forks that left their group too;
     zombies are dead already): in a container, this run's; on a Gradescope
     machine, this and any earlier."""
@@ -78,11 +81,11 @@ def student_pids():
 class StudentSpawner(LocalSpawner):
     """Starts workers as the student; a kill ends every student process."""
 
-    def kill(self, pid):
+    def kill(self, pid: int) -> None:
         super().kill(pid)
         self.kill_all()
 
-    def kill_all(self, seconds=3):
+    def kill_all(self, seconds: float = 3) -> None:
         """Kill every student process and see them gone (at most ``seconds``): a
         process that forks while it is being killed leaves a child a pass did not
         see, and one killed takes a moment to exit."""
@@ -98,7 +101,7 @@ class StudentSpawner(LocalSpawner):
             time.sleep(0.005)
 
 
-def main():
+def main() -> None:
     if sys.argv[1:] == [KILL]:  # the launcher sandbox's cleanup, after a run
         StudentSpawner().kill_all()
         return

@@ -8,8 +8,10 @@ the local sandbox.
 import os
 import resource
 
+from grader.contracts.job import Limits
 
-def _processes_of(uid):
+
+def _processes_of(uid: int) -> int:
     """How many processes ``uid`` runs now (RLIMIT_NPROC counts them all)."""
     count = 0
     for entry in os.listdir("/proc"):
@@ -21,14 +23,14 @@ def _processes_of(uid):
     return count
 
 
-def _set(which, value):
+def _set(which: int, value: int) -> None:
     soft, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(which, (value, value))
 
 
-def apply(limits, cpu_seconds):
+def apply(limits: Limits, cpu_seconds: float) -> None:
     # In the Docker sandbox the container's memory limit does this job, so
     # that running out of memory shows as the container's OOM kill.
     if limits.get("address_space_mb"):

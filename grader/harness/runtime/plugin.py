@@ -7,13 +7,19 @@ half-way still leaves every finished verdict behind.
 """
 
 import time
+from collections.abc import Generator
+from typing import Any, TextIO
 
 import pytest
 
 from grader.contracts import events
+from grader.contracts.job import Job
+from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner
 from grader.harness.runtime.student import (
     ChangedGrader,
     ImportFailed,
+    Reply,
+    Step,
     Student,
     StudentFault,
     describe_import_failure,
@@ -24,25 +30,25 @@ from grader.harness.runtime.verdict import Mismatch
 class Budget:
     """The deadline of each call: the per-call limit, within the test's own."""
 
-    def __init__(self, call_seconds, test_seconds):
+    def __init__(self, call_seconds: float, test_seconds: float) -> None:
         self.call_seconds = call_seconds
         self.test_end = time.monotonic() + test_seconds
 
-    def deadline(self):
+    def deadline(self) -> float:
         return min(time.monotonic() + self.call_seconds, self.test_end)
 
 
 class BoundStudent:
     """The student's worker as one test sees it: steps carry the test's budget."""
 
-    def __init__(self, student, budget):
+    def __init__(self, student: Student, budget: Budget) -> None:
         self.student = student
         self.budget = budget
 
-    def run(self, chains):
+    def run(self, chains: list[list[Step]]) -> list[tuple[list[Reply], StudentFault | None]]:
         return self.student.run(chains, self.budget.deadline)
 
-    def restart(self):
+    def restart(self) -> None:
         """A fresh import of the student's files for the next calls."""
         self.student.stop()
 
@@ -50,7 +56,8 @@ class BoundStudent:
 IMPORT_FAILED = "not run: your files could not be imported (the report's message says why)"
 
 
-def _status(excinfo, told_import):
+def _status(excinfo: pytest.ExceptionInfo[BaseException], told_import: bool
+            ) -> tuple[str, str, list[str], bool]:
     """(status, message, mistakes, internal) of a test that did not pass."""
     exc = excinfo.value
     if isinstance(exc, Mismatch):
@@ -64,7 +71,7 @@ def _status(excinfo, told_import):
     return "error", f"internal grader error: {excinfo.typename}: {exc}", [], True
 
 
-def _fault_mistakes(exc):
+def _fault_mistakes(exc: StudentFault) -> list[str]:
     if isinstance(exc, ImportFailed):
         return ["syntax_error" if exc.failure.get("kind") == "syntax" else "import_crash"]
     return ["changed_grader"] if isinstance(exc, ChangedGrader) else []
@@ -73,23 +80,24 @@ def _fault_mistakes(exc):
 class Grading:
     """Registered by the supervisor with the job's settings and results channel."""
 
-    def __init__(self, job, channel, spawner=None):
+    def __init__(self, job: Job, channel: TextIO,
+                 spawner: LocalSpawner | BrokerSpawner | None = None) -> None:
         self._job = job
         self._channel = channel
         limits = job["limits"]
         self._student = Student(job["submission"], job["modules"], job["provided"],
                                 limits["output_bytes"], spawner)
-        self._notes = []
-        self._results = {}  # test name -> its verdict event
-        self._sent = set()
+        self._notes: list[str] = []
+        self._results: dict[str, events.Event] = {}  # test name -> its verdict event
+        self._sent: set[str] = set()
         self._import_told = False
 
-    def emit(self, event):
+    def emit(self, event: events.Event) -> None:
         self._channel.write(events.line(event))
         self._channel.flush()
 
     @pytest.fixture
-    def student(self, request):
+    def student(self, request: pytest.FixtureRequest) -> BoundStudent:
         limits = self._job["limits"]
         seconds = self._job["tests"].get(request.node.originalname, {}).get(
             "seconds", limits["test_seconds"]
@@ -100,34 +108,38 @@ class Grading:
         return BoundStudent(self._student, Budget(limits["call_seconds"], seconds))
 
     @pytest.fixture
-    def notes(self):
+    def notes(self) -> list[str]:
         return self._notes
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item, call):
+    def pytest_runtest_makereport(self, item: pytest.Function, call: pytest.CallInfo[None]
+                                  ) -> Generator[None, Any, None]:
         outcome = yield
         report = outcome.get_result()
         name = item.originalname
         if report.when == "call" or (report.failed and name not in self._results):
+            mistakes: list[str]
             status, message, mistakes, internal = "passed", "", [], False
             if not report.passed:
+                assert call.excinfo is not None  # what made the report fail
                 status, message, mistakes, internal = _status(call.excinfo, self._import_told)
                 self._import_told |= isinstance(call.excinfo.value, ImportFailed)
             self._results[name] = events.verdict(name, status, message, mistakes, internal,
                                                  int(call.duration * 1000))
 
-    def pytest_runtest_logstart(self, nodeid, location):
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         # Sent before the test runs, so that a run killed at its time limit
         # still tells the host which test was running.
         self.emit(events.start(events.test_name(nodeid)))
 
-    def pytest_runtest_logfinish(self, nodeid, location):
+    def pytest_runtest_logfinish(self, nodeid: str, location: tuple[str, int | None, str]
+                                 ) -> None:
         name = events.test_name(nodeid)
         if name in self._results and name not in self._sent:
             self._sent.add(name)
             self.emit(self._results[name])
 
-    def pytest_sessionfinish(self, session):
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self._student.stop()
         failure = self._student.import_failure
         self.emit(events.session(describe_import_failure(failure) if failure else None,

@@ -13,8 +13,10 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, BinaryIO
 
 WORKER = Path(__file__).resolve().parent / "worker.py"
 
@@ -22,28 +24,28 @@ WORKER = Path(__file__).resolve().parent / "worker.py"
 @dataclass
 class Spawned:
     pid: int
-    requests: object  # a binary file the supervisor writes requests to
+    requests: BinaryIO  # a binary file the supervisor writes requests to
     answers: int  # the fd answers are read from
-    output: object  # a binary file carrying the worker's stdout and stderr
+    output: BinaryIO  # a binary file carrying the worker's stdout and stderr
 
 
 class SpawnFailed(OSError):
     """The worker could not be started (too many processes, say)."""
 
 
-def worker_command(rpc_in, rpc_out, args):
+def worker_command(rpc_in: int, rpc_out: int, args: Sequence[str]) -> list[str]:
     return [sys.executable, "-I", "-B", "-u", str(WORKER), str(rpc_in), str(rpc_out), *args]
 
 
 class LocalSpawner:
     """Starts workers as children of this process (as ``user``, when given)."""
 
-    def __init__(self, user=None, env=None):
+    def __init__(self, user: int | None = None, env: dict[str, str] | None = None) -> None:
         self.user = user
         self.env = env
-        self.processes = {}
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
 
-    def start(self, args, cwd):
+    def start(self, args: Sequence[str], cwd: str) -> tuple[int, tuple[int, int, int]]:
         """The worker's pid and the three fds of its side of the pipes, kept open."""
         to_r, to_w = os.pipe()
         from_r, from_w = os.pipe()
@@ -65,17 +67,17 @@ class LocalSpawner:
         self.processes[process.pid] = process
         return process.pid, (to_w, from_r, out_r)
 
-    def spawn(self, args, cwd):
+    def spawn(self, args: Sequence[str], cwd: str) -> Spawned:
         pid, (to_w, from_r, out_r) = self.start(args, cwd)
         return Spawned(pid, os.fdopen(to_w, "wb"), from_r, os.fdopen(out_r, "rb"))
 
-    def kill(self, pid):
+    def kill(self, pid: int) -> None:
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
 
-    def wait(self, pid):
+    def wait(self, pid: int) -> int | None:
         process = self.processes.pop(pid, None)
         return process.wait() if process else None
 
@@ -83,29 +85,29 @@ class LocalSpawner:
 class BrokerSpawner:
     """Asks the launcher, over a SOCK_SEQPACKET socket, to start and end workers."""
 
-    def __init__(self, fd):
+    def __init__(self, fd: int) -> None:
         self.socket = socket.socket(fileno=fd)
 
-    def _ask(self, message, fds=0):
+    def _ask(self, message: dict[str, object], fds: int = 0) -> tuple[dict[str, Any], list[int]]:
         self.socket.sendall(json.dumps(message).encode())
         data, received, _, _ = socket.recv_fds(self.socket, 65536, fds)
         return json.loads(data), received
 
-    def spawn(self, args, cwd):
+    def spawn(self, args: Sequence[str], cwd: str) -> Spawned:
         reply, fds = self._ask({"op": "spawn", "args": args, "cwd": cwd}, fds=3)
         if "error" in reply:
             raise SpawnFailed(reply["error"])
         to_w, from_r, out_r = fds
         return Spawned(reply["pid"], os.fdopen(to_w, "wb"), from_r, os.fdopen(out_r, "rb"))
 
-    def kill(self, pid):
+    def kill(self, pid: int) -> None:
         self._ask({"op": "kill", "pid": pid})
 
-    def wait(self, pid):
+    def wait(self, pid: int) -> Any:
         return self._ask({"op": "wait", "pid": pid})[0]["code"]
 
 
-def serve(sock, spawner):
+def serve(sock: socket.socket, spawner: LocalSpawner) -> None:
     """The launcher's side: answer the supervisor until it hangs up."""
     while True:
         data = sock.recv(65536)

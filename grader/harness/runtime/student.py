@@ -16,10 +16,12 @@ import select
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
-from grader.harness.runtime.spawn import LocalSpawner, SpawnFailed
+from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner, Spawned, SpawnFailed
 
 START_SECONDS = 10  # importing the student's files
 REACHED = ("For your instructor: this submission reached into the grader's own code or "
@@ -27,15 +29,24 @@ REACHED = ("For your instructor: this submission reached into the grader's own c
 INTERFERED_AT_IMPORT = "your code interfered with the grader's channel while importing your files"
 MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
 
+# A step (``call_step``, ``inspect_step``) and the worker's reply to it: plain
+# data, and the reply untrusted (nothing in it is sure to have its keys or types).
+Step = dict[str, Any]
+Reply = dict[str, Any]
+# Where a step finds the object it calls on: ("module", name), ("handle", number)
+# or ("step", index).
+Target = tuple[str, str | int]
+
 
 class StudentFault(Exception):
     """Something the student's code did; it costs points, never crashes the grader."""
 
     status = "error"
+    step: int  # set where a chain of steps stopped: the index of the step that failed
 
 
 class ImportFailed(StudentFault):
-    def __init__(self, failure):
+    def __init__(self, failure: dict[str, Any]) -> None:
         self.failure = failure
         super().__init__(describe_import_failure(failure))
 
@@ -49,7 +60,7 @@ class WorkerDied(StudentFault):
 
 
 class Raised(StudentFault):
-    def __init__(self, name, raised):
+    def __init__(self, name: str, raised: object) -> None:
         self.name = name
         self.raised = raised = _plain(raised, ("type", "message", "traceback"))
         # One line: a message of many can't pass for the report's own lines.
@@ -65,13 +76,13 @@ class ChangedGrader(StudentFault):
 
     status = "failed"
 
-    def __init__(self, what, doing):
+    def __init__(self, what: str, doing: str) -> None:
         self.what = what
         super().__init__(f"your code reached into the grader while {doing} ({what}): this "
                          "test can't be graded, and your instructor is told")
 
 
-def _plain(data, keys):
+def _plain(data: object, keys: tuple[str, ...]) -> dict[str, str]:
     """Untrusted data from the worker as text fields, capped (missing ones empty)."""
     data = data if type(data) is dict else {}
     return {key: str(data.get(key, ""))[:protocol.MAX_TEXT * 20] for key in keys}
@@ -86,7 +97,7 @@ class NotAState(Missing):
     call (forecast_move, say) returned something other than a state."""
 
 
-def describe_import_failure(failure):
+def describe_import_failure(failure: dict[str, Any]) -> str:
     """The student's words for a failed import (``failure`` is the worker's data)."""
     if failure.get("kind") == "syntax":
         return (
@@ -94,7 +105,8 @@ def describe_import_failure(failure):
             f"{failure['message']}\n    {failure['text']}"
         )
     if failure.get("kind") == "stopped":
-        return failure["message"]
+        message: str = failure["message"]  # text, as ``_import_failure`` keeps it
+        return message
     where = f"\n{failure['traceback']}" if failure.get("traceback") else ""
     meant = f" (did you mean `{failure['meant']}`?)" if failure.get("meant") else ""
     return (
@@ -103,7 +115,7 @@ def describe_import_failure(failure):
     )
 
 
-def close_module(failure, known):
+def close_module(failure: dict[str, Any], known: list[str]) -> str | None:
     """The module the student probably meant, when the import of one that is not
     there failed (``import GameState`` for gamestate), or None."""
     wanted = re.fullmatch(r"No module named '([\w.]+)'", str(failure.get("message", "")))
@@ -117,10 +129,10 @@ def close_module(failure, known):
     return folded[close[0]] if close else None
 
 
-def self_imports(folder, modules):
+def self_imports(folder: str, modules: list[str]) -> dict[str, str]:
     """The student's files that import their own module (``from minimax import *``
     inside minimax.py, which brings in nothing): name -> the import line."""
-    found = {}
+    found: dict[str, str] = {}
     for name in modules:
         try:
             source = Path(folder, f"{name}.py").read_text("utf-8", "replace")
@@ -128,6 +140,7 @@ def self_imports(folder, modules):
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in ast.walk(tree):
+            imported: list[str | None]
             if isinstance(node, ast.ImportFrom):
                 imported = [node.module]
             elif isinstance(node, ast.Import):
@@ -140,7 +153,7 @@ def self_imports(folder, modules):
     return found
 
 
-def self_import_text(name, line, provided):
+def self_import_text(name: str, line: str, provided: list[str]) -> str:
     """What a self-import does, and the provided module the student likely meant."""
     meant = difflib.get_close_matches(name, [p for p in provided if p != name], 1, 0.5)
     instead = f" Did you mean `from {meant[0]} import *`?" if meant else ""
@@ -148,8 +161,9 @@ def self_import_text(name, line, provided):
             f"is the very file being imported.{instead}")
 
 
-def call_step(target, name, *args, count_in=None, keep=False, trusted=(),
-              depth_limited=False):
+def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
+              keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False
+              ) -> Step:
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
     ("handle", number) or the value of an earlier step of the chain ("step", index).
 
@@ -161,17 +175,17 @@ def call_step(target, name, *args, count_in=None, keep=False, trusted=(),
             "depth_limited": depth_limited}
 
 
-def inspect_step(op, a, b):
+def inspect_step(op: str, a: Target, b: Target) -> Step:
     """A step that compares two objects (targets as above): "shares" (the
     paths of their common mutable parts)."""
     return {"op": op, "a": list(a), "b": list(b)}
 
 
-def _doing(step):
+def _doing(step: Step) -> str:
     return f"running {step['name']}" if step["op"] == "call" else "inspecting states"
 
 
-def _missing_text(name, on, origin):
+def _missing_text(name: str, on: object, origin: str | None) -> str:
     """Why ``name`` could not be called; ``origin`` says which call made the object."""
     if on == "module":
         return f"your file has no function or class named {name}"
@@ -180,13 +194,14 @@ def _missing_text(name, on, origin):
     return f"your {on} object has no method named {name}"
 
 
-def _returned(step, value):
+def _returned(step: Step, value: object) -> str:
     return f"{_call_text(step)} returned {protocol.describe(value, 100)}"
 
 
-def _import_failure(failure):
+def _import_failure(failure: object) -> dict[str, Any]:
     """The worker's import failure as plain text fields (it is untrusted data)."""
-    kept = _plain(failure, ("module", "type", "message", "traceback", "file", "text"))
+    kept: dict[str, Any] = _plain(
+        failure, ("module", "type", "message", "traceback", "file", "text"))
     failure = failure if type(failure) is dict else {}
     kept["kind"] = failure.get("kind") if failure.get("kind") in ("syntax", "stopped") \
         else "crash"
@@ -198,13 +213,13 @@ def _import_failure(failure):
     return kept
 
 
-def _strings(value):
+def _strings(value: object) -> bool:
     return type(value) is list and all(type(item) is str for item in value)
 
 
-def _call_text(step):
+def _call_text(step: Step) -> str:
     """A step's call as the student would write it: forecast_move((0, 1))."""
-    def arg(value):
+    def arg(value: object) -> str:
         if type(value) is dict and "tuple" in value:
             return repr(tuple(value["tuple"]))
         return "state" if type(value) is dict else repr(value)
@@ -215,14 +230,14 @@ def _call_text(step):
 class OutputTap:
     """Keeps the first ``cap`` bytes of a stream and counts the rest."""
 
-    def __init__(self, stream, cap):
+    def __init__(self, stream: BinaryIO, cap: int) -> None:
         self.cap = cap
         self.kept = bytearray()
         self.total = 0
         self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
         self.thread.start()
 
-    def _drain(self, stream):
+    def _drain(self, stream: BinaryIO) -> None:
         while chunk := stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536):
             self.total += len(chunk)
             room = self.cap - len(self.kept)
@@ -233,28 +248,39 @@ class OutputTap:
 class Student:
     """Calls into the student's modules, one worker process at a time."""
 
-    def __init__(self, submission, modules, provided, output_cap=65536, spawner=None):
+    # Set for each worker (``_spawn``): what it sent, and what it tallied.
+    pending: bytearray
+    lines: collections.deque[bytearray]
+    ids: dict[int, int]
+    tested: protocol.Tested
+    entered: int
+    alarms: list[str]
+
+    def __init__(self, submission: str | Path, modules: Iterable[str], provided: str | Path,
+                 output_cap: int = 65536,
+                 spawner: LocalSpawner | BrokerSpawner | None = None) -> None:
         self.submission = str(submission)
         self.provided = str(provided)
         self.modules = list(modules)
         self.output_cap = output_cap
         self.spawner = spawner or LocalSpawner()
-        self.worker = None
-        self.taps = []
-        self.import_failure = None
+        self.worker: Spawned | None = None
+        self.taps: list[OutputTap] = []
+        self.import_failure: dict[str, Any] | None = None
         self.restarts = 0
-        self.origins = {}  # kept object's handle -> which call made it, for messages
-        self.reached = set()  # what of the grader's the student's code reached into
+        # kept object's handle -> which call made it, for messages
+        self.origins: dict[int, str] = {}
+        self.reached: set[str] = set()  # what of the grader's the student's code reached into
         self.self_imports = self_imports(self.submission, self.modules)
 
-    def provided_modules(self):
+    def provided_modules(self) -> list[str]:
         try:
             return sorted(Path(p).stem for p in os.listdir(self.provided) if p.endswith(".py")
                           and not p.startswith("_"))
         except OSError:
             return []
 
-    def notes(self):
+    def notes(self) -> list[str]:
         """What the grader saw in the student's files that a test can't show."""
         notes = [self_import_text(name, line, self.provided_modules())
                  for name, line in self.self_imports.items()]
@@ -264,7 +290,7 @@ class Student:
 
     # -- the worker's life -------------------------------------------------
 
-    def _spawn(self):
+    def _spawn(self) -> None:
         try:
             self.worker = self.spawner.spawn(
                 [self.submission, self.provided, *self.modules], cwd=self.submission)
@@ -278,7 +304,7 @@ class Student:
         self.tested, self.entered, self.alarms = protocol.Tested(), 0, []
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
 
-    def start(self):
+    def start(self) -> None:
         """Start the worker unless it runs; raise ImportFailed if the files don't import."""
         if self.import_failure:
             raise ImportFailed(self.import_failure)
@@ -299,7 +325,7 @@ class Student:
             self.stop()
             raise ImportFailed(self.import_failure)
 
-    def stop(self):
+    def stop(self) -> int | None:
         """Kill the worker, if one runs; the exit code, if it is known."""
         if not self.worker:
             return None
@@ -312,7 +338,8 @@ class Student:
 
     # -- calls ---------------------------------------------------------------
 
-    def run(self, chains, deadline):
+    def run(self, chains: list[list[Step]], deadline: Callable[[], float]
+            ) -> list[tuple[list[Reply], StudentFault | None]]:
         """Run chains of steps in one request: for each chain, the replies of the
         steps that answered and the fault that stopped it (or None).
 
@@ -322,12 +349,14 @@ class Student:
         chain, and so does a call on an object that lacks the method; any other
         fault ends the request and stands for every chain left.
         """
-        outcomes = []
+        outcomes: list[tuple[list[Reply], StudentFault | None]] = []
         due = deadline()
         try:
             self.start()
             self._send({"op": "run", "chains": chains}, due, _doing(chains[0][0]))
             for chain in chains:
+                replies: list[Reply]
+                fault: StudentFault | None
                 replies, fault = [], None
                 for step in chain:
                     try:
@@ -342,7 +371,8 @@ class Student:
             outcomes += [([], fault)] * (len(chains) - len(outcomes))
         return outcomes
 
-    def call(self, target, name, *args, deadline, count_in=None, keep=False):
+    def call(self, target: Target, name: str, *args: object, deadline: float,
+             count_in: str | None = None, keep: bool = False) -> Reply:
         """One call, alone in its request: its reply, or raise its fault."""
         [(replies, fault)] = self.run(
             [[call_step(target, name, *args, count_in=count_in, keep=keep)]], lambda: deadline)
@@ -350,8 +380,9 @@ class Student:
             raise fault
         return replies[0]
 
-    def _send(self, message, due, doing):
+    def _send(self, message: dict[str, object], due: float, doing: str) -> None:
         """Write a request, by the deadline of its first step."""
+        assert self.worker is not None  # started (``start``)
         data = memoryview(protocol.dumps(message))
         fd = self.worker.requests.fileno()
         while data:
@@ -362,7 +393,7 @@ class Student:
             except BrokenPipeError:
                 self._died(doing)
 
-    def _answer(self, step, due, chain, replies):
+    def _answer(self, step: Step, due: float, chain: list[Step], replies: list[Reply]) -> Reply:
         """The worker's reply to ``step``, with what was tallied while it ran
         (``calls``: the positions tested, ``entered``), or raise the fault it
         reports. Nothing in the reply is trusted to have its keys or types."""
@@ -392,7 +423,7 @@ class Student:
             self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
 
-    def _believable(self, reply, doing):
+    def _believable(self, reply: Reply, doing: str) -> None:
         """Refuse a step during which the student's code reached into the grader:
         the guard refused it something, or a namespace of the grader's changed."""
         changed = reply.get("changed")
@@ -401,7 +432,8 @@ class Student:
         if what:
             self._reached(what, doing)
 
-    def _check_identity(self, step, reply, replies, doing):
+    def _check_identity(self, step: Step, reply: Reply, replies: list[Reply], doing: str
+                        ) -> None:
         """The object called on is the one the grader kept (by the id the worker
         gave when it was made), and the reply's ids are numbers."""
         on, made, handle = reply.get("on"), reply.get("id"), reply.get("handle", 0)
@@ -415,26 +447,27 @@ class Student:
         if handle:
             self.ids[handle] = made
 
-    def _reached(self, what, doing):
+    def _reached(self, what: list[str], doing: str) -> NoReturn:
         """Fail the step: the student's code reached into the grader (``what``)."""
         self.reached.update(what)
         self.stop()  # what else the worker answers can't be believed either
         raise ChangedGrader(", ".join(dict.fromkeys(what)), doing)
 
-    def _origin(self, target, chain, replies):
+    def _origin(self, target: list[Any], chain: list[Step], replies: list[Reply]) -> str | None:
         """Which call made the object a step was called on, as the student wrote it."""
         kind, where = target
         if kind == "step" and where < len(replies) and chain[where]["op"] == "call":
             return _returned(chain[where], replies[where]["value"])
         return self.origins.get(where) if kind == "handle" else None
 
-    def _raised(self, name, raised):
+    def _raised(self, name: str, raised: object) -> Raised:
         fault = Raised(name, raised)
         if fault.raised["type"] == "NameError" and self.self_imports:
             fault.args = (f"{fault}\n{' '.join(self.notes())}",)
         return fault
 
-    def _wait(self, due, doing, read=(), write=()):
+    def _wait(self, due: float, doing: str, read: Sequence[int] = (), write: Sequence[int] = ()
+              ) -> None:
         """Wait until a pipe is ready; a worker that is not by ``due`` is stopped."""
         left = due - time.monotonic()
         if left <= 0 or not any(select.select(read, write, [], left)[:2]):
@@ -442,9 +475,10 @@ class Student:
             self.restarts += 1
             raise CallTimeout(f"time limit reached while {doing}")
 
-    def _line(self, due, doing):
+    def _line(self, due: float, doing: str) -> bytearray:
         """The worker's next line, waiting until ``due`` at most."""
         while not self.lines:
+            assert self.worker is not None  # started (``start``)
             self._wait(due, doing, read=[self.worker.answers])
             chunk = os.read(self.worker.answers, 65536)
             if not chunk:
@@ -457,7 +491,7 @@ class Student:
                 self._interfered(doing, "an answer too large")
         return self.lines.popleft()
 
-    def _receive(self, due, doing):
+    def _receive(self, due: float, doing: str) -> dict[str, Any]:
         """The worker's next answer (a JSON object), tallying the lines that came
         before it: the grader's terminal_test called, its stand-ins entered, the
         guard's refusals."""
@@ -477,14 +511,14 @@ class Student:
                 except protocol.BadMessage as exc:
                     self._interfered(doing, str(exc))
 
-    def _interfered(self, doing, what):
+    def _interfered(self, doing: str, what: str) -> NoReturn:
         """The worker sent what the protocol does not allow: the student's code
         wrote to the grader's channel, or sent what no answer is."""
         self.stop()
         raise WorkerDied(f"your code interfered with the grader's channel while {doing}: "
                          f"{what}")
 
-    def _died(self, doing):
+    def _died(self, doing: str) -> NoReturn:
         code = self.stop()
         self.restarts += 1
         if code is None:
@@ -499,7 +533,7 @@ class Student:
 
     # -- output ----------------------------------------------------------------
 
-    def output(self):
+    def output(self) -> dict[str, object]:
         """What the student's code printed, capped, with the total size."""
         for tap in self.taps:
             tap.thread.join(timeout=1)

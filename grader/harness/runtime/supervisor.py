@@ -18,7 +18,7 @@ import pytest  # noqa: E402
 import pytest_timeout  # noqa: E402
 
 from grader.contracts import events  # noqa: E402
-from grader.contracts import job as jobs
+from grader.contracts import job as jobs  # noqa: E402
 from grader.harness.runtime import limits  # noqa: E402
 from grader.harness.runtime.plugin import Grading  # noqa: E402
 from grader.harness.runtime.spawn import BrokerSpawner  # noqa: E402
@@ -30,7 +30,7 @@ UNUSED_PLUGINS = ("cacheprovider", "doctest", "junitxml", "legacypath", "monkeyp
                   "unittest", "unraisableexception", "threadexception")
 
 
-def pytest_args(job):
+def pytest_args(job: jobs.Job) -> list[str]:
     suite = job["suite"]
     backstop = max(int(t.get("seconds", job["limits"]["test_seconds"]))
                    for t in job["tests"].values()) + 10
@@ -45,7 +45,7 @@ def pytest_args(job):
     ]
 
 
-def _undumpable():
+def _undumpable() -> None:
     """Make this process's /proc entries (its pipes among them) unreachable for
     the student's processes, even where they run as the same user."""
     import ctypes
@@ -54,7 +54,7 @@ def _undumpable():
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     _undumpable()
     job = jobs.read(argv[0])
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")

@@ -19,11 +19,18 @@ worker imports nothing of the grader but ``grader.contracts.protocol`` and ``gua
 Docker sandbox the student's user can read nothing else.
 """
 
+from __future__ import annotations
+
 import collections
 import os
 import sys
 import traceback
 import types
+from collections.abc import Callable, Iterator, Mapping
+
+TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 # A worker starts for every test: no pathlib (a sixth of its start-up in the
 # Docker sandbox) for the little path work done here.
@@ -34,7 +41,7 @@ from grader.contracts import protocol  # noqa: E402  (needs the path above)
 from grader.harness.runtime import guard  # noqa: E402  (needs the path above)
 
 
-def _student_frames(exc, submission):
+def _student_frames(exc: BaseException, submission: str) -> str:
     """The traceback, keeping only the frames in the student's own files."""
     frames = [
         frame
@@ -48,7 +55,7 @@ def _student_frames(exc, submission):
     return "\n".join(lines)
 
 
-def _exception(exc, submission):
+def _exception(exc: BaseException, submission: str) -> dict[str, str]:
     return {
         "type": type(exc).__name__,
         "message": _text(exc),
@@ -56,15 +63,15 @@ def _exception(exc, submission):
     }
 
 
-def _text(exc):
+def _text(exc: BaseException) -> str:
     try:
         return str(exc)[: protocol.MAX_TEXT]
     except BaseException:
         return type(exc).__name__
 
 
-def _import_failure(name, exc, submission):
-    failure = {"module": name, **_exception(exc, submission)}
+def _import_failure(name: str, exc: BaseException, submission: str) -> dict[str, object]:
+    failure: dict[str, object] = {"module": name, **_exception(exc, submission)}
     if isinstance(exc, SyntaxError):
         failure.update(
             kind="syntax",
@@ -78,11 +85,12 @@ def _import_failure(name, exc, submission):
     return failure
 
 
-def import_all(names, submission):
+def import_all(names: list[str], submission: str
+               ) -> tuple[dict[str, types.ModuleType], dict[str, object] | None]:
     """Import the student's modules: (name -> module, a plain-data failure or None)."""
     import importlib
 
-    modules = {}
+    modules: dict[str, types.ModuleType] = {}
     for name in names:
         try:
             modules[name] = importlib.import_module(name)
@@ -91,7 +99,8 @@ def import_all(names, submission):
     return modules, None
 
 
-def stand_ins(module, trusted, tick):
+def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callable[[bytes], object]
+              ) -> dict[tuple[str, bool], Callable[..., object]]:
     """The grader's functions that stand in for some of ``module``'s during a call.
 
     ``terminal_test`` always: it reports each call, with the position it was
@@ -103,7 +112,9 @@ def stand_ins(module, trusted, tick):
     calls back into the module's function of the other kind, looked up at
     call time, for the children. Everything they use is bound in defaults.
     """
-    def terminal_test(gameState, _tick=tick, _label=trusted.label, _tested=protocol.TESTED):
+    def terminal_test(gameState: Any, _tick: Callable[[bytes], object] = tick,
+                      _label: Callable[[Any], str] = trusted.label,
+                      _tested: bytes = protocol.TESTED) -> bool:
         try:
             where = _label(gameState).encode()
         except Exception:  # not a trusted state: no position the search visits
@@ -111,9 +122,11 @@ def stand_ins(module, trusted, tick):
         _tick(_tested + where + b"\n")
         return not gameState.get_legal_moves()
 
-    def value(gameState, depth, minimising, _terminal=terminal_test, _tick=tick,
-              _entered=protocol.ENTERED + b"\n", _module=module, _getattr=getattr,
-              _number=_number):
+    def value(gameState: Any, depth: int | None, minimising: bool,
+              _terminal: Callable[[Any], bool] = terminal_test,
+              _tick: Callable[[bytes], object] = tick, _entered: bytes = protocol.ENTERED + b"\n",
+              _module: types.ModuleType = module, _getattr: Callable[..., Any] = getattr,
+              _number: Callable[[object, str], int | float] = _number) -> int | float | None:
         _tick(_entered)
         if _terminal(gameState):
             return 1 if minimising else -1
@@ -129,16 +142,20 @@ def stand_ins(module, trusted, tick):
                 best = found
         return best
 
-    def min_value(gameState, _value=value):
+    def min_value(gameState: Any, _value: Callable[..., int | float | None] = value
+                  ) -> int | float | None:
         return _value(gameState, None, True)
 
-    def max_value(gameState, _value=value):
+    def max_value(gameState: Any, _value: Callable[..., int | float | None] = value
+                  ) -> int | float | None:
         return _value(gameState, None, False)
 
-    def min_value_to(gameState, depth, _value=value):
+    def min_value_to(gameState: Any, depth: int,
+                     _value: Callable[..., int | float | None] = value) -> int | float | None:
         return _value(gameState, depth, True)
 
-    def max_value_to(gameState, depth, _value=value):
+    def max_value_to(gameState: Any, depth: int,
+                     _value: Callable[..., int | float | None] = value) -> int | float | None:
         return _value(gameState, depth, False)
 
     return {("terminal_test", False): terminal_test, ("terminal_test", True): terminal_test,
@@ -146,7 +163,8 @@ def stand_ins(module, trusted, tick):
             ("min_value", True): min_value_to, ("max_value", True): max_value_to}
 
 
-def _install(module, step, stand_ins):
+def _install(module: types.ModuleType, step: Mapping[str, Any],
+             stand_ins: Mapping[tuple[str, bool], Callable[..., object]]) -> dict[str, object]:
     """Put the stand-ins a step asks for in the module; what they replaced."""
     names = ["terminal_test", *(n for n in step.get("trusted") or ()
                                 if n in ("min_value", "max_value"))]
@@ -157,7 +175,7 @@ def _install(module, step, stand_ins):
     return saved
 
 
-def _remove(module, saved):
+def _remove(module: types.ModuleType, saved: Mapping[str, object]) -> None:
     for name, value in saved.items():
         if value is _ABSENT:
             module.__dict__.pop(name, None)
@@ -168,7 +186,7 @@ def _remove(module, saved):
 _ABSENT = object()
 
 
-def _number(value, name):
+def _number(value: Any, name: str) -> Any:
     """A child's value, which the stand-in compares: a number, or a clear TypeError."""
     if type(value) not in (int, float):
         raise TypeError(f"{name} returned {protocol.safe_repr(value)} where a number was due "
@@ -177,7 +195,7 @@ def _number(value, name):
     return value
 
 
-def _resolve(target, made, session):
+def _resolve(target: Any, made: list[object], session: Any) -> Any:
     kind, name = target
     if kind == "module":
         return session.modules[name]
@@ -186,7 +204,7 @@ def _resolve(target, made, session):
     return session.handles[name]
 
 
-def _argument(arg, session):
+def _argument(arg: object, session: Any) -> object:
     if type(arg) is dict and "state" in arg:
         return session.trusted.from_data(arg["state"])
     if type(arg) is dict and "handle" in arg:
@@ -196,16 +214,23 @@ def _argument(arg, session):
     return arg
 
 
-def _hold(value, _held=[]):  # noqa: B006 (the list is the point)
+def _hold(value: object, _held: list[object] = []) -> None:  # noqa: B006 (the list is the point)
     """Keep a reference the student's code can't reach (defaults are guarded):
     an object the supervisor knows by its id is never freed, so no copy put in
     its place can take over its address, and its id."""
     _held.append(value)
 
 
-def call(step, made, session, _resolve=_resolve, _argument=_argument, _install=_install,
-         _remove=_remove, _exception=_exception, _encode=protocol.encode, _id=id, _hold=_hold,
-         _getattr=getattr, _callable=callable):
+def call(step: Mapping[str, Any], made: list[object], session: Any,
+         _resolve: Callable[[Any, list[object], Any], Any] = _resolve,
+         _argument: Callable[[object, Any], object] = _argument,
+         _install: Callable[..., dict[str, object]] = _install,
+         _remove: Callable[..., None] = _remove,
+         _exception: Callable[[BaseException, str], dict[str, str]] = _exception,
+         _encode: Callable[[object], object] = protocol.encode,
+         _id: Callable[[object], int] = id, _hold: Callable[[object], None] = _hold,
+         _getattr: Callable[..., Any] = getattr,
+         _callable: Callable[[object], bool] = callable) -> dict[str, object]:
     """Run a call step. The reply says which objects were called on and made
     (``on``, ``id``): the supervisor, which knows what it asked for, compares
     them, so a kept object swapped behind its back, or a state that is its own
@@ -235,7 +260,9 @@ def call(step, made, session, _resolve=_resolve, _argument=_argument, _install=_
     return reply
 
 
-def run_step(step, made, session, _call=call):
+def run_step(step: Mapping[str, Any], made: list[object], session: Any,
+             _call: Callable[[Mapping[str, Any], list[object], Any], dict[str, object]] = call
+             ) -> dict[str, object]:
     op = step.get("op")
     try:
         if op == "call":
@@ -249,13 +276,16 @@ def run_step(step, made, session, _call=call):
     return {"bad_request": str(op)}
 
 
-def serve(request, session, _run_step=run_step, _changed=guard.changed):
+def serve(request: Mapping[str, Any], session: Any,
+          _run_step: Callable[[Mapping[str, Any], list[object], Any], dict[str, object]] = run_step,
+          _changed: Callable[[guard.Snapshot], list[str]] = guard.changed
+          ) -> Iterator[dict[str, object]]:
     """The replies to a request, one per step run. Its chains of steps run in
     order: a step that raises or calls what is missing ends its chain, one
     that can't be done ends the request (as the supervisor expects). A reply
     names what of the grader's was changed during its step."""
     for chain in request["chains"]:
-        made = []  # the values of the chain's steps so far
+        made: list[object] = []  # the values of the chain's steps so far
         for step in chain:
             reply = _run_step(step, made, session)
             changed = _changed(session.snapshot)
@@ -268,11 +298,11 @@ def serve(request, session, _run_step=run_step, _changed=guard.changed):
                 return
 
 
-def shares(a, b):
+def shares(a: object, b: object) -> list[str]:
     """Paths of mutable objects that two states have in common."""
-    first = {}
+    first: dict[int, str] = {}
     _walk(a, "state", lambda obj, path: first.setdefault(id(obj), path))
-    common = []
+    common: list[str] = []
     _walk(b, "state", lambda obj, path: common.append(path) if id(obj) in first else None)
     return common[:20]
 
@@ -280,7 +310,8 @@ def shares(a, b):
 MUTABLE = (list, dict, set, bytearray)
 
 
-def _walk(obj, path, visit, depth=0, budget=None):
+def _walk(obj: Any, path: str, visit: Callable[[object, str], object], depth: int = 0,
+          budget: list[int] | None = None) -> None:
     """Visit every mutable object reachable from ``obj``'s attributes."""
     budget = budget if budget is not None else [5000]
     if depth > 5 or budget[0] <= 0:
@@ -292,7 +323,8 @@ def _walk(obj, path, visit, depth=0, budget=None):
         children = [(f"{path}[{k!r}]", v) for k, v in list(obj.items())[:100]]
     elif type(obj) in (list, tuple):
         children = [(f"{path}[{i}]", v) for i, v in enumerate(obj[:100])]
-    elif hasattr(obj, "__dict__") and not isinstance(obj, type) and (depth == 0 or not callable(obj)):
+    elif (hasattr(obj, "__dict__") and not isinstance(obj, type)
+          and (depth == 0 or not callable(obj))):
         children = [(f"{path}.{k}", v) for k, v in list(vars(obj).items())[:100]]
     else:
         children = []
@@ -300,7 +332,7 @@ def _walk(obj, path, visit, depth=0, budget=None):
         _walk(child, child_path, visit, depth + 1, budget)
 
 
-def _yield_to_the_grader():
+def _yield_to_the_grader() -> None:
     """Before any student code: lower this process's CPU priority, and make it
     the first the kernel kills when memory runs out (neither needs privileges)."""
     os.nice(10)
@@ -311,28 +343,30 @@ def _yield_to_the_grader():
         pass
 
 
-def _trusted_game(provided, module_names):
+def _trusted_game(provided: str, module_names: list[str]) -> Any:
     """The provided, trusted game (``grader.contracts.provided``), imported before the student's
     files; None where the student writes the game or none is provided."""
     if "gamestate" in module_names or not os.path.exists(os.path.join(provided, "gamestate.py")):
         return None
-    import gamestate
+    import gamestate  # type: ignore[import-not-found]  # PROVIDED, on the path at run time
 
     return gamestate
 
 
-def _guarded(answers, trusted):
+def _guarded(answers: BinaryIO, trusted: types.ModuleType | None
+             ) -> tuple[guard.Snapshot, Callable[..., None]]:
     """Guard the grader's code here (see ``guard``) before the student's runs:
     the snapshot of the namespaces it relies on, and ``protect``."""
     import builtins
 
-    def alarm(what, _write=answers.write, _flush=answers.flush, _line=protocol.ALARM):
+    def alarm(what: str, _write: Callable[[bytes], object] = answers.write,
+              _flush: Callable[[], object] = answers.flush, _line: bytes = protocol.ALARM) -> None:
         _write(_line + what.encode("utf-8", "replace")[:200] + b"\n")
         _flush()
 
     protect = guard.install(alarm)
     this = sys.modules[__name__]
-    namespaces = [this, protocol, guard, builtins]
+    namespaces: list[object] = [this, protocol, guard, builtins]
     if trusted:
         namespaces += [trusted, trusted.GameState]
     protect(alarm, *guard.functions_of(*namespaces[:3], *namespaces[4:]))
@@ -349,9 +383,11 @@ Session = collections.namedtuple(
     "Session", "submission modules handles trusted snapshot stand_ins")
 
 
-def _session(submission, modules, trusted, snapshot, protect, tick):
+def _session(submission: str, modules: dict[str, types.ModuleType],
+             trusted: Any, snapshot: guard.Snapshot,
+             protect: Callable[..., None], tick: Callable[[bytes], object]) -> Session:
     """The worker's session, the stand-ins made (and protected) for each module."""
-    made = {}
+    made: dict[str, Mapping[tuple[str, bool], Callable[..., object]]] = {}
     for name, module in modules.items() if trusted else ():
         functions = stand_ins(module, trusted, tick)
         protect(*functions.values())
@@ -359,7 +395,7 @@ def _session(submission, modules, trusted, snapshot, protect, tick):
     return Session(submission, modules, {}, trusted, snapshot, types.MappingProxyType(made))
 
 
-def main(argv):
+def main(argv: list[str]) -> None:
     _yield_to_the_grader()
     rpc_in, rpc_out, submission, provided, *module_names = argv
     requests = os.fdopen(int(rpc_in), "rb")

@@ -15,8 +15,8 @@ from grader.harness.minimax.probes import SearchProbe
 from grader.harness.minimax.search import Search, Stuck
 
 MODULE = "minimax_helpers"
-POSITIONS = isolation.reachable(isolation.new_game())
-REFERENCE = Search()
+POSITIONS = isolation.positions()
+REFERENCE = Search(game=isolation)
 OTHER = {"min_value": "max_value", "max_value": "min_value"}
 # Answers that `if terminal_test(state):` reads as meant, though they are no bool.
 LOOSE = {None: False, 0: False, 1: True}
@@ -28,7 +28,7 @@ def helpers(student):
 
 
 def over(state):
-    return not state.get_legal_moves()
+    return isolation.terminal(state)
 
 
 def loose(answer):
