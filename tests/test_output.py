@@ -148,8 +148,8 @@ def nothing_graded(monkeypatch):
     """Fails a test that grades, picks a sandbox or builds a package: refusals come first."""
     def reached(*args, **kwargs):
         raise AssertionError("work was done before the refusal")
-    for owner, name in ((grading, "grade"), (sandbox, "choose"), (sandbox, "backend"),
-                        (gradescope_package, "build")):
+    for owner, name in ((grading, "grade"), (grading, "open_sandbox"), (grading, "sandbox_for"),
+                        (sandbox, "backend"), (gradescope_package, "build")):
         monkeypatch.setattr(owner, name, reached)
 
 

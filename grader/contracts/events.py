@@ -17,6 +17,7 @@ well-formed events, and the report checks and escapes every field it shows.
 """
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,15 +26,18 @@ MESSAGE_CAP = 4000  # characters of one test's message, on both sides
 RESULTS_CAP = 4 << 20  # bytes of result events the host reads from one run
 
 Event = dict[str, Any]
+_CUT = re.compile(r"\.\.\. \[\d+ characters cut\]")
 
 
 def capped(text: str, cap: int = MESSAGE_CAP) -> str:
-    """``text`` within ``cap`` characters, the note of how much was cut included,
-    so that a text capped once is left alone by the next cap."""
-    if len(text) <= cap:
+    """``text`` cut after ``cap`` characters, saying how many more there were.
+
+    A text that this cap cut already is left as it is: the supervisor caps a
+    message and the host caps it again, and the note must keep the first count.
+    """
+    if len(text) <= cap or _CUT.fullmatch(text, cap):
         return text
-    keep = max(0, cap - len(f"... [{len(text)} characters cut]"))
-    return text[:keep] + f"... [{len(text) - keep} characters cut]"
+    return text[:cap] + f"... [{len(text) - cap} characters cut]"
 
 
 def test_name(nodeid: str) -> str:
