@@ -49,7 +49,7 @@ def open_sandbox(choice: str, *, warm: int = 0,
     ``warm``: containers the Docker sandbox starts ahead of need (batches).
     """
     if choice == "launcher":
-        from grader.sandbox.launcher import LauncherSandbox
+        from grader.sandbox.machine import LauncherSandbox
 
         return LauncherSandbox()
     if choice != "auto":

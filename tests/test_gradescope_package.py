@@ -19,8 +19,8 @@ import pytest
 from conftest import ROOT, SOLUTIONS
 
 from grader import exercises, image
+from grader.gradescope import autograder as gradescope_run
 from grader.gradescope import package as gradescope_package
-from grader.gradescope import run as gradescope_run
 from grader.sandbox import tar
 from grader.sandbox.docker import IMAGE
 
@@ -49,7 +49,7 @@ def test_the_scripts_are_at_the_top_and_executable(package):
         data, mode = held[name]
         assert stat.S_ISREG(mode) and mode & 0o111 == 0o111, name
         assert data.startswith(b"#!/usr/bin/env bash\n")
-    assert b"-m grader.gradescope.run helpers\n" in held["run_autograder"][0]
+    assert b"-m grader.gradescope.autograder helpers\n" in held["run_autograder"][0]
 
 
 def test_it_holds_the_harness_and_this_exercise_s_suite_only(package):
@@ -95,7 +95,7 @@ def test_the_package_grades_with_its_own_files_alone(package, tmp_path):
     code = (
         "import json, sys\n"
         f"sys.path.insert(0, {str(tmp_path / 'source')!r})\n"
-        "from grader.gradescope import run as gradescope_run\n"
+        "from grader.gradescope import autograder as gradescope_run\n"
         f"text = gradescope_run.results('helpers', {str(tmp_path / 'submission')!r})\n"
         "files = [m.__file__ for n, m in sys.modules.items() if n.split('.')[0] == 'grader']\n"
         "print(json.dumps({'results': json.loads(text), 'files': files}))\n")
@@ -103,7 +103,7 @@ def test_the_package_grades_with_its_own_files_alone(package, tmp_path):
                          check=True)
     found = json.loads(run.stdout)
     assert all(f.startswith(str(tmp_path / "source")) for f in found["files"]), found["files"]
-    assert any(f.endswith("sandbox/launcher.py") for f in found["files"])
+    assert any(f.endswith("sandbox/machine.py") for f in found["files"])
     assert found["results"]["score"] == 0
     assert "minimax_helpers.py is missing" in found["results"]["output"]
 
@@ -279,7 +279,7 @@ import json, os, time
 from pathlib import Path
 from grader import exercises, intake
 from grader.harness.runtime.launcher import student_pids
-from grader.sandbox.launcher import LauncherSandbox
+from grader.sandbox.machine import LauncherSandbox
 exercise = exercises.load("helpers")
 limits = exercise.limits.override(total_seconds=4, call_seconds=60, test_seconds=60)
 submission = intake.take("/autograder/submission", exercise.files)

@@ -1,2 +1,2 @@
 """Gradescope: the autograder package an instructor uploads (``package``) and
-what it runs for each submission there (``run``)."""
+what it runs for each submission there (``autograder``)."""

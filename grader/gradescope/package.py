@@ -6,7 +6,7 @@ Gradescope unpacks it in /autograder/source. It holds:
   image: a virtual environment of a Python 3.11 or newer with the packages,
   and the grader installed in /opt/minimax-grader by ``install-harness``,
   with the two users and the permissions of the grading image;
-- ``run_autograder``, run as root for each submission: ``grader.gradescope.run``
+- ``run_autograder``, run as root for each submission: ``grader.gradescope.autograder``
   grades /autograder/submission in the launcher sandbox (the student's code
   as the ``student`` user, who can't read the suite) and always writes
   /autograder/results/results.json;
@@ -32,12 +32,12 @@ from grader import files, image, resources
 from grader.exercises import Exercise
 
 SCRIPTS = resources.data("gradescope")
-# The host side's modules that grader.gradescope.run imports (tests check the list).
+# The host side's modules that grader.gradescope.autograder imports (tests check the list).
 HOST = ("grader/__init__.py", "grader/resources.py", "grader/files.py", "grader/exercises.py",
         "grader/grading.py", "grader/intake.py", "grader/report.py", "grader/render.py",
-        "grader/errors.py", "grader/gradescope/__init__.py", "grader/gradescope/run.py",
+        "grader/errors.py", "grader/gradescope/__init__.py", "grader/gradescope/autograder.py",
         "grader/sandbox/__init__.py", "grader/sandbox/common.py", "grader/sandbox/local.py",
-        "grader/sandbox/launcher.py",
+        "grader/sandbox/machine.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")
 HOST_ONLY = {"docker"}  # the Docker sandbox's client: the package starts no container
 EXECUTABLE, PLAIN = 0o755, 0o644

@@ -11,8 +11,8 @@ from grader.games import Move, Path
 from grader.games.isolation import flawed_rules, suite_positions
 from grader.games.isolation.rules import (
     DIRECTIONS,
-    LARGE,
-    SMALL,
+    LARGE_BOARD,
+    SMALL_BOARD,
     GameState,
     draw,
     from_data,
@@ -23,9 +23,9 @@ from grader.games.isolation.rules import (
     to_data,
 )
 
-__all__ = ["DIRECTIONS", "LARGE", "SMALL", "GameState", "draw", "from_data", "key", "label",
-           "new_game", "reachable", "to_data", "start", "legal_moves", "play", "terminal",
-           "utility", "to_move", "positions", "flawed"]
+__all__ = ["DIRECTIONS", "LARGE_BOARD", "SMALL_BOARD", "GameState", "draw", "from_data", "key",
+           "label", "new_game", "reachable", "to_data", "start", "legal_moves", "play",
+           "terminal", "utility", "to_move", "positions", "flawed"]
 
 
 def start() -> GameState:
@@ -55,7 +55,7 @@ def utility(state: GameState, player: int) -> int:
 
 
 def positions() -> Sequence[tuple[GameState, Path]]:
-    return suite_positions.SMALL
+    return suite_positions.LESSON_POSITIONS
 
 
 def flawed() -> Sequence[flawed_rules.GameModel]:

@@ -11,8 +11,8 @@ run a student's search on larger boards.
 # sizes and ``from_data``'s data (JSON) can only be typed as plain ``dict``s.
 # mypy: allow-any-generics
 
-SMALL = {"width": 3, "height": 2, "blocked": ((2, 1),)}
-LARGE = {"width": 4, "height": 3, "blocked": ((3, 2), (1, 1))}
+SMALL_BOARD = {"width": 3, "height": 2, "blocked": ((2, 1),)}
+LARGE_BOARD = {"width": 4, "height": 3, "blocked": ((3, 2), (1, 1))}
 
 # The eight queen directions, as (dx, dy).
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -78,7 +78,7 @@ class GameState:
         return self._parity
 
 
-def new_game(size: dict = SMALL) -> GameState:
+def new_game(size: dict = SMALL_BOARD) -> GameState:
     return GameState(size["width"], size["height"], size["blocked"])
 
 

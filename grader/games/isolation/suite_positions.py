@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from grader.games.isolation import rules as isolation
 
-SMALL = isolation.reachable(isolation.new_game())
+LESSON_POSITIONS = isolation.reachable(isolation.new_game())
 
 # Two moves in: a full search takes a fraction of a second from here.
 LARGE_DECISION_PATHS = (
@@ -36,5 +36,5 @@ def nonterminal(positions: Iterable[tuple[isolation.GameState, tuple[tuple[int, 
 
 def large(paths: Iterable[tuple[tuple[int, int], ...]]
           ) -> list[tuple[isolation.GameState, tuple[tuple[int, int], ...]]]:
-    root = isolation.new_game(isolation.LARGE)
+    root = isolation.new_game(isolation.LARGE_BOARD)
     return [(root.replay(path), path) for path in paths]

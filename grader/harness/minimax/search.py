@@ -49,7 +49,7 @@ class Flaws:
     decision_uses_max: bool = False  # the root's children scored with max_value
 
 
-REFERENCE = Flaws()
+NO_FLAWS = Flaws()
 # max_value as a copy of min_value with only its name changed: +1 at terminals,
 # the minimum, and its call to max_value for the children left as it was, so it
 # calls itself (and, from +1 at every terminal, answers +1 everywhere).
@@ -74,8 +74,8 @@ class Search:
     stand-in, in the student's place).
     """
 
-    def __init__(self, flaws: Flaws | None = REFERENCE, game: Game = isolation) -> None:
-        self.flaws = flaws or REFERENCE
+    def __init__(self, flaws: Flaws | None = NO_FLAWS, game: Game = isolation) -> None:
+        self.flaws = flaws or NO_FLAWS
         self.game = game
         self.reset()
 
@@ -83,7 +83,7 @@ class Search:
         self.calls = Tested()
         self.entered = 0
 
-    def terminal_test(self, state: State, flaws: Flaws = REFERENCE) -> bool:
+    def terminal_test(self, state: State, flaws: Flaws = NO_FLAWS) -> bool:
         if not flaws.inline_terminal:
             self.calls[repr(self.game.key(state))] += 2 if flaws.double_terminal_test else 1
         return self.game.terminal(state)
@@ -94,7 +94,7 @@ class Search:
         if only is None or only == ("min_value" if minimising else "max_value"):
             return self.flaws
         self.entered += 1
-        return REFERENCE
+        return NO_FLAWS
 
     def _cut(self, depth: int | None) -> bool:
         return depth is not None and depth <= 0

@@ -11,7 +11,7 @@ tmpfs), starts the supervisor as the ``grader`` user with the container's
 stdout as its results channel, and then starts and kills the student's
 workers, as a user of the run's own, when the supervisor asks (see ``spawn``).
 When the supervisor ends, every student process is killed. The launcher
-sandbox (``grader.sandbox.launcher``) runs it the same way, outside Docker.
+sandbox (``grader.sandbox.machine``) runs it the same way, outside Docker.
 """
 
 import io

@@ -7,11 +7,12 @@ that code which only works on 3 x 2 is caught.
 
 import pytest
 
-from grader.games.isolation.suite_positions import LARGE_DECISION_PATHS, SMALL, large, nonterminal
+from grader.games import isolation
+from grader.games.isolation.suite_positions import LARGE_DECISION_PATHS, large, nonterminal
 from grader.harness.minimax.decision_checks import check_moves
 from grader.harness.minimax.probes import SearchProbe
 
-POSITIONS = nonterminal(SMALL)
+POSITIONS = nonterminal(isolation.positions())
 
 
 @pytest.fixture

@@ -6,13 +6,14 @@ from outside; the module's own ``call_counter`` is never read.
 
 import pytest
 
-from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, SMALL, large, nonterminal
+from grader.games import isolation
+from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
 from grader.harness.minimax import checks, mistakes
 from grader.harness.minimax.decision_checks import check_counts, check_moves
 from grader.harness.minimax.probes import SearchProbe
 from grader.harness.minimax.search import Search
 
-POSITIONS = nonterminal(SMALL)
+POSITIONS = nonterminal(isolation.positions())
 DEPTHS = range(1, 7)
 OTHER = {"min_value": "max_value", "max_value": "min_value"}
 

@@ -1,14 +1,15 @@
-"""The launcher sandbox: the grading image's launcher, run here as root.
+"""The machine as the sandbox: the grading image's launcher, run here as root.
 
-For a machine that is itself a throwaway container made for grading, such as
-Gradescope's (see ``grader.gradescope.package``), where the harness was
-installed by ``grader/data/image/install-harness``: the launcher takes the same job
-archive on stdin as in the Docker sandbox, and starts the supervisor as the
-``grader`` user and the student's workers as a user of the run's own, who
-can't read the suites. The wall-clock limit is this process's deadline and kill;
-the other limits are the harness's rlimits, with an address-space cap in
-place of a container's memory limit. Network, disk and kernel isolation are
-the machine's: this backend adds none.
+Its backend is called ``launcher`` (reports say so). For a machine that is
+itself a throwaway container made for grading, such as Gradescope's (see
+``grader.gradescope.package``), where the harness was installed by
+``grader/data/image/install-harness``: the launcher takes the same job archive
+on stdin as in the Docker sandbox, and starts the supervisor as the ``grader``
+user and the student's workers as a user of the run's own, who can't read the
+suites. The wall-clock limit is this process's deadline and kill; the other
+limits are the harness's rlimits, with an address-space cap in place of a
+container's memory limit. Network, disk and kernel isolation are the
+machine's: this backend adds none.
 """
 
 import os

@@ -1,6 +1,6 @@
 """What the Gradescope package's run_autograder runs for each submission.
 
-``python -m grader.gradescope.run EXERCISE`` takes in the student's files
+``python -m grader.gradescope.autograder EXERCISE`` takes in the student's files
 from /autograder/submission with the grader's intake, grades them in the
 launcher sandbox (the supervisor and the student's code as two users, as in
 the grading image) and writes the report as Gradescope's results.json. A
