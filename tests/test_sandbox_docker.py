@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -241,7 +242,38 @@ def test_warm_containers_serve_one_run_each_and_close_removes_them(docker_client
         wait_for_warm(warm)
     finally:
         warm.close()
-    time.sleep(1)  # a warm-up under way when closed removes its own container
+    assert docker_client.containers.list(all=True, filters=mine, ignore_removed=True) == []
+
+
+def test_close_waits_for_a_warm_up_still_making_its_container(docker_client, monkeypatch):
+    """A warm-up the engine is slow to serve, under way when the batch ends: close()
+    returns only once its container is made and removed, so that the end of the
+    process can't cut it off and leave the container behind."""
+    from docker.models.containers import ContainerCollection
+
+    gate, waiting = threading.Event(), threading.Event()
+    create = ContainerCollection.create
+
+    def slow_for_warm_ups(collection, *args, **kwargs):
+        if threading.current_thread() is not threading.main_thread():
+            waiting.set()
+            assert gate.wait(60), "the test never opened the gate"
+        return create(collection, *args, **kwargs)
+
+    monkeypatch.setattr(ContainerCollection, "create", slow_for_warm_ups)
+    exercise = exercises.load("helpers")
+    warm = DockerSandbox(docker_client, warm=1)
+    mine = {"label": f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"}
+    assert grading.grade(exercise, SOLUTIONS / "helpers", warm, exercise.limits)["score"] == 10
+    assert waiting.wait(60)  # the warm-up is inside the engine's create
+    closing = threading.Thread(target=warm.close)
+    closing.start()
+    closing.join(0.5)
+    assert closing.is_alive()  # close() waits for it ...
+    gate.set()
+    closing.join(120)
+    assert not closing.is_alive() and not any(t.is_alive() for t in warm.warming)
+    # ... and what it made is gone when close() returns
     assert docker_client.containers.list(all=True, filters=mine, ignore_removed=True) == []
 
 

@@ -50,6 +50,7 @@ def _scratch_mb(limits: Limits) -> int:
 
 STOP_GRACE = 3  # seconds for the engine to end a container, once its run is over
 REMOVE_GRACE = 4  # seconds the report waits for the container's removal (it goes on after)
+CLOSE_GRACE = 40  # seconds close() waits for warm-ups (the client's own timeout is 30 s)
 
 
 def host_config(limits: Limits) -> dict[str, Any]:
@@ -161,6 +162,7 @@ class DockerSandbox:
         self.warm = warm
         # (key, container) started and waiting for a job
         self.ready: list[tuple[tuple[str, Limits], Container]] = []
+        self.warming: list[threading.Thread] = []  # warm-ups that may still create one
         self.closed = False
         self.lock = threading.Lock()
 
@@ -184,11 +186,18 @@ class DockerSandbox:
             # (and the next sweep) rather than holding up the report.
             _within(lambda: _remove(container), REMOVE_GRACE)
 
-    def _create(self, exercise: Exercise, limits: Limits) -> "Container":
-        return self.client.containers.create(
+    def _started(self, exercise: Exercise, limits: Limits) -> "Container":
+        """A new container, started; one the engine made but could not start is removed."""
+        container = self.client.containers.create(
             self.image, labels={LABEL: "1", f"{LABEL}.owner": _owner(),
                                 f"{LABEL}.exercise": exercise.id},
             **host_config(limits))
+        try:
+            container.start()
+        except BaseException:
+            _remove(container)
+            raise
+        return container
 
     def _container(self, exercise: Exercise, limits: Limits) -> "Container":
         """A started container for this run: a warm one if there is one, else a new one."""
@@ -201,12 +210,11 @@ class DockerSandbox:
         for container in stale:
             _remove(container)
         if self.warm and not self.closed:
-            threading.Thread(target=self._warm_up, args=(exercise, limits), daemon=True).start()
-        if found is not None:
-            return found
-        container = self._create(exercise, limits)
-        container.start()
-        return container
+            warming = threading.Thread(target=self._warm_up, args=(exercise, limits), daemon=True)
+            with self.lock:
+                self.warming = [t for t in self.warming if t.is_alive()] + [warming]
+            warming.start()
+        return found if found is not None else self._started(exercise, limits)
 
     def _warm_up(self, exercise: Exercise, limits: Limits) -> None:
         """Start containers until ``warm`` wait for these limits (errors: the next run's)."""
@@ -214,10 +222,9 @@ class DockerSandbox:
         try:
             while True:
                 with self.lock:
-                    if sum(k == key for k, _ in self.ready) >= self.warm:
+                    if self.closed or sum(k == key for k, _ in self.ready) >= self.warm:
                         return
-                container = self._create(exercise, limits)
-                container.start()
+                container = self._started(exercise, limits)
                 with self.lock:
                     if not self.closed:
                         self.ready.append((key, container))
@@ -228,11 +235,16 @@ class DockerSandbox:
             return
 
     def close(self) -> None:
-        """Remove the warm containers."""
+        """Remove the warm containers, those a warm-up is still making included:
+        a warm-up cut off by the end of the process would leave its container."""
         with self.lock:
             ready, self.ready, self.closed = self.ready, [], True
+            warming = list(self.warming)
         for _, container in ready:
             _remove(container)
+        deadline = time.monotonic() + CLOSE_GRACE
+        for thread in warming:  # each removes what it made once it sees closed
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def _supervise(self, container: "Container", archive: bytes, limits: Limits,
                    cancel: threading.Event | None) -> Run:
