@@ -48,10 +48,6 @@ def open_sandbox(choice: str, *, warm: int = 0,
     else the local sandbox, after ``warn``-ing that it isolates nothing.
     ``warm``: containers the Docker sandbox starts ahead of need (batches).
     """
-    if choice == "launcher":
-        from grader.sandbox.machine import LauncherSandbox
-
-        return LauncherSandbox()
     if choice != "auto":
         return sandbox.backend(choice, warm=warm)
     chosen = sandbox.backend("docker", warm=warm)

@@ -30,7 +30,8 @@ def _docker(warm: int) -> Sandbox:
 
 
 def backend(name: str, warm: int = 0) -> Sandbox:
-    """The sandbox called ``name`` ("local" or "docker"), or an :class:`Unavailable`.
+    """The sandbox called ``name`` ("local", "docker" or "launcher"), or an
+    :class:`Unavailable`.
 
     ``warm``: containers the Docker sandbox starts ahead of need (for batches).
     """
@@ -38,6 +39,10 @@ def backend(name: str, warm: int = 0) -> Sandbox:
         from grader.sandbox.local import LocalSandbox
 
         return LocalSandbox()
+    if name == "launcher":
+        from grader.sandbox.machine import LauncherSandbox
+
+        return LauncherSandbox()
     if name != "docker":
         raise ValueError(f"unknown sandbox {name!r}")
     try:
