@@ -50,6 +50,10 @@ class Game(Protocol):
     def key(self, state: State) -> Hashable:
         """Equal positions, equal keys."""
 
+    def label(self, state: State) -> str:
+        """A position as text: how the grader's stand-ins in the student's process
+        name the positions they are called on, so that the tallies compare."""
+
     def draw(self, state: State) -> str:
         """The position as text, for feedback."""
 

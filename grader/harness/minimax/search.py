@@ -85,7 +85,7 @@ class Search:
 
     def terminal_test(self, state: State, flaws: Flaws = NO_FLAWS) -> bool:
         if not flaws.inline_terminal:
-            self.calls[repr(self.game.key(state))] += 2 if flaws.double_terminal_test else 1
+            self.calls[self.game.label(state)] += 2 if flaws.double_terminal_test else 1
         return self.game.terminal(state)
 
     def _flaws(self, minimising: bool) -> Flaws:
