@@ -63,7 +63,7 @@ def timed(call, rounds):
 
 def in_worker(folder, provided, rounds):
     student = Student(folder, ["minimax_helpers"], provided)
-    root = {"state": isolation.to_data(isolation.new_game())}
+    root = {"trusted": isolation.to_data(isolation.new_game())}
 
     def run(name, count_in):
         def once():

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from grader import resources
+from grader.games import GAMES
 
 ROOT = resources.data("exercises")
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
@@ -144,6 +145,7 @@ class Exercise:
     limits: Limits
     folder: Path
     provides: tuple[str, ...] = ()  # modules the course gives students (contracts.provided)
+    game: str = "isolation"  # the game of its stand-ins (harness.runtime.standins)
 
     @property
     def suite(self) -> Path:
@@ -199,9 +201,12 @@ def load(name: str, root: Path = ROOT) -> Exercise:
             files=tuple(data["files"]), tests=tests,
             limits=_limits(data.get("limits", {}), tests, path),
             folder=folder, provides=tuple(data.get("provides", ())),
+            game=data.get("game", "isolation"),
         )
     except (KeyError, TypeError) as exc:
         raise BadExercise(f"{path}: {exc}") from None
+    if exercise.game not in GAMES:
+        raise BadExercise(f"{path}: game {exercise.game!r}; the games are: {', '.join(GAMES)}")
     for test in tests:
         if test.visibility not in VISIBILITY:
             raise BadExercise(f"{name}: test {test.name}: visibility {test.visibility!r}")

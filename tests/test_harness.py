@@ -69,7 +69,7 @@ def student(tmp_path):
 
 
 def root_arg():
-    return {"state": isolation.to_data(isolation.new_game())}
+    return {"trusted": isolation.to_data(isolation.new_game())}
 
 
 def test_answers_arrive_as_plain_data(student):

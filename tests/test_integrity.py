@@ -160,7 +160,7 @@ def soon(seconds=10):
 
 
 def root():
-    return {"state": isolation.to_data(isolation.new_game())}
+    return {"trusted": isolation.to_data(isolation.new_game())}
 
 
 @pytest.fixture

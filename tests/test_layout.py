@@ -153,4 +153,12 @@ def test_the_worker_reads_only_its_closure():
             "grader.harness.runtime.guard"} <= readable
     # No check, no reference search, no suite: nothing that gives answers away.
     assert not {m for m in readable if part(m) == "host" and m != "grader"}
-    assert not {m for m in readable if m.startswith(("grader.harness.minimax", "grader.games"))}
+    assert not {m for m in readable if m.startswith("grader.harness.minimax")}
+    # The games' rules, which the stand-ins run (the guard keeps the student's
+    # code from importing or opening them: tests/test_integrity.py), and no
+    # more of the games: their packages and interfaces.
+    games = {m for m in readable if part(m) == "games"}
+    assert {"grader.games.tictactoe.rules", "grader.games.nim.variants"} <= games
+    assert games <= {"grader.games", "grader.games.tictactoe", "grader.games.tictactoe.rules",
+                     "grader.games.tictactoe.flawed_rules", "grader.games.nim",
+                     "grader.games.nim.rules", "grader.games.nim.variants"}

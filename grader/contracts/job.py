@@ -34,6 +34,7 @@ class Job(TypedDict):
     provided: str  # where the course's provided modules are put
     provides: list[str]  # their names (``grader.contracts.provided``)
     modules: list[str]  # the student's modules, imported by the worker
+    game: str  # the game whose stand-ins the worker loads (``harness.runtime.standins``)
     limits: Limits
     tests: dict[str, TestLimits]  # by test name
 

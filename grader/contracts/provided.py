@@ -1,8 +1,9 @@
 """The modules the course gives students, which the student's code imports.
 
-``gamestate`` is the trusted game itself (``grader/games/isolation/rules.py``
-imports nothing, so it runs as a file of its own); ``minimax_helpers`` is
-package data. Which ones an exercise provides is in its ``exercise.toml``.
+``gamestate`` and ``nim`` are trusted games themselves (``rules.py`` of
+``grader/games/isolation`` and ``grader/games/nim`` import nothing, so they run
+as files of their own); ``minimax_helpers`` is package data. Which ones an
+exercise provides is in its ``exercise.toml``.
 Both sides hand them out: the host to the student (``stub``) and to the local
 sandbox, the launcher inside the image.
 """
@@ -14,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1]  # the installed ``grader``
 SOURCES = {
     "gamestate": PACKAGE / "games" / "isolation" / "rules.py",
     "minimax_helpers": PACKAGE / "data" / "provided" / "minimax_helpers.py",
+    "nim": PACKAGE / "games" / "nim" / "rules.py",
 }
 
 

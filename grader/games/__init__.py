@@ -13,6 +13,9 @@ State = Any  # each game's own state class
 Move = Any  # each game's own move: an (x, y) tuple, a count of coins, ...
 Path = tuple[Any, ...]  # the moves that reach a position from the start
 
+# The games, each a package here; an exercise.toml names its own (``game``).
+GAMES = ("isolation", "tictactoe", "nim")
+
 
 class Flawed(Protocol):
     """A model of one known mistake in a student's rules."""

@@ -63,6 +63,7 @@ def job(exercise: Exercise, limits: Limits, suite: str | PurePath, work: PurePat
         "provided": str(work / "provided"),
         "provides": list(exercise.provides),
         "modules": exercise.modules,
+        "game": exercise.game,
         "limits": {
             "call_seconds": limits.call_seconds,
             "test_seconds": limits.test_seconds,

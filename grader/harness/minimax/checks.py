@@ -84,13 +84,16 @@ UNKNOWN = ("No mistake the grader knows gives these answers: compare yours with 
 def verdict(what: str, observations: list[Observation],
             diagnose: Callable[[list[Observation]], Diagnosis] | None = None,
             shown: Callable[[Any], str] = describe,
-            detail: Callable[[Observation], list[str]] | None = None) -> None:
+            detail: Callable[[Observation], list[str]] | None = None,
+            draw: Callable[[State], str] = isolation.draw,
+            place: Callable[[Path], str] = where) -> None:
     """Fail with the smallest wrong answer, if any.
 
     ``diagnose(observations)`` names the mistakes whose models reproduce the
     answers: a list of ids, or (ids, a sentence saying what the code does).
     ``shown`` turns an answer into text; ``detail(observation)`` adds lines
-    about the smallest wrong one.
+    about the smallest wrong one; ``draw`` draws its position, ``place`` says
+    how it is reached (the game's own ways).
     """
     bad = wrong(observations)
     if not bad:
@@ -104,9 +107,9 @@ def verdict(what: str, observations: list[Observation],
     cases = "cases (position and depth)" if first.extra else "positions"
     lines = [
         f"{what} is wrong on {len(bad)} of {len(observations)} {cases}. The smallest one, "
-        f"reached from {where(first.path)}:",
+        f"reached from {place(first.path)}:",
         "",
-        isolation.draw(first.state),
+        draw(first.state),
         "",
         *[f"{key}: {value}" for key, value in first.extra.items()],
         f"expected: {first.expected}",

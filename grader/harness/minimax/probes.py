@@ -138,7 +138,7 @@ class SearchProbe(Probe):
         # the stand-ins take a depth when the function asked does
         def one_call(steps: Steps, state: State, path: Path) -> Ref:
             return steps.add(call_step(("module", self.module), name,
-                                       {"state": isolation.to_data(state)}, *extra,
+                                       {"trusted": isolation.to_data(state)}, *extra,
                                        count_in=count_in, trusted=trusted,
                                        depth_limited=bool(extra)))
 

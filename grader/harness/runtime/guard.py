@@ -13,7 +13,10 @@ imported; it refuses, and reports to the supervisor:
   another way; ``ctypes`` and ``/proc/*/mem``, which would write memory;
 - trace and profile functions, which may rewrite a running frame's locals,
   further audit hooks, which could break the grader's own steps, and
-  symbolic links, which could name a process's memory under another name.
+  symbolic links, which could name a process's memory under another name;
+- importing the trusted games (``grader.games``) or opening their files:
+  the stand-ins run the game's rules here, and a student's ``is_end`` must
+  not borrow them (the worker also drops them from ``sys.modules``).
 
 Module dictionaries and classes are not covered by audit events: the worker
 takes what it needs at call time from its functions' defaults, and
@@ -51,6 +54,19 @@ def _names_memory(path: str | bytes) -> bool:
     return path.rstrip(sep).rsplit(sep, 1)[-1] in ("mem", b"mem")  # type: ignore[arg-type]
 
 
+HIDDEN_MODULES = ("grader.games",)
+HIDDEN_FILES = ("rules", "variants", "flawed_rules")  # their sources and compiled files
+
+
+def _names_hidden(path: str | bytes, _files: tuple[str, ...] = HIDDEN_FILES) -> bool:
+    """Whether an opened path names a trusted game's file (its last part's
+    name before the first dot). No builtins, as in ``_names_memory``."""
+    sep, dot = ("/", ".") if path[:0] == "" else (b"/", b".")
+    # as in _names_memory, the types follow ``path``'s
+    stem = path.rstrip(sep).rsplit(sep, 1)[-1].split(dot, 1)[0]  # type: ignore[arg-type]
+    return stem in _files or (stem[:0] == b"" and stem.decode("latin-1") in _files)  # type: ignore[union-attr]
+
+
 def install(alarm: Callable[[str], object]) -> Callable[..., None]:
     """Install the hook; ``alarm(text)`` reports a refusal. Returns ``protect``,
     which adds objects to those the hook keeps the student's code away from.
@@ -69,6 +85,8 @@ def install(alarm: Callable[[str], object]) -> Callable[..., None]:
              _id: Callable[[object], int] = id, _type: type[type] = type,
              _str: type[str] = str, _paths: tuple[type, ...] = (str, bytes),
              _is_mem: Callable[[str | bytes], bool] = _names_memory,
+             _is_hidden: Callable[[str | bytes], bool] = _names_hidden,
+             _hidden: tuple[str, ...] = HIDDEN_MODULES,
              _refuse: type[Refused] = Refused, _refused: tuple[str, ...] = REFUSED_EVENTS,
              _function: dict[str, str] = dict(FUNCTION_EVENTS),  # noqa: B006 (bound, guarded)
              ) -> None:
@@ -80,6 +98,10 @@ def install(alarm: Callable[[str], object]) -> Callable[..., None]:
             what = event
         elif event == "open" and _type(args[0]) in _paths and _is_mem(args[0]):
             what = "open a process's memory"
+        elif event == "open" and _type(args[0]) in _paths and _is_hidden(args[0]):
+            what = "open the grader's game rules"
+        elif event == "import" and _type(args[0]) is _str and args[0].startswith(_hidden):
+            what = f"import {args[0]}"
         else:
             return
         _alarm(what)
@@ -90,7 +112,7 @@ def install(alarm: Callable[[str], object]) -> Callable[..., None]:
         _kept.extend(objects)
         _protected.update(_id(obj) for obj in objects)
 
-    protect(hook, protect, _names_memory)
+    protect(hook, protect, _names_memory, _names_hidden)
     sys.addaudithook(hook)
     return protect
 

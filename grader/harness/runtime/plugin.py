@@ -86,7 +86,7 @@ class Grading:
         self._channel = channel
         limits = job["limits"]
         self._student = Student(job["submission"], job["modules"], job["provided"],
-                                limits["output_bytes"], spawner)
+                                limits["output_bytes"], spawner, job["game"])
         self._notes: list[str] = []
         self._results: dict[str, events.Event] = {}  # test name -> its verdict event
         self._sent: set[str] = set()

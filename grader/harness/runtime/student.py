@@ -28,6 +28,9 @@ REACHED = ("For your instructor: this submission reached into the grader's own c
            "objects while it was tested; the tests where it did fail")
 INTERFERED_AT_IMPORT = "your code interfered with the grader's channel while importing your files"
 MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
+# A line that is no tally (a reply, an alarm): neither "t <label>" nor "e".
+OTHER_LINE = re.compile(b"^(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
+                        + b"$)[^\n]*", re.MULTILINE)
 
 # A step (``call_step``, ``inspect_step``) and the worker's reply to it: plain
 # data, and the reply untrusted (nothing in it is sure to have its keys or types).
@@ -181,8 +184,21 @@ def inspect_step(op: str, a: Target, b: Target) -> Step:
     return {"op": op, "a": list(a), "b": list(b)}
 
 
+def attributes_step(op: str, target: Target, values: dict[str, object] | list[str]) -> Step:
+    """A step that sets attributes of an object ("set": name -> value, where a
+    value ``{"trusted": data}`` is made by the game's kit) or reads them
+    ("get": the names; the reply's value lists what they hold)."""
+    names = list(values)
+    return {"op": op, "target": list(target), "names": names,
+            "values": list(values.values()) if isinstance(values, dict) else []}
+
+
+DOING = {"shares": "inspecting states", "set": "setting up your object",
+         "get": "reading your object's attributes"}
+
+
 def _doing(step: Step) -> str:
-    return f"running {step['name']}" if step["op"] == "call" else "inspecting states"
+    return f"running {step['name']}" if step["op"] == "call" else DOING[step["op"]]
 
 
 def _missing_text(name: str, on: object, origin: str | None) -> str:
@@ -250,16 +266,18 @@ class Student:
 
     # Set for each worker (``_spawn``): what it sent, and what it tallied.
     pending: bytearray
-    lines: collections.deque[bytearray]
+    lines: collections.deque[bytearray | collections.Counter[bytes]]
     ids: dict[int, int]
-    tested: protocol.Tested
+    counted: collections.Counter[bytes]  # the tally lines of the step that runs
     entered: int
     alarms: list[str]
 
     def __init__(self, submission: str | Path, modules: Iterable[str], provided: str | Path,
                  output_cap: int = 65536,
-                 spawner: LocalSpawner | BrokerSpawner | None = None) -> None:
+                 spawner: LocalSpawner | BrokerSpawner | None = None,
+                 game: str = "isolation") -> None:
         self.submission = str(submission)
+        self.game = game  # the kit of stand-ins the worker loads (``standins``)
         self.provided = str(provided)
         self.modules = list(modules)
         self.output_cap = output_cap
@@ -293,7 +311,7 @@ class Student:
     def _spawn(self) -> None:
         try:
             self.worker = self.spawner.spawn(
-                [self.submission, self.provided, *self.modules], cwd=self.submission)
+                [self.submission, self.provided, self.game, *self.modules], cwd=self.submission)
         except SpawnFailed as exc:
             raise WorkerDied(str(exc)) from None
         os.set_blocking(self.worker.requests.fileno(), False)  # see _send
@@ -301,7 +319,7 @@ class Student:
         self.lines = collections.deque()
         self.origins = {}
         self.ids = {}  # kept object's handle -> its id in the worker
-        self.tested, self.entered, self.alarms = protocol.Tested(), 0, []
+        self.counted, self.entered, self.alarms = collections.Counter(), 0, []
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
 
     def start(self) -> None:
@@ -398,7 +416,7 @@ class Student:
         (``calls``: the positions tested, ``entered``), or raise the fault it
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
-        self.tested, self.entered, self.alarms = protocol.Tested(), 0, []
+        self.counted, self.entered, self.alarms = collections.Counter(), 0, []
         reply = self._receive(due, doing)
         self._believable(reply, doing)
         name = step.get("name")
@@ -416,12 +434,29 @@ class Student:
             except protocol.BadMessage as exc:
                 self._interfered(doing, f"an unreadable answer from {name}: {exc}")
             self._check_identity(step, reply, replies, doing)
-            reply["calls"], reply["entered"] = self.tested, self.entered
+            reply["calls"], reply["entered"] = self._tested(), self.entered
             if "handle" in reply:
                 self.origins[reply["handle"]] = _returned(step, reply["value"])
-        elif not _strings(reply.get("value")):
+        elif step["op"] == "get":
+            values = reply.get("value")
+            try:
+                if type(values) is not list or len(values) != len(step["names"]):
+                    raise protocol.BadMessage("not one value per attribute")
+                reply["value"] = [protocol.decode(value) for value in values]
+            except protocol.BadMessage as exc:
+                self._interfered(doing, f"an unreadable attribute: {exc}")
+        elif step["op"] == "set" and reply.get("value") != []:
+            self._interfered(doing, "an answer of the wrong kind")
+        elif step["op"] == "shares" and not _strings(reply.get("value")):
             self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
+
+    def _tested(self) -> protocol.Tested:
+        """What the step's counted stand-ins were called on: labels, with how often."""
+        tested = protocol.Tested()
+        for line, count in self.counted.items():
+            tested[line[len(protocol.TESTED):].decode("utf-8", "replace")] += count
+        return tested
 
     def _believable(self, reply: Reply, doing: str) -> None:
         """Refuse a step during which the student's code reached into the grader:
@@ -475,8 +510,9 @@ class Student:
             self.restarts += 1
             raise CallTimeout(f"time limit reached while {doing}")
 
-    def _line(self, due: float, doing: str) -> bytearray:
-        """The worker's next line, waiting until ``due`` at most."""
+    def _line(self, due: float, doing: str) -> bytearray | collections.Counter[bytes]:
+        """The worker's next line, waiting until ``due`` at most; a run of
+        tally lines comes as one Counter of them (a search may send millions)."""
         while not self.lines:
             assert self.worker is not None  # started (``start``)
             self._wait(due, doing, read=[self.worker.answers])
@@ -485,24 +521,36 @@ class Student:
                 self._died(doing)
             self.pending += chunk
             if b"\n" in chunk:
-                *lines, self.pending = self.pending.split(b"\n")
-                self.lines.extend(lines)
+                end = self.pending.rfind(b"\n") + 1
+                self._queue(bytes(self.pending[:end]))
+                del self.pending[:end]
             if len(self.pending) > protocol.MAX_LINE:
                 self._interfered(doing, "an answer too large")
         return self.lines.popleft()
 
+    def _queue(self, text: bytes) -> None:
+        """Queue whole lines in order, each run of tallies counted as one batch
+        (found by a regular expression: the other lines are few)."""
+        start = 0
+        for other in OTHER_LINE.finditer(text, 0, len(text) - 1):  # text ends with a newline
+            if start < other.start():
+                self.lines.append(collections.Counter(text[start:other.start() - 1].split(b"\n")))
+            self.lines.append(bytearray(other.group()))
+            start = other.end() + 1
+        if start < len(text):
+            self.lines.append(collections.Counter(text[start:-1].split(b"\n")))
+
     def _receive(self, due: float, doing: str) -> dict[str, Any]:
         """The worker's next answer (a JSON object), tallying the lines that came
-        before it: the grader's terminal_test called, its stand-ins entered, the
-        guard's refusals."""
+        before it: the grader's counted stand-ins called, its stand-ins entered,
+        the guard's refusals."""
         while True:
             line = self._line(due, doing)
-            if line.startswith(protocol.TESTED):
-                self.tested[line[len(protocol.TESTED):].decode("utf-8", "replace")] += 1
-                if len(self.tested) > MAX_TESTED:
+            if isinstance(line, collections.Counter):
+                self.entered += line.pop(protocol.ENTERED, 0)
+                self.counted.update(line)
+                if len(self.counted) > MAX_TESTED:
                     self._interfered(doing, "more positions tested than the game has")
-            elif line == protocol.ENTERED:
-                self.entered += 1
             elif line.startswith(protocol.ALARM):
                 self.alarms.append(line[len(protocol.ALARM):].decode("utf-8", "replace")[:200])
             else:

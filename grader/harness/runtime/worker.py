@@ -7,16 +7,19 @@ student's prints go to stdout/stderr, which the supervisor captures
 separately. Everything sent back is plain data (see ``grader.contracts.protocol``).
 
 This process is the student's: nothing kept here is believed. What decides
-a verdict leaves as it happens and is judged by the supervisor: each call
-of the grader's ``terminal_test`` is a line naming the position it tested,
+a verdict leaves as it happens and is judged by the supervisor: each counted
+call of the grader's stand-ins (``terminal_test``, ``is_end``, a game's
+``move``) is a line naming what it was called on,
 each reply names the objects called on and returned. The grader's own code
 here is guarded (see ``guard``) before the student's files are imported,
 and what it needs at call time is bound in its functions' defaults.
 
-Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION PROVIDED MODULE...``,
-where PROVIDED is the folder of the modules the course gives students. The
-worker imports nothing of the grader but ``grader.contracts.protocol`` and ``guard``: in the
-Docker sandbox the student's user can read nothing else.
+Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION PROVIDED GAME MODULE...``,
+where PROVIDED is the folder of the modules the course gives students and
+GAME names the kit of stand-ins (``standins``). The
+worker imports nothing of the grader but ``grader.contracts.protocol``, ``guard``,
+its game's kit and the trusted rules the kit uses: in the Docker sandbox the
+student's user can read nothing else (``closure`` lists them).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__)))))]
 
 from grader.contracts import protocol  # noqa: E402  (needs the path above)
-from grader.harness.runtime import guard  # noqa: E402  (needs the path above)
+from grader.harness.runtime import guard, standins  # noqa: E402  (needs the path above)
 
 
 def _student_frames(exc: BaseException, submission: str) -> str:
@@ -99,100 +102,35 @@ def import_all(names: list[str], submission: str
     return modules, None
 
 
-def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callable[[bytes], object]
-              ) -> dict[tuple[str, bool], Callable[..., object]]:
-    """The grader's functions that stand in for some of ``module``'s during a call.
-
-    ``terminal_test`` always: it reports each call, with the position it was
-    asked about, as a ``t`` line (the student's own ``call_counter`` is never
-    read, and no count is kept here for the student's code to change).
-    ``min_value`` and ``max_value``, plain and taking a depth, stand in for
-    the student's so that the other function is tested alone: each reports
-    being entered (an ``e`` line), tests for the end, then the cutoff, and
-    calls back into the module's function of the other kind, looked up at
-    call time, for the children. Everything they use is bound in defaults.
-    """
-    def terminal_test(gameState: Any, _tick: Callable[[bytes], object] = tick,
-                      _label: Callable[[Any], str] = trusted.label,
-                      _tested: bytes = protocol.TESTED) -> bool:
-        try:
-            where = _label(gameState).encode()
-        except Exception:  # not a trusted state: no position the search visits
-            where = b"?"
-        _tick(_tested + where + b"\n")
-        return not gameState.get_legal_moves()
-
-    def value(gameState: Any, depth: int | None, minimising: bool,
-              _terminal: Callable[[Any], bool] = terminal_test,
-              _tick: Callable[[bytes], object] = tick, _entered: bytes = protocol.ENTERED + b"\n",
-              _module: types.ModuleType = module, _getattr: Callable[..., Any] = getattr,
-              _number: Callable[[object, str], int | float] = _number) -> int | float | None:
-        _tick(_entered)
-        if _terminal(gameState):
-            return 1 if minimising else -1
-        if depth is not None and depth <= 0:
-            return 0
-        name = "max_value" if minimising else "min_value"
-        child = _getattr(_module, name)
-        extra = () if depth is None else (depth - 1,)
-        best = None
-        for move in gameState.get_legal_moves():
-            found = _number(child(gameState.forecast_move(move), *extra), name)
-            if best is None or (found < best if minimising else found > best):
-                best = found
-        return best
-
-    def min_value(gameState: Any, _value: Callable[..., int | float | None] = value
-                  ) -> int | float | None:
-        return _value(gameState, None, True)
-
-    def max_value(gameState: Any, _value: Callable[..., int | float | None] = value
-                  ) -> int | float | None:
-        return _value(gameState, None, False)
-
-    def min_value_to(gameState: Any, depth: int,
-                     _value: Callable[..., int | float | None] = value) -> int | float | None:
-        return _value(gameState, depth, True)
-
-    def max_value_to(gameState: Any, depth: int,
-                     _value: Callable[..., int | float | None] = value) -> int | float | None:
-        return _value(gameState, depth, False)
-
-    return {("terminal_test", False): terminal_test, ("terminal_test", True): terminal_test,
-            ("min_value", False): min_value, ("max_value", False): max_value,
-            ("min_value", True): min_value_to, ("max_value", True): max_value_to}
-
-
-def _install(module: types.ModuleType, step: Mapping[str, Any],
-             stand_ins: Mapping[tuple[str, bool], Callable[..., object]]) -> dict[str, object]:
-    """Put the stand-ins a step asks for in the module; what they replaced."""
-    names = ["terminal_test", *(n for n in step.get("trusted") or ()
-                                if n in ("min_value", "max_value"))]
+def _install(module: types.ModuleType, step: Mapping[str, Any], kit: types.ModuleType,
+             stand_ins: Mapping[tuple[str, bool], Callable[..., object]]
+             ) -> tuple[object, dict[str, object]]:
+    """Put the stand-ins a step asks for where the kit says (the module, or a
+    class of it): where, and what they replaced."""
+    owner = kit.owner(module)
     limited = bool(step.get("depth_limited"))
-    saved = {name: module.__dict__.get(name, _ABSENT) for name in names}
+    names = [name for name in (*kit.COUNTED, *(step.get("trusted") or ()))
+             if (name, limited) in stand_ins]
+    if owner is None:
+        return None, {}
+    saved = {name: vars(owner).get(name, _ABSENT) for name in names}
     for name in names:
-        setattr(module, name, stand_ins[name, limited])
-    return saved
+        setattr(owner, name, stand_ins[name, limited])
+    return owner, saved
 
 
-def _remove(module: types.ModuleType, saved: Mapping[str, object]) -> None:
+def _remove(owner: object, saved: Mapping[str, object]) -> None:
     for name, value in saved.items():
         if value is _ABSENT:
-            module.__dict__.pop(name, None)
+            try:
+                delattr(owner, name)
+            except AttributeError:  # the student's code removed it already
+                pass
         else:
-            setattr(module, name, value)
+            setattr(owner, name, value)
 
 
 _ABSENT = object()
-
-
-def _number(value: Any, name: str) -> Any:
-    """A child's value, which the stand-in compares: a number, or a clear TypeError."""
-    if type(value) not in (int, float):
-        raise TypeError(f"{name} returned {protocol.safe_repr(value)} where a number was due "
-                        f"(the grader's own {'min_value' if name == 'max_value' else 'max_value'} "
-                        f"called it, standing in for yours)")
-    return value
 
 
 def _resolve(target: Any, made: list[object], session: Any) -> Any:
@@ -205,8 +143,8 @@ def _resolve(target: Any, made: list[object], session: Any) -> Any:
 
 
 def _argument(arg: object, session: Any) -> object:
-    if type(arg) is dict and "state" in arg:
-        return session.trusted.from_data(arg["state"])
+    if type(arg) is dict and "trusted" in arg:
+        return session.convert(arg["trusted"])
     if type(arg) is dict and "handle" in arg:
         return session.handles[arg["handle"]]
     if type(arg) is dict and "tuple" in arg:
@@ -224,7 +162,7 @@ def _hold(value: object, _held: list[object] = []) -> None:  # noqa: B006 (the l
 def call(step: Mapping[str, Any], made: list[object], session: Any,
          _resolve: Callable[[Any, list[object], Any], Any] = _resolve,
          _argument: Callable[[object, Any], object] = _argument,
-         _install: Callable[..., dict[str, object]] = _install,
+         _install: Callable[..., tuple[object, dict[str, object]]] = _install,
          _remove: Callable[..., None] = _remove,
          _exception: Callable[[BaseException, str], dict[str, str]] = _exception,
          _encode: Callable[[object], object] = protocol.encode,
@@ -242,14 +180,14 @@ def call(step: Mapping[str, Any], made: list[object], session: Any,
         return {"missing": name, "on": type(target).__name__}
     args = [_argument(arg, session) for arg in step.get("args", [])]
     counted = session.modules[step["count_in"]] if step.get("count_in") else None
-    saved = _install(counted, step, session.stand_ins[step["count_in"]]) if counted else None
+    owner, saved = _install(counted, step, session.kit, session.stand_ins[step["count_in"]]) \
+        if counted else (None, {})  # type: tuple[object, dict[str, object]]
     try:
         value = function(*args)
     except BaseException as exc:
         return {"raised": _exception(exc, session.submission)}
     finally:
-        if counted:
-            _remove(counted, saved)
+        _remove(owner, saved)
     made.append(value)
     _hold(value)
     reply = {"value": _encode(value), "on": _id(target), "id": _id(value)}
@@ -271,9 +209,30 @@ def run_step(step: Mapping[str, Any], made: list[object], session: Any,
             a, b = _resolve(step["a"], made, session), _resolve(step["b"], made, session)
             made.append(shares(a, b))
             return {"value": made[-1]}
+        if op in ("set", "get"):
+            return _attributes(step, made, session)
     except (KeyError, IndexError, TypeError) as exc:
         return {"bad_request": repr(exc)}
     return {"bad_request": str(op)}
+
+
+def _attributes(step: Mapping[str, Any], made: list[object], session: Any) -> dict[str, object]:
+    """Set attributes of an object to what the grader sends (as the kit makes
+    them: a board as fresh lists), or read them back: the lab's kind of
+    object, whose state is in its attributes."""
+    target = _resolve(step["target"], made, session)
+    names = step["names"]
+    try:
+        if step["op"] == "set":
+            for name, data in zip(names, step["values"], strict=True):
+                setattr(target, name, _argument(data, session))
+            values: list[object] = []
+        else:
+            values = [protocol.encode(getattr(target, name, None)) for name in names]
+    except Exception as exc:  # the student's __setattr__ or property, say
+        return {"raised": _exception(exc, session.submission)}
+    made.append(None)
+    return {"value": values}
 
 
 def serve(request: Mapping[str, Any], session: Any,
@@ -343,20 +302,11 @@ def _yield_to_the_grader() -> None:
         pass
 
 
-def _trusted_game(provided: str, module_names: list[str]) -> Any:
-    """The provided, trusted game (``grader.contracts.provided``), imported before the student's
-    files; None where the student writes the game or none is provided."""
-    if "gamestate" in module_names or not os.path.exists(os.path.join(provided, "gamestate.py")):
-        return None
-    import gamestate  # type: ignore[import-not-found]  # PROVIDED, on the path at run time
-
-    return gamestate
-
-
-def _guarded(answers: BinaryIO, trusted: types.ModuleType | None
-             ) -> tuple[guard.Snapshot, Callable[..., None]]:
+def _guarded(answers: BinaryIO, kit: types.ModuleType, trusted: types.ModuleType | None,
+             made: list[object]) -> tuple[guard.Snapshot, Callable[..., None]]:
     """Guard the grader's code here (see ``guard``) before the student's runs:
-    the snapshot of the namespaces it relies on, and ``protect``."""
+    the snapshot of the namespaces it relies on, and ``protect``. ``made``
+    holds what the kit made for the session: functions and classes."""
     import builtins
 
     def alarm(what: str, _write: Callable[[bytes], object] = answers.write,
@@ -366,50 +316,63 @@ def _guarded(answers: BinaryIO, trusted: types.ModuleType | None
 
     protect = guard.install(alarm)
     this = sys.modules[__name__]
-    namespaces: list[object] = [this, protocol, guard, builtins]
-    if trusted:
-        namespaces += [trusted, trusted.GameState]
-    protect(alarm, *guard.functions_of(*namespaces[:3], *namespaces[4:]))
+    kept = [*kit.guarded(trusted), *(m for m in made if isinstance(m, type))]
+    protect(alarm, *guard.functions_of(this, protocol, guard, kit, *kept),
+            *(m for m in made if not isinstance(m, type)))
     # The student's code can't find this module under the name it runs as.
     sys.modules["__main__"] = type(sys)("__main__")
-    return guard.snapshot(*namespaces), protect
+    return guard.snapshot(this, protocol, guard, builtins, kit, *kept), protect
 
 
 # What the steps of one worker share: the submission's folder, the student's
-# modules and the kept objects by name and handle, the provided game (or None),
-# the snapshot, and each module's stand-ins, read-only. Its fields can't be
-# rebound; what they hold is checked where it matters (a kept object by its id).
+# modules and the kept objects by name and handle, the game's kit and its
+# argument converter, the snapshot, and each module's stand-ins, read-only.
+# Its fields can't be rebound; what they hold is checked where it matters (a
+# kept object by its id).
 Session = collections.namedtuple(
-    "Session", "submission modules handles trusted snapshot stand_ins")
+    "Session", "submission modules handles kit convert snapshot stand_ins")
 
 
-def _session(submission: str, modules: dict[str, types.ModuleType],
-             trusted: Any, snapshot: guard.Snapshot,
-             protect: Callable[..., None], tick: Callable[[bytes], object]) -> Session:
-    """The worker's session, the stand-ins made (and protected) for each module."""
+def _hide_games() -> None:
+    """Drop the trusted games the kit loaded from where the student's code
+    would find them (the guard refuses importing them again): their rules
+    answer what the student writes. The kit keeps what it needs bound."""
+    for name in [name for name in sys.modules if name.startswith(guard.HIDDEN_MODULES)]:
+        del sys.modules[name]
+    vars(sys.modules["grader"]).pop("games", None)
+
+
+def _stand_ins(kit: types.ModuleType, modules: dict[str, types.ModuleType], trusted: Any,
+               protect: Callable[..., None], tick: Callable[[bytes], object]
+               ) -> Mapping[str, Mapping[tuple[str, bool], Callable[..., object]]]:
+    """Each module's stand-ins, made and protected."""
     made: dict[str, Mapping[tuple[str, bool], Callable[..., object]]] = {}
-    for name, module in modules.items() if trusted else ():
-        functions = stand_ins(module, trusted, tick)
+    for name, module in modules.items():
+        functions = kit.stand_ins(module, trusted, tick)
         protect(*functions.values())
         made[name] = types.MappingProxyType(functions)
-    return Session(submission, modules, {}, trusted, snapshot, types.MappingProxyType(made))
+    return types.MappingProxyType(made)
 
 
 def main(argv: list[str]) -> None:
     _yield_to_the_grader()
-    rpc_in, rpc_out, submission, provided, *module_names = argv
+    rpc_in, rpc_out, submission, provided, game, *module_names = argv
     requests = os.fdopen(int(rpc_in), "rb")
     answers = os.fdopen(int(rpc_out), "wb")
     sys.path[:0] = [submission, provided]
-    trusted = _trusted_game(provided, module_names)
-    snapshot, protect = _guarded(answers, trusted)
+    kit = standins.kit(game)
+    trusted = kit.load(provided, module_names)
+    convert, made = kit.arguments(trusted, answers.write)
+    snapshot, protect = _guarded(answers, kit, trusted, [convert, *made])
+    _hide_games()
     submission = os.path.realpath(submission)
     modules, failure = import_all(module_names, submission)
     answers.write(protocol.dumps({"import_failed": failure} if failure else {"ready": True}))
     answers.flush()
     if failure:
         return
-    session = _session(submission, modules, trusted, snapshot, protect, answers.write)
+    session = Session(submission, modules, {}, kit, convert, snapshot,
+                      _stand_ins(kit, modules, trusted, protect, answers.write))
     for line in requests:
         for reply in serve(protocol.loads(line), session):
             answers.write(protocol.dumps(reply))

@@ -1,0 +1,37 @@
+"""The grader's stand-ins in the student's process, one module per game.
+
+Each module (a "kit") gives the worker what its game needs there:
+
+- ``load(provided, modules)``: the trusted game, imported before the
+  student's files (or None);
+- ``guarded(trusted)``: the modules and classes whose functions the guard
+  protects and whose namespaces it watches;
+- ``arguments(trusted, tick)``: turns the supervisor's ``{"trusted": data}``
+  arguments into the grader's own objects (a position, a counting game, a
+  counting score function);
+- ``owner(module)`` and ``stand_ins(module, trusted, tick)``: where the
+  stand-ins go for a call, and what they are, by (name, depth-limited);
+  ``COUNTED`` names those installed for every counted call.
+
+``tick(line)`` sends a line to the supervisor as it happens (a counted call
+is ``protocol.TESTED`` and a label): no count is kept in this process.
+"""
+
+import types
+
+KITS = ("isolation", "tictactoe", "nim")
+
+
+def kit(name: str) -> types.ModuleType:
+    """The kit of game ``name`` (imports stay lazy: a worker loads one)."""
+    if name == "tictactoe":
+        from grader.harness.runtime.standins import tictactoe
+
+        return tictactoe
+    if name == "nim":
+        from grader.harness.runtime.standins import nim
+
+        return nim
+    from grader.harness.runtime.standins import isolation
+
+    return isolation

@@ -1,0 +1,122 @@
+"""Mini-isolation's stand-ins: the grader's terminal_test, min_value and max_value.
+
+The trusted game is the provided ``gamestate`` module (when the student does
+not write it: in the gamestate exercise there is nothing to stand in for).
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from collections.abc import Callable
+
+from grader.contracts import protocol
+
+TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
+
+COUNTED = ("terminal_test",)
+
+
+def load(provided: str, module_names: list[str]) -> types.ModuleType | None:
+    """The provided, trusted game (``grader.contracts.provided``), imported before the
+    student's files; None where the student writes the game or none is provided."""
+    if "gamestate" in module_names or not os.path.exists(os.path.join(provided, "gamestate.py")):
+        return None
+    import gamestate  # type: ignore[import-not-found]  # PROVIDED, on the path at run time
+
+    return gamestate  # type: ignore[no-any-return]  # a module, untyped
+
+
+def guarded(trusted: types.ModuleType | None) -> list[object]:
+    return [trusted, trusted.GameState] if trusted else []
+
+
+def arguments(trusted: types.ModuleType | None, tick: Callable[[bytes], object]
+              ) -> tuple[Callable[[object], object], list[object]]:
+    """A position sent as plain data, as a trusted GameState (nothing more to guard)."""
+    def position(data: object, _trusted: Any = trusted) -> object:
+        return _trusted.from_data(data)
+
+    return position, []
+
+
+def owner(module: types.ModuleType) -> object:
+    return module
+
+
+def _number(value: Any, name: str) -> Any:
+    """A child's value, which the stand-in compares: a number, or a clear TypeError."""
+    if type(value) not in (int, float):
+        raise TypeError(f"{name} returned {protocol.safe_repr(value)} where a number was due "
+                        f"(the grader's own {'min_value' if name == 'max_value' else 'max_value'} "
+                        f"called it, standing in for yours)")
+    return value
+
+
+def stand_ins(module: types.ModuleType, trusted: types.ModuleType | None,
+              tick: Callable[[bytes], object]) -> dict[tuple[str, bool], Callable[..., object]]:
+    """The grader's functions that stand in for some of ``module``'s during a call.
+
+    ``terminal_test`` always: it reports each call, with the position it was
+    asked about, as a ``t`` line (the student's own ``call_counter`` is never
+    read, and no count is kept here for the student's code to change).
+    ``min_value`` and ``max_value``, plain and taking a depth, stand in for
+    the student's so that the other function is tested alone: each reports
+    being entered (an ``e`` line), tests for the end, then the cutoff, and
+    calls back into the module's function of the other kind, looked up at
+    call time, for the children. Everything they use is bound in defaults.
+    """
+    if trusted is None:
+        return {}
+
+    def terminal_test(gameState: Any, _tick: Callable[[bytes], object] = tick,
+                      _label: Callable[[Any], str] = trusted.label,
+                      _tested: bytes = protocol.TESTED) -> bool:
+        try:
+            where = _label(gameState).encode()
+        except Exception:  # not a trusted state: no position the search visits
+            where = b"?"
+        _tick(_tested + where + b"\n")
+        return not gameState.get_legal_moves()
+
+    def value(gameState: Any, depth: int | None, minimising: bool,
+              _terminal: Callable[[Any], bool] = terminal_test,
+              _tick: Callable[[bytes], object] = tick, _entered: bytes = protocol.ENTERED + b"\n",
+              _module: types.ModuleType = module, _getattr: Callable[..., Any] = getattr,
+              _number: Callable[[object, str], int | float] = _number) -> int | float | None:
+        _tick(_entered)
+        if _terminal(gameState):
+            return 1 if minimising else -1
+        if depth is not None and depth <= 0:
+            return 0
+        name = "max_value" if minimising else "min_value"
+        child = _getattr(_module, name)
+        extra = () if depth is None else (depth - 1,)
+        best = None
+        for move in gameState.get_legal_moves():
+            found = _number(child(gameState.forecast_move(move), *extra), name)
+            if best is None or (found < best if minimising else found > best):
+                best = found
+        return best
+
+    def min_value(gameState: Any, _value: Callable[..., int | float | None] = value
+                  ) -> int | float | None:
+        return _value(gameState, None, True)
+
+    def max_value(gameState: Any, _value: Callable[..., int | float | None] = value
+                  ) -> int | float | None:
+        return _value(gameState, None, False)
+
+    def min_value_to(gameState: Any, depth: int,
+                     _value: Callable[..., int | float | None] = value) -> int | float | None:
+        return _value(gameState, depth, True)
+
+    def max_value_to(gameState: Any, depth: int,
+                     _value: Callable[..., int | float | None] = value) -> int | float | None:
+        return _value(gameState, depth, False)
+
+    return {("terminal_test", False): terminal_test, ("terminal_test", True): terminal_test,
+            ("min_value", False): min_value, ("max_value", False): max_value,
+            ("min_value", True): min_value_to, ("max_value", True): max_value_to}

@@ -1,0 +1,79 @@
+"""Negamax on Nim: the grader's counting games and score function.
+
+Nothing of the student's is replaced: the search is handed the grader's own
+objects. Each game is a counting subclass of a trusted game class whose
+``move`` reports every call (a ``t m`` line naming the player, the game and
+the move) before it moves, and the score function reports every call (a
+``t s`` line) before it answers; ``move`` makes games of the same counting
+class, so the whole tree counts.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+
+from grader.contracts import protocol
+from grader.games.nim import rules, variants
+
+TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
+
+COUNTED: tuple[str, ...] = ()
+# as grader.games.nim.KINDS
+GAMES = {"nim": rules.Nim, "misere": variants.MisereNim, "piles": variants.OwnPiles}
+
+
+def load(provided: str, module_names: list[str]) -> types.ModuleType:
+    return rules
+
+
+def guarded(trusted: types.ModuleType) -> list[object]:
+    return [rules, variants, variants._TwoPlayers, *GAMES.values()]
+
+
+def _counted(game: type, tick: Callable[[bytes], object]) -> type:
+    """``game``'s class with a ``move`` that reports each call."""
+    def move(self: Any, player: Any, take: Any, _tick: Callable[[bytes], object] = tick,
+             _move: Callable[..., Any] = game.move,  # type: ignore[attr-defined]
+             _label: Callable[[Any], str] = variants.label,
+             _line: bytes = protocol.TESTED + b"m ", _str: type[str] = str) -> Any:
+        _tick(_line + f"{_str(player)}|{_label(self)}|{_str(take)}".encode() + b"\n")
+        return _move(self, player, take)
+
+    return type(game.__name__, (game,), {"move": move, "__module__": game.__module__,
+                                         "__qualname__": game.__qualname__})
+
+
+def arguments(trusted: types.ModuleType, tick: Callable[[bytes], object]
+              ) -> tuple[Callable[[object], object], list[object]]:
+    """What ``{"trusted": data}`` stands for: ``["game", kind, state, players,
+    last]`` a counting game, ``["score"]`` the counting score function; and
+    the classes made, for the guard."""
+    counted = {kind: _counted(game, tick) for kind, game in GAMES.items()}
+
+    def score(game: Any, player: Any, _tick: Callable[[bytes], object] = tick,
+              _label: Callable[[Any], str] = variants.label,
+              _score: Callable[[Any, Any], int] = variants.score,
+              _line: bytes = protocol.TESTED + b"s ", _str: type[str] = str) -> int:
+        _tick(_line + f"{_str(player)}|{_label(game)}".encode() + b"\n")
+        return _score(game, player)
+
+    def convert(data: Any, _counted: dict[str, type] = counted, _score: Callable[..., int] = score,
+                _tuple: type[tuple[Any, ...]] = tuple) -> object:
+        if data[0] == "score":
+            return _score
+        _, kind, state, players, last = data
+        return _counted[kind](_tuple(state) if kind == "piles" else state, _tuple(players), last)
+
+    return convert, [*counted.values(), score, convert]
+
+
+def owner(module: types.ModuleType) -> object:
+    return None
+
+
+def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callable[[bytes], object]
+              ) -> dict[tuple[str, bool], Callable[..., object]]:
+    return {}

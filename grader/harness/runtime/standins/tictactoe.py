@@ -1,0 +1,149 @@
+"""Tic-tac-toe's stand-ins, installed on the student's ``Game`` class for a call.
+
+``is_end`` is always the grader's during a counted call: it reports each
+call with the board it saw (a ``t`` line) and answers from the trusted
+rules, so that the search is judged apart from the student's own is_end.
+``max``/``min`` and ``max_alpha_beta``/``min_alpha_beta`` stand in for the
+student's so that the other function of the pair is tested alone: each
+searches as the lab's code does,
+calling back into the student's other function, looked up on the object at
+call time, for the children.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+
+from grader.contracts import protocol
+from grader.games.tictactoe import rules
+
+TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
+
+COUNTED = ("is_end",)
+VALUES = {"O": 1, "X": -1, ".": 0}  # an end state's value, as the lab scores it (for O)
+
+
+def load(provided: str, module_names: list[str]) -> types.ModuleType:
+    return rules
+
+
+def guarded(trusted: types.ModuleType) -> list[object]:
+    return [rules]
+
+
+def arguments(trusted: types.ModuleType, tick: Callable[[bytes], object]
+              ) -> tuple[Callable[[object], object], list[object]]:
+    """A board string, as the lab's ``current_state``: fresh lists (nothing more to guard)."""
+    def board(data: object, _rows: Callable[[Any], list[list[str]]] = rules.rows) -> object:
+        return _rows(data)
+
+    return board, []
+
+
+def owner(module: types.ModuleType) -> object:
+    """The student's ``Game`` class, where the lab's methods are (None if there is none)."""
+    found = module.__dict__.get("Game")
+    return found if isinstance(found, type) else None
+
+
+def _unreadable(game: Any) -> TypeError:
+    """What the grader's is_end raises on a ``current_state`` it can't read."""
+    return TypeError("the grader's is_end, standing in for yours, can't read current_state "
+                        f"({protocol.safe_repr(getattr(game, 'current_state', None))}): it must "
+                        "be three lists of three marks, '.', 'X' or 'O'")
+
+
+def _ended(board: object, _end: Callable[[str], str | None] = rules.end
+           ) -> tuple[bytes, str | None] | None:
+    """A board's tally line and is_end answer; None for what is no board."""
+    if type(board) is not str or len(board) != 9 or board.strip(".XO"):
+        return None
+    return protocol.TESTED + board.encode() + b"\n", _end(board)
+
+
+def _value(found: Any, name: str) -> Any:
+    """The value in what the student's ``name`` returned: (value, row, col)."""
+    if type(found) in (tuple, list) and len(found) == 3 and type(found[0]) in (int, float):
+        return found[0]
+    raise TypeError(f"{name}() returned {protocol.safe_repr(found)} where (value, row, col) "
+                    "was due (the grader's own search called it, standing in for the other "
+                    "function)")
+
+
+def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callable[[bytes], object]
+              ) -> dict[tuple[str, bool], Callable[..., object]]:
+    """The grader's is_end, and its searches that stand in for the student's."""
+    def is_end(self: Any, _tick: Callable[[bytes], object] = tick,
+               _label: Callable[[Any], str] = rules.label, _ended: Callable[..., Any] = _ended,
+               _unreadable: Callable[[Any], TypeError] = _unreadable,
+               _seen: dict[object, Any] = {}) -> str | None:  # noqa: B006 (a cache, bound, guarded)
+        try:
+            board = _label(self.current_state)
+            known = _seen.get(board)  # a list board is unhashable: TypeError
+        except Exception:
+            raise _unreadable(self) from None
+        if known is None:
+            known = _seen[board] = _ended(board)
+            if known is None:
+                raise _unreadable(self)
+        _tick(known[0])
+        answer: str | None = known[1]
+        return answer
+
+    def search(self: Any, window: tuple[Any, ...], maximising: bool,
+               _is_end: Callable[[Any], str | None] = is_end,
+               _values: dict[str, int] = dict(VALUES),  # noqa: B006 (bound and guarded)
+               _cells: tuple[tuple[int, int], ...] = rules.CELLS, _number: Any = _value,
+               _getattr: Callable[..., Any] = getattr) -> tuple[Any, Any, Any]:
+        """The lab's max (``maximising``) or min, with alpha-beta when a
+        ``window`` (alpha, beta) is given: prune on >= beta / <= alpha."""
+        result = _is_end(self)
+        if result is not None:
+            return (_values[result], 0, 0)
+        pruning = bool(window)
+        alpha, beta = window if pruning else (-2, 2)
+        if maximising:
+            mark, name = "O", "min_alpha_beta" if pruning else "min"
+        else:
+            mark, name = "X", "max_alpha_beta" if pruning else "max"
+        best = -2 if maximising else 2
+        at: tuple[Any, Any] = (None, None)
+        board = self.current_state
+        for row, col in _cells:
+            if board[row][col] != ".":
+                continue
+            board[row][col] = mark
+            child = _getattr(self, name)
+            found = _number(child(alpha, beta) if pruning else child(), name)
+            if found > best if maximising else found < best:
+                best, at = found, (row, col)
+            board[row][col] = "."
+            if pruning and maximising:
+                if best >= beta:
+                    break
+                alpha = best if best > alpha else alpha
+            elif pruning:
+                if best <= alpha:
+                    break
+                beta = best if best < beta else beta
+        return (best, *at)
+
+    def max(self: Any, _search: Callable[..., Any] = search) -> Any:  # noqa: A001 (the lab's name)
+        return _search(self, (), True)
+
+    def min(self: Any, _search: Callable[..., Any] = search) -> Any:  # noqa: A001 (the lab's name)
+        return _search(self, (), False)
+
+    def max_alpha_beta(self: Any, alpha: Any, beta: Any, _search: Callable[..., Any] = search
+                       ) -> Any:
+        return _search(self, (alpha, beta), True)
+
+    def min_alpha_beta(self: Any, alpha: Any, beta: Any, _search: Callable[..., Any] = search
+                       ) -> Any:
+        return _search(self, (alpha, beta), False)
+
+    return {("is_end", False): is_end, ("max", False): max, ("min", False): min,
+            ("max_alpha_beta", False): max_alpha_beta, ("min_alpha_beta", False): min_alpha_beta}
