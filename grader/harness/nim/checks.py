@@ -1,0 +1,175 @@
+"""Checks of ``minimax(game, player, depth, score)`` on the grader's games.
+
+The student's search is handed the grader's own counting games and score
+function (see the worker's Nim kit); each case is a (game, player, depth),
+answered against the reference, with the calls of ``score`` and ``move``
+counted from outside.
+"""
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from grader.contracts.protocol import describe
+from grader.games import nim
+from grader.harness.minimax import checks, mistakes
+from grader.harness.minimax.checks import Observation
+from grader.harness.minimax.probes import Probe, Ref, Steps
+from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
+from grader.harness.runtime.student import CallTimeout, call_step
+
+MODULE = "negamax"
+PLAYERS = ("A", "B")
+Case = tuple[Any, str, int]  # (game, player, depth)
+
+MODELS = [
+    ("rating_not_negated", NegamaxFlaws(not_negated=True)),
+    ("rating_overwritten", NegamaxFlaws(overwritten=True)),
+    ("depth_not_decremented", NegamaxFlaws(no_decrement=True)),
+    ("same_player_searched", NegamaxFlaws(same_player=True)),
+    ("score_for_opponent", NegamaxFlaws(score_opponent=True)),
+    ("win_loss_swapped", NegamaxFlaws(win_loss_swapped=True)),
+    ("no_hand_over", NegamaxFlaws(no_hand_over=True)),
+    ("hard_coded_nim", NegamaxFlaws(hard_coded=True)),
+    ("search_cut_short", NegamaxFlaws(stop_at_win=True)),
+]
+SEARCHES = {flaws: Negamax(flaws) for _, flaws in [("", NO_FLAWS), *MODELS]}
+
+
+def game_text(game: Any) -> str:
+    if isinstance(game, nim.OwnPiles):
+        return f"OwnPiles({list(game.piles)}, last={game.last!r})"
+    return f"{type(game).__name__}({game.coins}, last={game.last!r})"
+
+
+def call_text(case: Case) -> str:
+    game, player, depth = case
+    return f"minimax({game_text(game)}, {player!r}, {depth}, score)"
+
+
+def _draw(case: Case) -> str:
+    game, player, depth = case
+    what = {"Nim": "Nim (whoever takes the last coin wins)",
+            "MisereNim": "misère Nim (whoever takes the last coin loses)",
+            "OwnPiles": "each player takes from their own pile; a stuck player passes"}
+    return f"{what[type(game).__name__]}: {game_text(game)}, {player} to move, depth {depth}"
+
+
+verdict = partial(checks.verdict, draw=_draw, place=lambda path: path[0])
+
+
+def cases(games: Sequence[Any], depths: Sequence[int]) -> list[tuple[Case, tuple[str]]]:
+    found = [(game, player, depth) for game in games for depth in depths for player in PLAYERS]
+    return [(case, (f"the call {call_text(case)}",)) for case in found]
+
+
+class NegamaxProbe(Probe):
+    def __init__(self, student: Any) -> None:
+        super().__init__(student, MODULE)
+
+    def searches(self, positions: Sequence[tuple[Case, tuple[str]]]
+                 ) -> Callable[[Case, Any], Any]:
+        """(answer, the calls of score and move) of each case."""
+        def script(steps: Steps, case: Case, path: Any) -> Ref:
+            game, player, depth = case
+            return steps.add(call_step(("module", MODULE), "minimax",
+                                       {"trusted": nim.describe(game)}, player, depth,
+                                       {"trusted": ["score"]}))
+
+        def pick(ref: Ref) -> tuple[Any, Calls]:
+            assert ref.reply is not None  # it ran
+            return ref.value, Calls.of(ref.reply["calls"])
+
+        asked = self.ask(positions, script, pick)
+
+        def answer(case: Case, path: Any) -> Any:
+            try:
+                return asked(case, path)
+            except CallTimeout as late:  # an exploding search: the cases answered still tell
+                return Late(str(late)), Calls()
+
+        return answer
+
+
+class Late:
+    """No answer within the time limit (this case, or one asked before it)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"no answer: {self.why}"
+
+
+def _answer(found: Any) -> Any:
+    """What the student returned, as a (move, rating) tuple when it is one."""
+    if type(found) in (tuple, list) and len(found) == 2:
+        return tuple(found)
+    return found
+
+
+def _reference(case: Case) -> tuple[Any, int]:
+    return _found(SEARCHES[NO_FLAWS], case)[:2]
+
+
+def _found(search: Negamax, case: Case) -> tuple[Any, int, Calls]:
+    """The reference's answer, which always has one."""
+    found = search.search(*case)
+    assert found is not None  # only a model of hard-coded Nim has none
+    return found
+
+
+def observe(probe: NegamaxProbe, positions: list[tuple[Case, tuple[str]]]) -> list[Observation]:
+    return checks.collect(positions, probe.searches(positions),
+                          lambda case, found: _answer(found[0]) == _reference(case)
+                          and all(type(v) in (int, type(None)) for v in _answer(found[0])),
+                          lambda case: f"(move, rating) = {_reference(case)!r}")
+
+
+def _diagnose(reproduces: Callable[[NegamaxFlaws, Observation], float]
+              ) -> Callable[[list[Observation]], checks.Diagnosis]:
+    def diagnose(found: list[Observation]) -> checks.Diagnosis:
+        if found and all(not checks.raised(o) and o.answer[0] is None for o in found):
+            return ["stub"]
+        answered = [o for o in found if checks.raised(o) or not isinstance(o.answer[0], Late)]
+        return mistakes.diagnose(MODELS, reproduces, answered) if answered else []
+
+    return diagnose
+
+
+def check_answers(what: str, observations: list[Observation],
+                  evidence: Sequence[Observation] = ()) -> None:
+    """Fail on a wrong move or rating, naming the mistake whose model gives
+    them here and on the ``evidence`` (the Nim runs, for another game: on
+    misère Nim alone, swapped winning values and hard-coded Nim look alike)."""
+    def reproduces(flaws: NegamaxFlaws, observation: Observation) -> float:
+        if checks.raised(observation):
+            return 0.0
+        model = SEARCHES[flaws].search(*observation.state)
+        return float(model is not None and _answer(observation.answer[0]) == model[:2])
+
+    diagnose = _diagnose(reproduces)
+    verdict(what, observations, lambda found: diagnose([*found, *evidence]),
+            shown=lambda found: describe(found[0]))
+
+
+def check_calls(observations: list[Observation]) -> None:
+    """The calls of score and move: exactly the reference's (as multisets)."""
+    counted = []
+    for o in observations:
+        expected = _found(SEARCHES[NO_FLAWS], o.state)[2]
+        ok = not checks.raised(o) and not isinstance(o.answer[0], Late) and o.answer[1] == expected
+        counted.append(Observation(o.state, o.path, o.answer, ok))
+        if not ok:
+            counted[-1].expected = f"score called {expected.scores:,} times, move " \
+                f"{expected.moves:,} times, each on the games the search reaches"
+
+    def reproduces(flaws: NegamaxFlaws, observation: Observation) -> float:
+        if checks.raised(observation):
+            return 0.0
+        model = SEARCHES[flaws].search(*observation.state)
+        return float(model is not None and observation.answer[1] == model[2])
+
+    verdict("The calls of score and move", counted, _diagnose(reproduces),
+            shown=lambda found: f"score called {found[1].scores:,} times, move "
+            f"{found[1].moves:,} times")

@@ -1,0 +1,292 @@
+"""Checks of the lab's ``Game`` class, on every position of the game.
+
+``is_end`` is asked on all 5,478 legal positions. ``max()``/``min()`` (or
+the alpha-beta pair, called with the lab's window (-2, 2)) are asked on every
+unfinished position where it is their player's turn, with the grader's own
+copy of the other function standing in (see the worker's stand-ins), so a
+mistake in one costs only its own test; ``is_end`` is the grader's during a
+search, and counts every call with the board it saw.
+"""
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from grader.contracts.protocol import describe
+from grader.games import Path, tictactoe
+from grader.harness.minimax import checks, mistakes
+from grader.harness.minimax.checks import Observation
+from grader.harness.minimax.probes import Probe, Ref, Steps
+from grader.harness.runtime.student import attributes_step, call_step
+from grader.harness.tictactoe import search
+from grader.harness.tictactoe.search import LabFlaws, LabSearch
+
+MODULE = "tictactoe"
+PARTNER = {"max": "min", "min": "max",
+           "max_alpha_beta": "min_alpha_beta", "min_alpha_beta": "max_alpha_beta"}
+# The known mistakes of the search, in the function checked (the grader's
+# stands in for the other): id, model.
+SEARCH_MODELS = [
+    ("marks_swapped", LabFlaws(marks_swapped=True)),
+    ("values_wrong_side", LabFlaws(values_wrong_side=True)),
+    ("mark_not_put_back", LabFlaws(mark_not_put_back=True)),
+    ("best_move_first_child", LabFlaws(first_child_move=True)),
+]
+CALL_MODELS = [
+    ("search_cut_short", LabFlaws(stop_at_win=True)),
+    ("is_end_called_twice", LabFlaws(is_end_twice=True)),
+    ("mark_not_put_back", LabFlaws(mark_not_put_back=True)),
+    ("marks_swapped", LabFlaws(marks_swapped=True)),
+]
+PRUNING_MODELS = [
+    ("prune_on_strict", LabFlaws(strict_prune=True)),
+    ("window_not_passed", LabFlaws(window_reset=True)),
+    ("no_pruning", LabFlaws(no_pruning=True)),
+    ("wrong_bound_updated", LabFlaws(bounds_swapped=True)),
+]
+# Models are asked on positions this far into the game at least (a search from
+# the empty board has 549,946 nodes: too many to replay for each model).
+DIAGNOSED_FROM = 3
+
+
+def where(path: Path) -> str:
+    if not path:
+        return "the empty board"
+    marks = ("X", "O")
+    return "the moves " + ", ".join(f"{marks[i % 2]} at {move}" for i, move in enumerate(path))
+
+
+verdict = partial(checks.verdict, draw=tictactoe.draw, place=where)
+
+
+@dataclass
+class Searched:
+    """What one call of the student's search gave."""
+
+    answer: Any  # as returned: (value, row, col) when right
+    board: Any  # current_state afterwards
+    turn: Any  # player_turn afterwards
+    calls: Counter[str]  # the boards is_end was called on
+
+    def __str__(self) -> str:
+        return describe(self.answer)
+
+
+class LabProbe(Probe):
+    """Builds the student's ``Game`` at a position and calls its methods."""
+
+    def __init__(self, student: Any) -> None:
+        super().__init__(student, MODULE)
+
+    def _game(self, steps: Steps, board: str) -> Ref:
+        game = steps.add(call_step(("module", MODULE), "Game"))
+        steps.add(attributes_step("set", game.target, {
+            "current_state": {"trusted": board}, "player_turn": tictactoe.mark(board)}))
+        return game
+
+    def ends(self, positions: Sequence[tuple[str, Path]]) -> Callable[[str, Path], Any]:
+        """The student's own ``is_end()`` on each position."""
+        def script(steps: Steps, board: str, path: Path) -> Ref:
+            return steps.add(call_step(self._game(steps, board).target, "is_end"))
+
+        return self.ask(positions, script)
+
+    def searches(self, name: str, positions: Sequence[tuple[str, Path]],
+                 window: tuple[int, ...] = ()) -> Callable[[str, Path], Any]:
+        """``name(*window)`` on each position, the grader's partner standing in."""
+        def script(steps: Steps, board: str, path: Path) -> list[Ref]:
+            game = self._game(steps, board)
+            called = steps.add(call_step(game.target, name, *window, count_in=MODULE,
+                                         trusted=[PARTNER[name]]))
+            return [called, steps.add(attributes_step("get", game.target,
+                                                      ["current_state", "player_turn"]))]
+
+        def pick(refs: list[Ref]) -> Searched:
+            called, after = refs
+            assert called.reply is not None  # it ran
+            return Searched(called.value, after.value[0], after.value[1], called.reply["calls"])
+
+        return self.ask(positions, script, pick)
+
+
+# -- is_end ---------------------------------------------------------------------
+
+def check_ends(probe: LabProbe) -> None:
+    positions = tictactoe.positions()
+    observations = checks.collect(positions, probe.ends(positions),
+                                  lambda board, answer: type(answer) in (str, type(None))
+                                  and answer == tictactoe.end(board),
+                                  lambda board: repr(tictactoe.end(board)))
+
+    def reproduces(model: Any, observation: Observation) -> float:
+        return float(not checks.raised(observation) and
+                     observation.answer == model.end(observation.state))
+
+    def diagnose(found: list[Observation]) -> checks.Diagnosis:
+        named = mistakes.diagnose([(m.mistake, m) for m in tictactoe.flawed()], reproduces,
+                                  found)
+        says = [m.says for m in tictactoe.flawed() if m.mistake in named]
+        return (named, f"It looks as if {says[0]}.") if len(says) == 1 else named
+
+    verdict("is_end()", observations, diagnose, shown=repr)
+
+
+# -- the search -----------------------------------------------------------------
+
+def turn(name: str) -> str:
+    """The player whose move ``name`` finds."""
+    return "O" if name.startswith("max") else "X"
+
+
+def unfinished(name: str) -> list[tuple[str, Path]]:
+    return [(board, path) for board, path in tictactoe.positions()
+            if not tictactoe.terminal(board) and tictactoe.mark(board) == turn(name)]
+
+
+def _as_board(rows: Any) -> str | None:
+    if type(rows) is list and len(rows) == 3 and all(
+            type(row) is list and len(row) == 3 and all(type(c) is str for c in row)
+            for row in rows):
+        return "".join("".join(row) for row in rows)
+    return None
+
+
+def _right(board: str, found: Searched) -> bool:
+    answer = found.answer
+    return (type(answer) is tuple and len(answer) == 3
+            and type(answer[0]) in (int, float) and answer[0] == search.value(board)
+            and (answer[1], answer[2]) in search.best_moves(board)
+            and _as_board(found.board) == board and found.turn == tictactoe.mark(board))
+
+
+def _expected(board: str) -> str:
+    best = search.best_moves(board)
+    moves = "any move" if len(best) == len(tictactoe.moves(board)) else \
+        "the move " + " or ".join(f"({r}, {c})" for r, c in sorted(best))
+    return (f"(value, row, col): value {search.value(board)} with {moves}; afterwards "
+            f"current_state and player_turn ({tictactoe.mark(board)!r}) as they were")
+
+
+def _detail(observation: Observation) -> list[str]:
+    found = observation.answer
+    if checks.raised(observation) or not isinstance(found, Searched):
+        return []
+    lines = []
+    after = _as_board(found.board)
+    if after != observation.state:
+        lines.append(f"afterwards current_state was {describe(found.board)}")
+    if found.turn != tictactoe.mark(observation.state):
+        lines.append(f"afterwards player_turn was {found.turn!r}")
+    return lines
+
+
+def _model(flaws: LabFlaws, alpha_beta: bool, name: str, board: str) -> search.Outcome:
+    return LabSearch(flaws, alpha_beta).run(board, name.startswith("max"))
+
+
+def window(name: str) -> tuple[int, ...]:
+    return search.FULL_WINDOW if name.endswith("alpha_beta") else ()
+
+
+def observe_search(probe: LabProbe, name: str) -> list[Observation]:
+    """``name`` on every unfinished position of its player, judged for
+    values, moves and the board put back (its is_end calls are kept)."""
+    positions = unfinished(name)
+    return checks.collect(positions, probe.searches(name, positions, window(name)), _right,
+                          _expected)
+
+
+def check_search(name: str, observations: list[Observation],
+                 models: list[tuple[str, LabFlaws]], notes: list[str]) -> None:
+    """Fail on a wrong value, move or board left changed, naming the mistake."""
+    alpha_beta = name.endswith("alpha_beta")
+
+    def reproduces(flaws: LabFlaws, observation: Observation) -> float:
+        if checks.raised(observation):
+            return 0.0
+        outcome = _model(flaws, alpha_beta, name, observation.state)
+        found = observation.answer
+        return float(found.answer == outcome.answer and _as_board(found.board) == outcome.after)
+
+    _note_ties(name, observations, notes)
+    call = f"{name}({', '.join(map(str, window(name)))})"
+    verdict(call, observations, _diagnosis(name, models, reproduces), detail=_detail, shown=str)
+
+
+def _note_ties(name: str, observations: list[Observation], notes: list[str]) -> None:
+    """Say so when a right answer is not the move the lab's code picks."""
+    for o in observations:
+        if o.ok and (o.answer.answer[1], o.answer.answer[2]) != _lab_move(name, o.state):
+            notes.append(
+                f"{name}() picked another of equally good moves than the lab's code would (it "
+                f"keeps the first best move, with > in max and < in min): both are right. "
+                f"For example, {where(o.path)}: yours {o.answer.answer[1:]}, the lab's "
+                f"{_lab_move(name, o.state)}.")
+            return
+
+
+def _lab_move(name: str, board: str) -> tuple[int | None, int | None]:
+    _, row, col = _model(search.NO_FLAWS, name.endswith("alpha_beta"), name, board).answer
+    return row, col
+
+
+def _diagnosis(name: str, models: list[tuple[str, LabFlaws]],
+               reproduces: Callable[[LabFlaws, Observation], float]
+               ) -> Callable[[list[Observation]], checks.Diagnosis]:
+    """The mistakes, in ``name`` alone, whose models give the answers, judged
+    on positions small enough to replay."""
+    side = "max" if name.startswith("max") else "min"
+    own = [(mistake, replace(flaws, only=side)) for mistake, flaws in models]
+
+    def diagnose(found: list[Observation]) -> checks.Diagnosis:
+        if found and all(not checks.raised(o) and o.answer.answer is None for o in found):
+            return ["stub"]  # the starter's ``pass``
+        small = [o for o in found if 9 - o.state.count(".") >= DIAGNOSED_FROM]
+        if not any(not o.ok for o in small):
+            return []
+        return mistakes.diagnose(own, reproduces, small)
+
+    return diagnose
+
+
+# -- is_end calls -----------------------------------------------------------------
+
+def _tree(name: str, board: str) -> tuple[int, int]:
+    if name.endswith("alpha_beta"):
+        return search.pruned_tree(board, name.startswith("max"))[1:]
+    return search.full_tree(board)
+
+
+def check_calls(name: str, observations: list[Observation], models: list[tuple[str, LabFlaws]]
+                ) -> None:
+    """The boards is_end was called on during each search: exactly the
+    reference's, as a multiset (compared by fingerprint, shown as a count)."""
+    alpha_beta = name.endswith("alpha_beta")
+    counted = [Observation(o.state, o.path, o.answer if checks.raised(o) else
+                           Searched(o.answer.answer, None, None, o.answer.calls), False)
+               for o in observations]
+    for o in counted:
+        o.ok = not checks.raised(o) and \
+            (o.answer.calls.total(), search.fingerprint(o.answer.calls)) == _tree(name, o.state)
+        if not o.ok:
+            size = _tree(name, o.state)[0]
+            o.expected = f"{size:,} calls, one on each board the search visits"
+
+    def reproduces(flaws: LabFlaws, observation: Observation) -> float:
+        if checks.raised(observation):
+            return 0.0
+        outcome = _model(flaws, alpha_beta, name, observation.state)
+        return float(outcome.calls == observation.answer.calls)
+
+    verdict(f"The is_end calls of {name}()", counted, _diagnosis(name, models, reproduces),
+            shown=lambda found: f"{found.calls.total():,} calls", detail=_uncounted)
+
+
+def _uncounted(observation: Observation) -> list[str]:
+    if checks.raised(observation) or observation.answer.calls:
+        return []
+    return ["None of your search's calls reached is_end through the class (self.is_end()): "
+            "an is_end set on the object itself, or a check written out inline, can't be "
+            "counted."]

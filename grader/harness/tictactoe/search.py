@@ -1,0 +1,176 @@
+"""The lab's search, trusted, with optional known flaws.
+
+``LabSearch()`` is the reference: ``max()``/``min()`` as the lab writes
+them, or their alpha-beta forms (``alpha_beta=True``: prune on ``>= beta`` in
+max and ``<= alpha`` in min). ``LabSearch(LabFlaws(...))`` reproduces a known
+mistake on a mutable board, as the student's code runs. ``expected`` gives
+what a correct search answers on a position, memoised over the whole game.
+"""
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+
+from grader.games import tictactoe
+from grader.games.tictactoe import CELLS, EMPTY, end
+
+VALUES = {"O": 1, "X": -1, EMPTY: 0}
+FULL_WINDOW = (-2, 2)  # what the lab passes to the alpha-beta pair at the root
+
+
+@dataclass(frozen=True)
+class LabFlaws:
+    only: str | None = None  # "max" or "min": the other one is the grader's, right
+    marks_swapped: bool = False  # max places X, min places O
+    values_wrong_side: bool = False  # an end state scored for X: an X win +1
+    mark_not_put_back: bool = False  # the cell is not reset to '.' after the child
+    first_child_move: bool = False  # the move is set at the first child only
+    stop_at_win: bool = False  # the loop ends at the first child that wins
+    is_end_twice: bool = False  # is_end called twice at each node
+    keeps_last: bool = False  # >= in max, <= in min: the last of equal moves (right)
+    strict_prune: bool = False  # prunes on > beta / < alpha
+    window_reset: bool = False  # children searched with (-2, 2)
+    no_pruning: bool = False  # never prunes
+    bounds_swapped: bool = False  # max narrows beta, min narrows alpha
+
+
+NO_FLAWS = LabFlaws()
+
+
+@dataclass
+class Outcome:
+    answer: tuple[int, int | None, int | None]  # (value, row, col)
+    after: str  # the board once the search returned
+    calls: Counter[str]  # the boards is_end was called on
+
+
+class LabSearch:
+    def __init__(self, flaws: LabFlaws = NO_FLAWS, alpha_beta: bool = False) -> None:
+        self.flaws = flaws
+        self.alpha_beta = alpha_beta
+
+    def run(self, board: str, maximising: bool) -> Outcome:
+        """``max()`` (``maximising``) or ``min()`` on ``board``, as the flaws make it."""
+        self.calls: Counter[str] = Counter()
+        cells = list(board)
+        answer = self._node(cells, maximising, *FULL_WINDOW)
+        return Outcome(answer, "".join(cells), self.calls)
+
+    def _flaws(self, maximising: bool) -> LabFlaws:
+        only = self.flaws.only
+        return self.flaws if only in (None, "max" if maximising else "min") else NO_FLAWS
+
+    def _node(self, cells: list[str], maximising: bool, alpha: int, beta: int
+              ) -> tuple[int, int | None, int | None]:
+        flaws = self._flaws(maximising)
+        board = "".join(cells)
+        self.calls[board] += 2 if flaws.is_end_twice else 1
+        result = end(board)
+        if result is not None:
+            return (-VALUES[result] if flaws.values_wrong_side else VALUES[result], 0, 0)
+        mark = "O" if maximising != flaws.marks_swapped else "X"
+        best = -2 if maximising else 2
+        at: tuple[int | None, int | None] = (None, None)
+        pruning = self.alpha_beta and not flaws.no_pruning
+        for row, col in CELLS:
+            if cells[3 * row + col] != EMPTY:
+                continue
+            cells[3 * row + col] = mark
+            window = FULL_WINDOW if flaws.window_reset else (alpha, beta)
+            value = self._node(cells, not maximising, *window)[0]
+            if self._better(value, best, maximising, flaws):
+                best = value
+                if not flaws.first_child_move or at == (None, None):
+                    at = (row, col)
+            if not flaws.mark_not_put_back:
+                cells[3 * row + col] = EMPTY
+            if flaws.stop_at_win and best == (1 if maximising else -1):
+                break
+            if pruning:
+                cut, alpha, beta = self._window(best, alpha, beta, maximising, flaws)
+                if cut:
+                    break
+        return (best, *at)
+
+    @staticmethod
+    def _better(value: int, best: int, maximising: bool, flaws: LabFlaws) -> bool:
+        if flaws.keeps_last:
+            return value >= best if maximising else value <= best
+        return value > best if maximising else value < best
+
+    @staticmethod
+    def _window(best: int, alpha: int, beta: int, maximising: bool, flaws: LabFlaws
+                ) -> tuple[bool, int, int]:
+        """(prune?, alpha, beta) after a child, as the lab's code updates them."""
+        if maximising:
+            if best > beta if flaws.strict_prune else best >= beta:
+                return True, alpha, beta
+            if flaws.bounds_swapped:
+                return False, alpha, min(beta, best)
+            return False, max(alpha, best), beta
+        if best < alpha if flaws.strict_prune else best <= alpha:
+            return True, alpha, beta
+        if flaws.bounds_swapped:
+            return False, max(alpha, best), beta
+        return False, alpha, min(beta, best)
+
+
+@cache
+def value(board: str) -> int:
+    """The position's minimax value, for O."""
+    result = end(board)
+    if result is not None:
+        return VALUES[result]
+    children = [value(tictactoe.play(board, move)) for move in tictactoe.moves(board)]
+    return max(children) if tictactoe.mark(board) == "O" else min(children)
+
+
+def best_moves(board: str) -> set[tuple[int, int]]:
+    """Every move that keeps the position's value: any of them is right."""
+    return {move for move in tictactoe.moves(board)
+            if value(tictactoe.play(board, move)) == value(board)}
+
+
+def _weight(board: str) -> int:
+    """A board's weight in a fingerprint: 64 bits of a hash of it."""
+    return int.from_bytes(hashlib.blake2b(board.encode(), digest_size=8).digest(), "big")
+
+
+def fingerprint(calls: Counter[str]) -> int:
+    """A multiset of boards as one number: equal multisets, equal numbers (and
+    unequal ones unequal, but for a 1 in 2**64 chance)."""
+    return sum(count * _weight(board) for board, count in calls.items()) % (1 << 64)
+
+
+@cache
+def full_tree(board: str) -> tuple[int, int]:
+    """(size, fingerprint) of the full game tree from ``board``: the is_end
+    calls a plain search makes, one per node."""
+    size, print_ = 1, _weight(board)
+    if end(board) is None:
+        for move in tictactoe.moves(board):
+            child = full_tree(tictactoe.play(board, move))
+            size, print_ = size + child[0], (print_ + child[1]) % (1 << 64)
+    return size, print_
+
+
+@cache
+def pruned_tree(board: str, maximising: bool, alpha: int = -2, beta: int = 2
+                ) -> tuple[int, int, int]:
+    """(value, size, fingerprint) of the lab's alpha-beta from ``board``."""
+    size, print_ = 1, _weight(board)
+    result = end(board)
+    if result is not None:
+        return VALUES[result], size, print_
+    mark = "O" if maximising else "X"
+    best = -2 if maximising else 2
+    for row, col in tictactoe.moves(board):
+        found, more, more_print = pruned_tree(tictactoe.place(board, row, col, mark),
+                                              not maximising, alpha, beta)
+        size, print_ = size + more, (print_ + more_print) % (1 << 64)
+        best = max(best, found) if maximising else min(best, found)
+        cut, alpha, beta = LabSearch._window(best, alpha, beta, maximising, NO_FLAWS)
+        if cut:
+            break
+    return best, size, print_
