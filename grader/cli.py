@@ -31,12 +31,16 @@ def _exercise(name: str) -> exercises.Exercise:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    rows = [(exercise.id, exercise.title, ", ".join(exercise.files), f"{exercise.max_score:g}",
+             str(len(exercise.tests))) for exercise in exercises.load_all()]
     table = Table(title="minimax-grader exercises")
-    for column in ("id", "title", "files", "points", "tests"):
-        table.add_column(column)
-    for exercise in exercises.load_all():
-        table.add_row(exercise.id, exercise.title, ", ".join(exercise.files),
-                      f"{exercise.max_score:g}", str(len(exercise.tests)))
+    for index, column in enumerate(("id", "title", "files", "points", "tests")):
+        # the names are typed on the command line: whole, never cut; titles wrap
+        whole = column != "title"
+        table.add_column(column, no_wrap=whole,
+                         min_width=max(len(row[index]) for row in rows) if whole else None)
+    for row in rows:
+        table.add_row(*row)
     Console(markup=False, highlight=False).print(table)
     return 0
 

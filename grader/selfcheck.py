@@ -159,8 +159,116 @@ def depth_limit_facts() -> list[Fact]:
     ]
 
 
+def _lab_game(board: str) -> Any:
+    """The lab's Game, its current_state set to ``board`` (nine marks, row by row)."""
+    from tictactoe import Game  # type: ignore[import-not-found]
+
+    game = Game()
+    game.current_state = [list(board[0:3]), list(board[3:6]), list(board[6:9])]
+    game.player_turn = "X" if board.count("X") == board.count("O") else "O"
+    return game
+
+
+def _counted(game: Any, name: str, *args: int) -> tuple[Any, int]:
+    """What ``game.name(*args)`` returns, and how often it called is_end (the
+    grader counts through the class too, from outside)."""
+    cls, calls = type(game), []
+    own = cls.is_end
+
+    def counting(self: Any) -> Any:
+        calls.append(1)
+        return own(self)
+
+    cls.is_end = counting
+    try:
+        found = getattr(game, name)(*args)
+    finally:
+        cls.is_end = own
+    return found, len(calls)
+
+
+def _search_fact(name: str, board: str, args: tuple[int, ...], value: int,
+                 moves: set[tuple[int, int]], calls: int) -> Callable[[], None]:
+    def fact() -> None:
+        game = _lab_game(board)
+        found, counted = _counted(game, name, *args)
+        if not (isinstance(found, tuple) and len(found) == 3):
+            raise Wrong(f"{name}() returned {found!r}, where (value, row, col) is due")
+        expect(found[0], value, f"the value of {name}()")
+        if tuple(found[1:]) not in moves:
+            raise Wrong(f"{name}() moved to {tuple(found[1:])}, where the best is one of "
+                        f"{sorted(moves)}")
+        expect("".join("".join(row) for row in game.current_state), board,
+               f"the board after {name}() (put every mark back)")
+        expect(counted, calls, f"is_end calls in {name}()")
+    return fact
+
+
+def tic_tac_toe_facts() -> list[Fact]:
+    return [
+        ("is_end: None while the game goes on",
+         lambda: expect(_lab_game("X" + "." * 8).is_end(), None, "is_end() after X at (0, 0)")),
+        ("is_end: a win on a diagonal, on the last cell",
+         lambda: expect(_lab_game("XOXOXOOXX").is_end(), "X", "is_end() on XOX/OXO/OXX")),
+        ("is_end: a full board with no winner is a tie",
+         lambda: expect(_lab_game("XOXXOOOXX").is_end(), ".", "is_end() on XOX/XOO/OXX")),
+        ("after X at (0, 0), max(): 0 at (1, 1), one is_end call per node (59,705)",
+         _search_fact("max", "X" + "." * 8, (), 0, {(1, 1)}, 59_705)),
+        ("after X at (0, 0), O at (0, 1), min(): X wins (-1)",
+         _search_fact("min", "XO" + "." * 7, (), -1, {(1, 0), (1, 1), (2, 0)}, 8_232)),
+    ]
+
+
+def tic_tac_toe_alphabeta_facts() -> list[Fact]:
+    return [
+        ("after X at (0, 0), max_alpha_beta(-2, 2): 0 at (1, 1), 2,338 is_end calls",
+         _search_fact("max_alpha_beta", "X" + "." * 8, (-2, 2), 0, {(1, 1)}, 2_338)),
+    ]
+
+
+def nim_negamax_facts() -> list[Fact]:
+    from negamax import minimax  # type: ignore[import-not-found]
+    from nim import LOSING_VALUE, WINNING_VALUE, Nim  # type: ignore[import-not-found]
+
+    def zero(game: Any, player: Any) -> int:
+        return 0
+
+    def counted() -> None:
+        calls = {"score": 0, "move": 0}
+
+        class Counting(Nim):  # type: ignore[misc]
+            def move(self, player: Any, take: int) -> Any:
+                calls["move"] += 1
+                return super().move(player, take)
+
+        def score(game: Any, player: Any) -> int:
+            calls["score"] += 1
+            return 0
+
+        minimax(Counting(5), "A", 2, score)
+        expect(calls, {"score": 8, "move": 11}, "the calls in minimax(Nim(5), 'A', 2, score)")
+
+    return [
+        ("at depth 0: (None, the score)",
+         lambda: expect(tuple(minimax(Nim(5), "A", 0, lambda g, p: 7)), (None, 7),
+                        "minimax(Nim(5), 'A', 0, score) with a score of 7")),
+        ("a finished game: the winner decides",
+         lambda: expect(tuple(minimax(Nim(0, last="A"), "A", 1, zero)), (None, WINNING_VALUE),
+                        "minimax(Nim(0, last='A'), 'A', 1, score)")),
+        ("at 6 coins and depth 6: take 2, a win",
+         lambda: expect(tuple(minimax(Nim(6), "A", 6, zero)), (2, WINNING_VALUE),
+                        "minimax(Nim(6), 'A', 6, score)")),
+        ("at 5 coins and depth 2: score called 8 times, move 11 times", counted),
+        ("at 4 coins and depth 8: every move loses",
+         lambda: expect(tuple(minimax(Nim(4), "A", 8, zero))[1], LOSING_VALUE,
+                        "the rating of minimax(Nim(4), 'A', 8, score)")),
+    ]
+
+
 FACTS = {"gamestate": gamestate_facts, "helpers": helpers_facts,
-         "decision": decision_facts, "depth_limit": depth_limit_facts}
+         "decision": decision_facts, "depth_limit": depth_limit_facts,
+         "tic_tac_toe": tic_tac_toe_facts, "tic_tac_toe_alphabeta": tic_tac_toe_alphabeta_facts,
+         "nim_negamax": nim_negamax_facts}
 
 
 def _failure(exc: BaseException) -> str:

@@ -424,3 +424,34 @@ def test_ctrl_c_once_the_grading_is_over_can_t_break_the_end(tmp_path, capsys, m
     assert code == 0 and len(interrupted) == 2 and "Traceback" not in err
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["counts"]["pending"] == 0
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+GAME_CLASSES = {  # exercise -> (a mistake of the corpus, its score)
+    "tic_tac_toe": ("best_move_first_child", 6),
+    "tic_tac_toe_alphabeta": ("prune_on_strict", 6),
+    "nim_negamax": ("no_hand_over", 9),
+}
+
+
+@pytest.mark.parametrize("exercise", GAME_CLASSES)
+def test_a_class_of_a_game_exercise_through_docker(tmp_path, docker_client, capsys, exercise):
+    """The game exercises grade in Docker as a batch: a right file, a mistake
+    (its points lost and its hint), a stub."""
+    mistake, points = GAME_CLASSES[exercise]
+    corpus = ROOT / "tests" / "corpus" / exercise
+    (name,) = exercises.load(exercise).files
+    classroom = tmp_path / "class"
+    classroom.mkdir()
+    for student, source in [("ann", SOLUTIONS / exercise), ("bob", corpus / mistake),
+                            ("cy", corpus / "stub")]:
+        (classroom / student).mkdir()
+        shutil.copyfile(source / name, classroom / student / name)
+    code = main(["batch", "--exercise", exercise, str(classroom), "-o", str(tmp_path / "out"),
+                 "--jobs", "2"])
+    out, err = capsys.readouterr()
+    reports = read_reports(tmp_path / "out")
+    assert code == 0, out + err
+    assert {s: r["score"] for s, r in reports.items()} == {"ann": 10, "bob": points, "cy": 0}
+    assert {r["sandbox"]["backend"] for r in reports.values()} == {"docker"}
+    assert {m for t in reports["bob"]["tests"] for m in t["mistakes"]} == {mistake}
+    assert left_behind(docker_client) == []

@@ -26,7 +26,9 @@ def run(capsys, *argv):
 def test_list_shows_every_exercise(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
-    for name in ("gamestate", "helpers", "decision", "depth_limit", "minimax_helpers.py"):
+    for name in ("gamestate", "helpers", "decision", "depth_limit", "minimax_helpers.py",
+                 "tic_tac_toe", "tic_tac_toe_alphabeta", "tictactoe.py", "nim_negamax",
+                 "negamax.py"):
         assert name in out
 
 

@@ -252,3 +252,35 @@ def test_a_raised_message_is_one_line(student):
         student.call(("module", "code"), "shout", deadline=soon())
     assert "\n" not in caught.value.raised["message"]
     assert caught.value.raised["message"] == "10/10 points ok ok"
+
+
+BORROWS_THE_RULES = '''
+import sys
+
+def by_import():
+    from grader.games.tictactoe import rules
+    return rules.end("XXX......")
+
+def by_modules():
+    return sorted(name for name in sys.modules if name.startswith("grader.games"))
+
+def by_file():
+    import os
+    folder = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[0]))))
+    with open(os.path.join(folder, "games", "tictactoe", "rules.py")) as handle:
+        return handle.read(20)
+'''
+
+
+@pytest.mark.parametrize("name", ["by_import", "by_file"])
+def test_the_stand_ins_rules_are_out_of_the_students_reach(tmp_path, name):
+    """The tic-tac-toe kit runs the trusted rules in the student's process: a
+    student's is_end may not borrow them, by import or by reading their file."""
+    (tmp_path / "code.py").write_text(BORROWS_THE_RULES)
+    worker = Student(tmp_path, ["code"], tmp_path, game="tictactoe")
+    try:
+        with pytest.raises(ChangedGrader, match="game rules|import grader.games"):
+            worker.call(("module", "code"), name, deadline=soon())
+        assert worker.call(("module", "code"), "by_modules", deadline=soon())["value"] == []
+    finally:
+        worker.stop()

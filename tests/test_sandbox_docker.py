@@ -121,7 +121,7 @@ def test_the_student_reads_nothing_of_the_grader(docker, submission):
     secrets = ["/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py",
                "/opt/minimax-grader/grader/harness/minimax/search.py",
                "/opt/minimax-grader/grader/harness/minimax/mistakes.py",
-               "/opt/minimax-grader/grader/games/isolation/flawed_rules.py",
+               "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
                "/opt/minimax-grader/grader/harness/runtime/student.py",
                # The image's bytecode is kept as its source is.
                "/opt/minimax-grader/grader/harness/minimax/__pycache__/search.cpython-311.pyc",

@@ -77,6 +77,20 @@ def returned_a_stub(observations: Sequence[Observation]) -> list[str]:
 # What a diagnosis names: mistake ids, or (ids, a sentence saying what the code does).
 Diagnosis = list[str] | tuple[list[str], str]
 
+def each(names: Iterable[str], check: Callable[[str], None]) -> None:
+    """``check(name)`` for every name; fail with all their failures, each
+    judged and each mistake named, when more than one is wrong."""
+    failures = []
+    for name in names:
+        try:
+            check(name)
+        except Mismatch as failure:
+            failures.append(failure)
+    if failures:
+        raise Mismatch("\n\n".join(f.message for f in failures),
+                       list(dict.fromkeys(m for f in failures for m in f.mistakes)))
+
+
 UNKNOWN = ("No mistake the grader knows gives these answers: compare yours with the "
            "expected ones on the position above.")
 

@@ -21,9 +21,10 @@ MASK = (1 << 64) - 1
 
 @dataclass(frozen=True)
 class NegamaxFlaws:
-    not_negated: bool = False  # the child's rating used as it is
+    not_negated: bool = False  # the child's rating used as it is, in the loop over moves
+    not_negated_pass: bool = False  # ... and where a stuck player passes
     overwritten: bool = False  # the rating of every move kept, the move of the best
-    no_decrement: bool = False  # children searched with the same depth
+    no_decrement: bool = False  # children (and a pass) searched with the same depth
     same_player: bool = False  # children searched for the same player
     score_opponent: bool = False  # score asked for the opponent
     win_loss_swapped: bool = False  # WINNING_VALUE for the loser
@@ -89,14 +90,15 @@ class Negamax:
         flaws = self.flaws
         if depth == 0:
             scored = game.opponent(player) if flaws.score_opponent else player
-            line = f"s {scored}|{nim.label(game)}"
+            line = f"s {nim.label(game)}"
             return None, nim.score(game, scored), Calls(1, 0, _weight(line))
         moves = game.moves(player)
         opponent = game.opponent(player)
         if not moves:
             if game.moves(opponent) and not flaws.no_hand_over:
-                _, rating, calls = self._known(game, opponent, depth - 1)
-                return None, rating if flaws.not_negated else -rating, calls
+                _, rating, calls = self._known(game, opponent,
+                                               depth if flaws.no_decrement else depth - 1)
+                return None, rating if flaws.not_negated_pass else -rating, calls
             winner = game.winner()
             won, lost = (LOSING_VALUE, WINNING_VALUE) if flaws.win_loss_swapped else \
                 (WINNING_VALUE, LOSING_VALUE)

@@ -220,10 +220,10 @@ def _note_ties(name: str, observations: list[Observation], notes: list[str]) -> 
     for o in observations:
         if o.ok and (o.answer.answer[1], o.answer.answer[2]) != _lab_move(name, o.state):
             notes.append(
-                f"{name}() picked another of equally good moves than the lab's code would (it "
-                f"keeps the first best move, with > in max and < in min): both are right. "
-                f"For example, {where(o.path)}: yours {o.answer.answer[1:]}, the lab's "
-                f"{_lab_move(name, o.state)}.")
+                f"Among equally good moves, {name}() does not always pick the one the lab's "
+                f"code picks (the first best, comparing with > in max and < in min): both are "
+                f"right. For example, from {where(o.path)}: yours {o.answer.answer[1:]}, the "
+                f"lab's {_lab_move(name, o.state)}.")
             return
 
 
@@ -249,6 +249,20 @@ def _diagnosis(name: str, models: list[tuple[str, LabFlaws]],
         return mistakes.diagnose(own, reproduces, small)
 
     return diagnose
+
+
+class Runs:
+    """Each function's run over its positions, made once per session: a
+    search test and the count test judge the same run (its cost is the
+    student's search, paid once)."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, list[Observation]] = {}
+
+    def __call__(self, probe: LabProbe, name: str) -> list[Observation]:
+        if name not in self._made:
+            self._made[name] = observe_search(probe, name)
+        return self._made[name]
 
 
 # -- is_end calls -----------------------------------------------------------------
@@ -280,7 +294,8 @@ def check_calls(name: str, observations: list[Observation], models: list[tuple[s
         outcome = _model(flaws, alpha_beta, name, observation.state)
         return float(outcome.calls == observation.answer.calls)
 
-    verdict(f"The is_end calls of {name}()", counted, _diagnosis(name, models, reproduces),
+    verdict(f"The number of is_end calls of {name}()", counted,
+            _diagnosis(name, models, reproduces),
             shown=lambda found: f"{found.calls.total():,} calls", detail=_uncounted)
 
 

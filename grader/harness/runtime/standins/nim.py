@@ -4,7 +4,8 @@ Nothing of the student's is replaced: the search is handed the grader's own
 objects. Each game is a counting subclass of a trusted game class whose
 ``move`` reports every call (a ``t m`` line naming the player, the game and
 the move) before it moves, and the score function reports every call (a
-``t s`` line) before it answers; ``move`` makes games of the same counting
+``t s`` line naming the game: for whom it scores is the answers' business)
+before it answers; ``move`` makes games of the same counting
 class, so the whole tree counts.
 """
 
@@ -57,7 +58,7 @@ def arguments(trusted: types.ModuleType, tick: Callable[[bytes], object]
               _label: Callable[[Any], str] = variants.label,
               _score: Callable[[Any, Any], int] = variants.score,
               _line: bytes = protocol.TESTED + b"s ", _str: type[str] = str) -> int:
-        _tick(_line + f"{_str(player)}|{_label(game)}".encode() + b"\n")
+        _tick(_line + _label(game).encode() + b"\n")  # the game only: a count, not a value
         return _score(game, player)
 
     def convert(data: Any, _counted: dict[str, type] = counted, _score: Callable[..., int] = score,

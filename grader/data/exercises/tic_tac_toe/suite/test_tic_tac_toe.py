@@ -7,11 +7,11 @@ test judges the is_end calls of those same runs, made once per session.
 
 import pytest
 
-from grader.harness.runtime.verdict import Mismatch
+from grader.harness.minimax.checks import each
 from grader.harness.tictactoe import checks
-from grader.harness.tictactoe.checks import CALL_MODELS, SEARCH_MODELS, LabProbe
+from grader.harness.tictactoe.checks import CALL_MODELS, SEARCH_MODELS, LabProbe, Runs
 
-RUNS: dict[str, list] = {}  # function -> its observations, once per session
+runs = Runs()
 
 
 @pytest.fixture
@@ -19,31 +19,17 @@ def lab(student):
     return LabProbe(student)
 
 
-def observed(lab, name):
-    if name not in RUNS:
-        RUNS[name] = checks.observe_search(lab, name)
-    return RUNS[name]
-
-
 def test_is_end(lab):
     checks.check_ends(lab)
 
 
 def test_max(lab, notes):
-    checks.check_search("max", observed(lab, "max"), SEARCH_MODELS, notes)
+    checks.check_search("max", runs(lab, "max"), SEARCH_MODELS, notes)
 
 
 def test_min(lab, notes):
-    checks.check_search("min", observed(lab, "min"), SEARCH_MODELS, notes)
+    checks.check_search("min", runs(lab, "min"), SEARCH_MODELS, notes)
 
 
 def test_is_end_calls(lab):
-    failures = []
-    for name in ("max", "min"):
-        try:
-            checks.check_calls(name, observed(lab, name), CALL_MODELS)
-        except Mismatch as failure:
-            failures.append(failure)
-    if failures:  # both functions are judged, and both named when both are wrong
-        raise Mismatch("\n\n".join(f.message for f in failures),
-                       list(dict.fromkeys(m for f in failures for m in f.mistakes)))
+    each(("max", "min"), lambda name: checks.check_calls(name, runs(lab, name), CALL_MODELS))

@@ -1,0 +1,101 @@
+"""The suites of the game exercises beside the reference's own search.
+
+    python bench/game_exercises.py [--runs R] [--docker]
+
+For tic_tac_toe, tic_tac_toe_alphabeta and nim_negamax: the time the
+reference solution takes to answer, by itself in this process, everything
+its suite asks (every position, every depth); then the median time of
+grading that solution R times, locally and (with --docker) in Docker; and
+the ratio of each to the reference's own time, measured in the same run.
+"""
+
+import argparse
+import functools
+import importlib.util
+import statistics
+import sys
+import time
+
+from common import ROOT
+
+from grader import exercises, grading, sandbox
+from grader.games import nim, tictactoe
+from grader.games.nim import rules as nim_rules
+from grader.sandbox.local import LocalSandbox
+
+
+def _load(exercise, file):
+    """The reference solution's module, imported from solutions/."""
+    sys.modules.setdefault("nim", nim_rules)  # what negamax.py imports
+    spec = importlib.util.spec_from_file_location(f"reference_{exercise}",
+                                                  ROOT / "solutions" / exercise / file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _lab(exercise, names, is_end):
+    """The lab's Game on every position its suite asks about."""
+    game = _load(exercise, "tictactoe.py").Game()
+    window = (-2, 2) if exercise.endswith("alphabeta") else ()
+    for board, _ in tictactoe.positions():
+        game.current_state, game.player_turn = tictactoe.rows(board), tictactoe.mark(board)
+        if is_end:
+            game.is_end()
+        if not tictactoe.terminal(board):
+            getattr(game, names[tictactoe.mark(board)])(*window)
+
+
+def _negamax():
+    search = _load("nim_negamax", "negamax.py").minimax
+    games = ([(nim.Nim(c), range(9)) for c in range(26)]
+             + [(nim.Nim(0, last=last), range(1, 4)) for last in (None, "A", "B")]
+             + [(nim.MisereNim(c), range(1, 7)) for c in range(13)]
+             + [(nim.OwnPiles((a, b)), range(1, 7)) for a in range(5) for b in range(5)])
+    for game, depths in games:
+        for depth in depths:
+            for player in ("A", "B"):
+                search(game, player, depth, nim.score)
+
+
+REFERENCES = {
+    "tic_tac_toe": lambda: _lab("tic_tac_toe", {"O": "max", "X": "min"}, True),
+    "tic_tac_toe_alphabeta": lambda: _lab(
+        "tic_tac_toe_alphabeta", {"O": "max_alpha_beta", "X": "min_alpha_beta"}, False),
+    "nim_negamax": _negamax,
+}
+
+
+def _seconds(run, times):
+    samples = []
+    for _ in range(times):
+        started = time.perf_counter()
+        run()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="gradings per exercise and sandbox")
+    parser.add_argument("--docker", action="store_true", help="grade in Docker too")
+    args = parser.parse_args()
+    sandboxes = {"local": LocalSandbox()}
+    if args.docker:
+        docker = sandbox.backend("docker")
+        if isinstance(docker, sandbox.Unavailable):
+            raise SystemExit(f"no Docker sandbox here: {docker.why}")
+        sandboxes["docker"] = docker
+    print(f"median of {args.runs} runs; the suite's time is a whole grading (start to report)")
+    for name, reference in REFERENCES.items():
+        exercise = exercises.load(name)
+        own = _seconds(reference, args.runs)
+        print(f"{name}: the reference's own search over the suite's positions {own:.2f} s")
+        for label, box in sandboxes.items():
+            graded = _seconds(functools.partial(grading.grade, exercise, ROOT / "solutions" / name,
+                                                box, exercise.limits), args.runs)
+            print(f"  {label:6} suite {graded:.2f} s: {graded / own:.2f}x the reference's search")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""The tic-tac-toe and Nim exercises: the trusted games and searches they
+are judged against, and that each mistake of their corpora costs only the
+tests of the behaviour it breaks."""
+
+import importlib.util
+import sys
+
+import pytest
+from conftest import CORPUS
+
+from grader import solutions
+from grader.games import nim, tictactoe
+from grader.games.nim import rules as nim_rules
+from grader.harness.nim.search import Negamax, NegamaxFlaws
+from grader.harness.tictactoe import search
+from grader.harness.tictactoe.search import LabSearch
+
+
+def test_tic_tac_toe_has_the_lab_s_positions():
+    positions = tictactoe.positions()
+    assert len(positions) == 5478
+    assert sum(not tictactoe.terminal(board) for board, _ in positions) == 4520
+    for board, path in positions[::97]:  # each is reached by its own path
+        replayed = tictactoe.start()
+        for move in path:
+            replayed = tictactoe.play(replayed, move)
+        assert replayed == board
+
+
+def test_the_full_trees_are_the_lab_s():
+    assert search.full_tree(tictactoe.START)[0] == 549_946
+    assert search.full_tree(tictactoe.play(tictactoe.START, (0, 0)))[0] == 59_705
+
+
+@pytest.mark.parametrize("alpha_beta", [False, True])
+def test_the_memoised_trees_are_those_a_search_walks(alpha_beta):
+    """What the count test expects (memoised over the game) is what the lab's
+    search, run on a board it changes in place, calls is_end on."""
+    for board, _ in tictactoe.positions()[1::41]:
+        if tictactoe.terminal(board):
+            continue
+        maximising = tictactoe.mark(board) == "O"
+        run = LabSearch(alpha_beta=alpha_beta).run(board, maximising)
+        expected = search.pruned_tree(board, maximising)[1:] if alpha_beta else \
+            search.full_tree(board)
+        assert (run.calls.total(), search.fingerprint(run.calls)) == expected
+        assert run.answer[0] == search.value(board)
+        assert run.answer[1:] in search.best_moves(board)
+        assert run.after == board
+
+
+def _negamax(case):
+    sys.modules.setdefault("nim", nim_rules)  # what a student's negamax.py imports
+    spec = importlib.util.spec_from_file_location(f"negamax_{case}",
+                                                  CORPUS / "nim_negamax" / case / "negamax.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.minimax
+
+
+def test_the_published_negamax_bug_is_modelled_and_in_the_corpus():
+    """At 6 coins and depth 6 it takes 1 coin and calls it a loss; 2 wins."""
+    game = nim.Nim(6)
+    assert Negamax().search(game, "A", 6)[:2] == (2, nim.WINNING_VALUE)
+    bug = (1, nim.LOSING_VALUE)
+    assert Negamax(NegamaxFlaws(overwritten=True)).search(game, "A", 6)[:2] == bug
+    assert tuple(_negamax("rating_overwritten")(game, "A", 6, nim.score)) == bug
+
+
+# mistake -> the tests it may fail: those of the behaviour it breaks
+FAIR = {
+    "tic_tac_toe": {
+        "is_end_missing_row": {"test_is_end"},
+        "is_end_missing_column": {"test_is_end"},
+        "is_end_missing_diagonal": {"test_is_end"},
+        "tie_before_win": {"test_is_end"},
+        # the search: its values and moves, and the boards it visits
+        "marks_swapped": {"test_max", "test_min", "test_is_end_calls"},
+        "values_wrong_side": {"test_max", "test_min"},
+        "best_move_first_child": {"test_max", "test_min"},
+        "mark_not_put_back": {"test_max", "test_min", "test_is_end_calls"},
+        "search_cut_short": {"test_is_end_calls"},
+        "is_end_called_twice": {"test_is_end_calls"},
+    },
+    "tic_tac_toe_alphabeta": {
+        "prune_on_strict": {"test_is_end_calls"},
+        "window_not_passed": {"test_is_end_calls"},
+        "no_pruning": {"test_is_end_calls"},
+        "wrong_bound_updated": {"test_max_alpha_beta", "test_min_alpha_beta",
+                                "test_is_end_calls"},
+    },
+    "nim_negamax": {
+        # a rating mistake shows on Nim; the other games don't charge it again
+        "rating_not_negated": {"test_moves_and_ratings"},
+        "rating_overwritten": {"test_moves_and_ratings"},
+        "same_player_searched": {"test_moves_and_ratings", "test_calls"},
+        "score_for_opponent": {"test_depth_zero", "test_moves_and_ratings"},
+        "win_loss_swapped": {"test_game_over", "test_moves_and_ratings"},
+        "depth_not_decremented": {"test_moves_and_ratings", "test_calls"},
+        "no_hand_over": {"test_stuck_player_passes"},
+        "hard_coded_nim": {"test_other_games", "test_stuck_player_passes"},
+    },
+}
+CASES = [case for case in solutions.cases(CORPUS.parent.parent / "solutions", CORPUS)
+         if case.exercise in FAIR and case.mistakes - {"stub"}]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.label for case in CASES])
+def test_each_mistake_costs_only_its_own_tests(case, graded_locally):
+    report = graded_locally(case)
+    allowed = set().union(*(FAIR[case.exercise][m] for m in case.mistakes))
+    failed = {t["name"] for t in report["tests"] if t["status"] != "passed"}
+    assert failed and failed <= allowed, failed - allowed
