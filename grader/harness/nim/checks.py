@@ -16,9 +16,12 @@ from grader.harness.minimax import checks, mistakes
 from grader.harness.minimax.checks import Observation
 from grader.harness.minimax.probes import Probe, Ref, Steps
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
-from grader.harness.runtime.student import CallTimeout, call_step
+from grader.harness.runtime.student import CallTimeout, TooManyCalls, call_step
 
 MODULE = "negamax"
+# A search stopped once it makes this many times the reference's calls (and
+# a thousand more): it won't answer right, and would run to its time limit.
+SLACK = 50
 PLAYERS = ("A", "B")
 Case = tuple[Any, str, int]  # (game, player, depth)
 
@@ -75,28 +78,39 @@ class NegamaxProbe(Probe):
             game, player, depth = case
             return steps.add(call_step(("module", MODULE), "minimax",
                                        {"trusted": nim.describe(game)}, player, depth,
-                                       {"trusted": ["score"]}))
+                                       {"trusted": ["score"]}, most=_most(case)))
 
         def pick(ref: Ref) -> tuple[Any, Calls]:
             assert ref.reply is not None  # it ran
             return ref.value, Calls.of(ref.reply["calls"])
 
         asked = self.ask(positions, script, pick)
+        stopped: dict[int, Case] = {}  # a fault -> the case it stopped (the rest: not run)
 
         def answer(case: Case, path: Any) -> Any:
             try:
                 return asked(case, path)
-            except CallTimeout as late:  # an exploding search: the cases answered still tell
-                return Late(str(late)), Calls()
+            except (CallTimeout, TooManyCalls) as late:  # an exploding search: the cases
+                first = stopped.setdefault(id(late), case)  # answered before it still tell
+                return Late(str(late), isinstance(late, TooManyCalls), first), Calls()
 
         return answer
 
 
-class Late:
-    """No answer within the time limit (this case, or one asked before it)."""
+def _most(case: Case) -> int:
+    calls = _found(SEARCHES[NO_FLAWS], case)[2]
+    return SLACK * (calls.scores + calls.moves) + 1000
 
-    def __init__(self, why: str) -> None:
+
+class Late:
+    """No answer: stopped at the time limit, or for too many calls (``counted``),
+    in this case or in the case ``stopped`` asked before it (then this one
+    never ran)."""
+
+    def __init__(self, why: str, counted: bool, stopped: Case) -> None:
         self.why = why
+        self.counted = counted
+        self.stopped = stopped
 
     def __repr__(self) -> str:
         return f"no answer: {self.why}"
@@ -139,11 +153,25 @@ def _diagnose(reproduces: Callable[[NegamaxFlaws, Observation], float]
 
 
 def _reproduces(flaws: NegamaxFlaws, observation: Observation) -> float:
-    """Whether the model of ``flaws`` gives the student's move and rating."""
-    if checks.raised(observation) or isinstance(observation.answer[0], Late):
+    """Whether the model of ``flaws`` gives the student's move and rating, or
+    was stopped as the student's search was: for making too many calls."""
+    if checks.raised(observation):
         return 0.0
     model = SEARCHES[flaws].search(*observation.state)
-    return float(model is not None and _answer(observation.answer[0]) == model[:2])
+    found = observation.answer[0]
+    if isinstance(found, Late):
+        return float(found.counted and model is not None and
+                     model[2].scores + model[2].moves > _most(observation.state))
+    return float(model is not None and _answer(found) == model[:2])
+
+
+def _stopper(observation: Observation, observations: list[Observation]) -> Observation:
+    """The observation that stands for ``observation``'s answer: itself, or the
+    case whose stop left it unasked."""
+    found = observation.answer if checks.raised(observation) else observation.answer[0]
+    if isinstance(found, Late) and found.stopped is not observation.state:
+        return next(o for o in observations if o.state is found.stopped)
+    return observation
 
 
 def _charged(runs: Sequence[Observation]) -> list[NegamaxFlaws]:
@@ -164,7 +192,7 @@ def check_answers(what: str, observations: list[Observation],
     misère Nim alone swapped winning values and hard-coded Nim look alike."""
     for flaws in _charged(evidence):
         for o in observations:
-            o.ok = o.ok or bool(_reproduces(flaws, o))
+            o.ok = o.ok or bool(_reproduces(flaws, _stopper(o, observations)))
     diagnose = _diagnose(_reproduces)
     verdict(what, observations, lambda found: diagnose([*found, *evidence]),
             shown=lambda found: describe(found[0]))

@@ -62,6 +62,12 @@ class WorkerDied(StudentFault):
     pass
 
 
+class TooManyCalls(StudentFault):
+    """A call made far more counted calls than its step allows: stopped."""
+
+    status = "failed"
+
+
 class Raised(StudentFault):
     def __init__(self, name: str, raised: object) -> None:
         self.name = name
@@ -165,17 +171,20 @@ def self_import_text(name: str, line: str, provided: list[str]) -> str:
 
 
 def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
-              keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False
-              ) -> Step:
+              keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False,
+              most: int | None = None) -> Step:
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
     ("handle", number) or the value of an earlier step of the chain ("step", index).
 
     During the call the module ``count_in`` gets the grader's counting
     terminal_test and, for the functions named in ``trusted`` ("min_value",
-    "max_value"), the grader's own, taking a depth when ``depth_limited``."""
+    "max_value"), the grader's own, taking a depth when ``depth_limited``.
+    A call that makes more than ``most`` counted calls is stopped there
+    (``TooManyCalls``): a search far larger than the reference's need not
+    run to its time limit."""
     return {"op": "call", "target": list(target), "name": name, "args": list(args),
             "count_in": count_in, "keep": keep, "trusted": list(trusted),
-            "depth_limited": depth_limited}
+            "depth_limited": depth_limited, "most": most}
 
 
 def inspect_step(op: str, a: Target, b: Target) -> Step:
@@ -417,7 +426,7 @@ class Student:
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
         self.counted, self.entered, self.alarms = collections.Counter(), 0, []
-        reply = self._receive(due, doing)
+        reply = self._receive(due, doing, step.get("most"))
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
@@ -540,10 +549,10 @@ class Student:
         if start < len(text):
             self.lines.append(collections.Counter(text[start:-1].split(b"\n")))
 
-    def _receive(self, due: float, doing: str) -> dict[str, Any]:
+    def _receive(self, due: float, doing: str, most: int | None = None) -> dict[str, Any]:
         """The worker's next answer (a JSON object), tallying the lines that came
         before it: the grader's counted stand-ins called, its stand-ins entered,
-        the guard's refusals."""
+        the guard's refusals; stopped once more than ``most`` calls are counted."""
         while True:
             line = self._line(due, doing)
             if isinstance(line, collections.Counter):
@@ -551,6 +560,10 @@ class Student:
                 self.counted.update(line)
                 if len(self.counted) > MAX_TESTED:
                     self._interfered(doing, "more positions tested than the game has")
+                if most is not None and self.counted.total() > most:
+                    self.stop()
+                    raise TooManyCalls(f"stopped while {doing}: more than {most:,} counted "
+                                       "calls, far more than the reference makes there")
             elif line.startswith(protocol.ALARM):
                 self.alarms.append(line[len(protocol.ALARM):].decode("utf-8", "replace")[:200])
             else:
