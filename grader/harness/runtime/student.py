@@ -176,9 +176,10 @@ def call_step(target: Target, name: str, *args: object, count_in: str | None = N
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
     ("handle", number) or the value of an earlier step of the chain ("step", index).
 
-    During the call the module ``count_in`` gets the grader's counting
-    terminal_test and, for the functions named in ``trusted`` ("min_value",
-    "max_value"), the grader's own, taking a depth when ``depth_limited``.
+    During the call the module ``count_in`` gets its game's counting stand-ins
+    (terminal_test; is_end on its Game class) and, for the functions named in
+    ``trusted`` ("min_value", "max", ...), the grader's own, taking a depth
+    when ``depth_limited`` (see ``standins``).
     A call that makes more than ``most`` counted calls is stopped there
     (``TooManyCalls``): a search far larger than the reference's need not
     run to its time limit."""
