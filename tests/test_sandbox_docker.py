@@ -22,12 +22,11 @@ from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, swee
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
 # Every case of the isolation exercises. A game exercise's run is the student's
-# search over thousands of positions, seconds each: a case for each kind of
-# verdict (a rules mistake, a search mistake, a count mistake, a search
-# stopped for its calls); tests/test_batch.py grades each one's reference
-# solution, a mistake and its stub in Docker too.
-GAME_SAMPLE = {"is_end_missing_diagonal", "mark_not_put_back", "wrong_bound_updated",
-               "no_hand_over", "depth_not_decremented"}
+# search over thousands of positions, seconds each: a rules mistake, a search
+# mistake that costs values and counts, a search stopped for its calls;
+# tests/test_batch.py grades each one's reference solution, a mistake and its
+# stub in Docker too.
+GAME_SAMPLE = {"is_end_missing_diagonal", "wrong_bound_updated", "depth_not_decremented"}
 CASES = [case for case in solutions.cases(SOLUTIONS, CORPUS)
          if exercises.load(case.exercise).game == "isolation"
          or case.path.name in GAME_SAMPLE and not case.reference]
