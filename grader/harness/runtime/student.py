@@ -172,7 +172,8 @@ def self_import_text(name: str, line: str, provided: list[str]) -> str:
 
 def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
               keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False,
-              most: int | None = None) -> Step:
+              most: int | None = None, setup: dict[str, object] | None = None,
+              read: Iterable[str] = ()) -> Step:
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
     ("handle", number) or the value of an earlier step of the chain ("step", index).
 
@@ -182,10 +183,14 @@ def call_step(target: Target, name: str, *args: object, count_in: str | None = N
     when ``depth_limited`` (see ``standins``).
     A call that makes more than ``most`` counted calls is stopped there
     (``TooManyCalls``): a search far larger than the reference's need not
-    run to its time limit."""
+    run to its time limit. For the lab's kind of object, whose state is in
+    its attributes, ``setup`` (name -> value; ``{"trusted": data}`` is made by
+    the game's kit) sets them on the target first, and the reply's ``read``
+    holds the attributes named in ``read``, once the call returned."""
     return {"op": "call", "target": list(target), "name": name, "args": list(args),
             "count_in": count_in, "keep": keep, "trusted": list(trusted),
-            "depth_limited": depth_limited, "most": most}
+            "depth_limited": depth_limited, "most": most, "setup": setup or {},
+            "read": list(read)}
 
 
 def inspect_step(op: str, a: Target, b: Target) -> Step:
@@ -194,21 +199,8 @@ def inspect_step(op: str, a: Target, b: Target) -> Step:
     return {"op": op, "a": list(a), "b": list(b)}
 
 
-def attributes_step(op: str, target: Target, values: dict[str, object] | list[str]) -> Step:
-    """A step that sets attributes of an object ("set": name -> value, where a
-    value ``{"trusted": data}`` is made by the game's kit) or reads them
-    ("get": the names; the reply's value lists what they hold)."""
-    names = list(values)
-    return {"op": op, "target": list(target), "names": names,
-            "values": list(values.values()) if isinstance(values, dict) else []}
-
-
-DOING = {"shares": "inspecting states", "set": "setting up your object",
-         "get": "reading your object's attributes"}
-
-
 def _doing(step: Step) -> str:
-    return f"running {step['name']}" if step["op"] == "call" else DOING[step["op"]]
+    return f"running {step['name']}" if step["op"] == "call" else "inspecting states"
 
 
 def _missing_text(name: str, on: object, origin: str | None) -> str:
@@ -441,30 +433,30 @@ class Student:
         if step["op"] == "call":
             try:
                 reply["value"] = protocol.decode(reply.get("value"))
+                reply["read"] = self._read(step, reply.get("read"))
             except protocol.BadMessage as exc:
                 self._interfered(doing, f"an unreadable answer from {name}: {exc}")
             self._check_identity(step, reply, replies, doing)
             reply["calls"], reply["entered"] = self._tested(), self.entered
             if "handle" in reply:
                 self.origins[reply["handle"]] = _returned(step, reply["value"])
-        elif step["op"] == "get":
-            values = reply.get("value")
-            try:
-                if type(values) is not list or len(values) != len(step["names"]):
-                    raise protocol.BadMessage("not one value per attribute")
-                reply["value"] = [protocol.decode(value) for value in values]
-            except protocol.BadMessage as exc:
-                self._interfered(doing, f"an unreadable attribute: {exc}")
-        elif step["op"] == "set" and reply.get("value") != []:
-            self._interfered(doing, "an answer of the wrong kind")
-        elif step["op"] == "shares" and not _strings(reply.get("value")):
+        elif not _strings(reply.get("value")):
             self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
+
+    @staticmethod
+    def _read(step: Step, values: object) -> list[object]:
+        """The attributes a call step asked to read, decoded."""
+        if not step["read"]:
+            return []
+        if type(values) is not list or len(values) != len(step["read"]):
+            raise protocol.BadMessage("not one value per attribute read")
+        return [protocol.decode(value) for value in values]
 
     def _tested(self) -> protocol.Tested:
         """What the step's counted stand-ins were called on: labels, with how often."""
         tested = protocol.Tested()
-        for line, count in self.counted.items():
+        for line, count in self.counted.items() if self.counted else ():
             tested[line[len(protocol.TESTED):].decode("utf-8", "replace")] += count
         return tested
 

@@ -167,7 +167,7 @@ def call(step: Mapping[str, Any], made: list[object], session: Any,
          _exception: Callable[[BaseException, str], dict[str, str]] = _exception,
          _encode: Callable[[object], object] = protocol.encode,
          _id: Callable[[object], int] = id, _hold: Callable[[object], None] = _hold,
-         _getattr: Callable[..., Any] = getattr,
+         _getattr: Callable[..., Any] = getattr, _setattr: Callable[..., None] = setattr,
          _callable: Callable[[object], bool] = callable) -> dict[str, object]:
     """Run a call step. The reply says which objects were called on and made
     (``on``, ``id``): the supervisor, which knows what it asked for, compares
@@ -179,6 +179,11 @@ def call(step: Mapping[str, Any], made: list[object], session: Any,
     if not _callable(function):
         return {"missing": name, "on": type(target).__name__}
     args = [_argument(arg, session) for arg in step.get("args", [])]
+    try:  # the lab's kind of object keeps its state in attributes: set them first
+        for attribute, data in (step.get("setup") or {}).items():
+            _setattr(target, attribute, _argument(data, session))
+    except BaseException as exc:  # the student's __setattr__ or property, say
+        return {"raised": _exception(exc, session.submission)}
     counted = session.modules[step["count_in"]] if step.get("count_in") else None
     owner, saved = _install(counted, step, session.kit, session.stand_ins[step["count_in"]]) \
         if counted else (None, {})  # type: tuple[object, dict[str, object]]
@@ -191,6 +196,9 @@ def call(step: Mapping[str, Any], made: list[object], session: Any,
     made.append(value)
     _hold(value)
     reply = {"value": _encode(value), "on": _id(target), "id": _id(value)}
+    if step.get("read"):  # ... and read them back
+        reply["read"] = [_encode(_getattr(target, attribute, None))
+                         for attribute in step["read"]]
     if step.get("keep"):
         handle = len(session.handles) + 1
         session.handles[handle] = value
@@ -209,30 +217,9 @@ def run_step(step: Mapping[str, Any], made: list[object], session: Any,
             a, b = _resolve(step["a"], made, session), _resolve(step["b"], made, session)
             made.append(shares(a, b))
             return {"value": made[-1]}
-        if op in ("set", "get"):
-            return _attributes(step, made, session)
     except (KeyError, IndexError, TypeError) as exc:
         return {"bad_request": repr(exc)}
     return {"bad_request": str(op)}
-
-
-def _attributes(step: Mapping[str, Any], made: list[object], session: Any) -> dict[str, object]:
-    """Set attributes of an object to what the grader sends (as the kit makes
-    them: a board as fresh lists), or read them back: the lab's kind of
-    object, whose state is in its attributes."""
-    target = _resolve(step["target"], made, session)
-    names = step["names"]
-    try:
-        if step["op"] == "set":
-            for name, data in zip(names, step["values"], strict=True):
-                setattr(target, name, _argument(data, session))
-            values: list[object] = []
-        else:
-            values = [protocol.encode(getattr(target, name, None)) for name in names]
-    except Exception as exc:  # the student's __setattr__ or property, say
-        return {"raised": _exception(exc, session.submission)}
-    made.append(None)
-    return {"value": values}
 
 
 def serve(request: Mapping[str, Any], session: Any,

@@ -11,7 +11,7 @@ search, and counts every call with the board it saw.
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from grader.contracts.protocol import describe
@@ -19,7 +19,7 @@ from grader.games import Path, tictactoe
 from grader.harness.minimax import checks, mistakes
 from grader.harness.minimax.checks import Observation
 from grader.harness.minimax.probes import Probe, Ref, Steps
-from grader.harness.runtime.student import attributes_step, call_step
+from grader.harness.runtime.student import call_step
 from grader.harness.tictactoe import search
 from grader.harness.tictactoe.search import LabFlaws, LabSearch
 
@@ -80,33 +80,32 @@ class LabProbe(Probe):
     def __init__(self, student: Any) -> None:
         super().__init__(student, MODULE)
 
-    def _game(self, steps: Steps, board: str) -> Ref:
+    def _on_board(self, steps: Steps, board: str, name: str, *args: object, **step: Any
+                  ) -> Ref:
+        """``name(*args)`` on a fresh ``Game()`` whose current_state and
+        player_turn are set to ``board``'s first."""
         game = steps.add(call_step(("module", MODULE), "Game"))
-        steps.add(attributes_step("set", game.target, {
-            "current_state": {"trusted": board}, "player_turn": tictactoe.mark(board)}))
-        return game
+        return steps.add(call_step(game.target, name, *args, setup={
+            "current_state": {"trusted": board}, "player_turn": tictactoe.mark(board)}, **step))
 
     def ends(self, positions: Sequence[tuple[str, Path]]) -> Callable[[str, Path], Any]:
         """The student's own ``is_end()`` on each position."""
         def script(steps: Steps, board: str, path: Path) -> Ref:
-            return steps.add(call_step(self._game(steps, board).target, "is_end"))
+            return self._on_board(steps, board, "is_end")
 
         return self.ask(positions, script)
 
     def searches(self, name: str, positions: Sequence[tuple[str, Path]],
                  window: tuple[int, ...] = ()) -> Callable[[str, Path], Any]:
         """``name(*window)`` on each position, the grader's partner standing in."""
-        def script(steps: Steps, board: str, path: Path) -> list[Ref]:
-            game = self._game(steps, board)
-            called = steps.add(call_step(game.target, name, *window, count_in=MODULE,
-                                         trusted=[PARTNER[name]]))
-            return [called, steps.add(attributes_step("get", game.target,
-                                                      ["current_state", "player_turn"]))]
+        def script(steps: Steps, board: str, path: Path) -> Ref:
+            return self._on_board(steps, board, name, *window, count_in=MODULE,
+                                  trusted=[PARTNER[name]], read=["current_state", "player_turn"])
 
-        def pick(refs: list[Ref]) -> Searched:
-            called, after = refs
+        def pick(called: Ref) -> Searched:
             assert called.reply is not None  # it ran
-            return Searched(called.value, after.value[0], after.value[1], called.reply["calls"])
+            board, turn = called.reply["read"]
+            return Searched(called.value, board, turn, called.reply["calls"])
 
         return self.ask(positions, script, pick)
 
@@ -140,6 +139,7 @@ def turn(name: str) -> str:
     return "O" if name.startswith("max") else "X"
 
 
+@cache
 def unfinished(name: str) -> list[tuple[str, Path]]:
     return [(board, path) for board, path in tictactoe.positions()
             if not tictactoe.terminal(board) and tictactoe.mark(board) == turn(name)]

@@ -126,10 +126,11 @@ def value(board: str) -> int:
     return max(children) if tictactoe.mark(board) == "O" else min(children)
 
 
-def best_moves(board: str) -> set[tuple[int, int]]:
+@cache
+def best_moves(board: str) -> frozenset[tuple[int, int]]:
     """Every move that keeps the position's value: any of them is right."""
-    return {move for move in tictactoe.moves(board)
-            if value(tictactoe.play(board, move)) == value(board)}
+    return frozenset(move for move in tictactoe.moves(board)
+                     if value(tictactoe.play(board, move)) == value(board))
 
 
 def _weight(board: str) -> int:
