@@ -100,14 +100,15 @@ def verdict(what: str, observations: list[Observation],
             shown: Callable[[Any], str] = describe,
             detail: Callable[[Observation], list[str]] | None = None,
             draw: Callable[[State], str] = isolation.draw,
-            place: Callable[[Path], str] = where) -> None:
+            place: Callable[[Path], str] = where, cases: str | None = None) -> None:
     """Fail with the smallest wrong answer, if any.
 
     ``diagnose(observations)`` names the mistakes whose models reproduce the
     answers: a list of ids, or (ids, a sentence saying what the code does).
     ``shown`` turns an answer into text; ``detail(observation)`` adds lines
     about the smallest wrong one; ``draw`` draws its position, ``place`` says
-    how it is reached (the game's own ways).
+    how it is reached (the game's own ways); ``cases`` names what was asked
+    ("positions" by default).
     """
     bad = wrong(observations)
     if not bad:
@@ -118,7 +119,7 @@ def verdict(what: str, observations: list[Observation],
     found, said = found if isinstance(found, tuple) else (found, "")
     first = bad[0]
     got = str(first.answer) if raised(first) else shown(first.answer)
-    cases = "cases (position and depth)" if first.extra else "positions"
+    cases = cases or ("cases (position and depth)" if first.extra else "positions")
     lines = [
         f"{what} is wrong on {len(bad)} of {len(observations)} {cases}. The smallest one, "
         f"reached from {place(first.path)}:",

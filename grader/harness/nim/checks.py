@@ -59,7 +59,7 @@ def _draw(case: Case) -> str:
     return f"{what[type(game).__name__]}: {game_text(game)}, {player} to move, depth {depth}"
 
 
-verdict = partial(checks.verdict, draw=_draw, place=lambda path: path[0])
+verdict = partial(checks.verdict, draw=_draw, place=lambda path: path[0], cases="calls")
 
 
 def cases(games: Sequence[Any], depths: Sequence[int]) -> list[tuple[Case, tuple[str]]]:
