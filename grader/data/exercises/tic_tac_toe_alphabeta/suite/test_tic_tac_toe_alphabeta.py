@@ -11,9 +11,16 @@ import pytest
 
 from grader.harness.minimax.checks import each
 from grader.harness.tictactoe import checks
-from grader.harness.tictactoe.checks import PRUNING_MODELS, SEARCH_MODELS, LabProbe, Runs
+from grader.harness.tictactoe.checks import (
+    CALL_MODELS,
+    PRUNING_MODELS,
+    SEARCH_MODELS,
+    LabProbe,
+    Runs,
+)
 
 VALUE_MODELS = SEARCH_MODELS + PRUNING_MODELS
+COUNT_MODELS = PRUNING_MODELS + CALL_MODELS
 PAIR = ("max_alpha_beta", "min_alpha_beta")
 runs = Runs()
 
@@ -32,4 +39,4 @@ def test_min_alpha_beta(lab, notes):
 
 
 def test_is_end_calls(lab):
-    each(PAIR, lambda name: checks.check_calls(name, runs(lab, name), PRUNING_MODELS))
+    each(PAIR, lambda name: checks.check_calls(name, runs(lab, name), COUNT_MODELS))
