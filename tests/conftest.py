@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -18,6 +19,13 @@ from grader.sandbox.docker import LABEL, live_owner
 from grader.sandbox.local import LocalSandbox
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A shell that starts the suite in the background (`pytest &`, a job of a
+# non-interactive script) starts it with Ctrl-C ignored, and every process it
+# starts would ignore it too: the tests that send Ctrl-C to a batch need it
+# back. A handler, unlike "ignored", is not passed on to child processes.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 SOLUTIONS = ROOT / "solutions"
 CORPUS = ROOT / "tests" / "corpus"
 
