@@ -11,6 +11,7 @@ from conftest import CORPUS
 from grader import solutions
 from grader.games import nim, tictactoe
 from grader.games.nim import rules as nim_rules
+from grader.harness.minimax.fingerprints import fingerprint
 from grader.harness.nim.search import Negamax, NegamaxFlaws
 from grader.harness.tictactoe import search
 from grader.harness.tictactoe.search import LabSearch
@@ -43,7 +44,7 @@ def test_the_memoised_trees_are_those_a_search_walks(alpha_beta):
         run = LabSearch(alpha_beta=alpha_beta).run(board, maximising)
         expected = search.pruned_tree(board, maximising)[1:] if alpha_beta else \
             search.full_tree(board)
-        assert (run.calls.total(), search.fingerprint(run.calls)) == expected
+        assert (run.calls.total(), fingerprint(run.calls)) == expected
         assert run.answer[0] == search.value(board)
         assert run.answer[1:] in search.best_moves(board)
         assert run.after == board
@@ -111,3 +112,13 @@ def test_each_mistake_costs_only_its_own_tests(case, graded_locally):
     allowed = set().union(*(FAIR[case.exercise][m] for m in case.mistakes))
     failed = {t["name"] for t in report["tests"] if t["status"] != "passed"}
     assert failed and failed <= allowed, failed - allowed
+
+
+def test_every_game_has_its_kit_of_stand_ins():
+    from grader.games import GAMES
+    from grader.harness.runtime import standins
+
+    for game in GAMES:
+        assert standins.kit(game).__name__ == f"grader.harness.runtime.standins.{game}"
+    with pytest.raises(ValueError, match="no stand-ins"):
+        standins.kit("chess")

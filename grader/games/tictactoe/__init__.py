@@ -11,14 +11,14 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from grader.games import Path
-from grader.games.tictactoe.rules import CELLS, EMPTY, START, end, moves, place, rows
+from grader.games.tictactoe.rules import CELLS, EMPTY, START, VALUES, end, moves, place, rows
 
 if TYPE_CHECKING:
     from grader.games.tictactoe.flawed_rules import EndModel
 
-__all__ = ["CELLS", "EMPTY", "START", "end", "moves", "place", "rows", "start", "legal_moves",
-           "play", "terminal", "utility", "to_move", "key", "label", "draw", "positions",
-           "flawed", "mark", "value"]
+__all__ = ["CELLS", "EMPTY", "START", "VALUES", "end", "moves", "place", "rows", "start",
+           "legal_moves", "play", "terminal", "utility", "to_move", "key", "label", "draw",
+           "positions", "flawed", "mark", "value"]
 
 MARKS = ("X", "O")
 
@@ -50,7 +50,7 @@ def terminal(state: str) -> bool:
 
 def value(state: str) -> int:
     """A finished game's value as the lab scores it, for O: +1, 0 or -1."""
-    return {"O": 1, "X": -1, EMPTY: 0}[end(state) or EMPTY]
+    return VALUES[end(state) or EMPTY]
 
 
 def utility(state: str, player: int) -> int:

@@ -8,15 +8,13 @@ grader's stand-ins label them (``games.nim.label``), folded into a size and
 a fingerprint of the multiset.
 """
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from grader.games import nim
 from grader.games.nim import LOSING_VALUE, WINNING_VALUE
-
-MASK = (1 << 64) - 1
+from grader.harness.minimax.fingerprints import MASK, fingerprint, weight
 
 
 @dataclass(frozen=True)
@@ -34,15 +32,6 @@ class NegamaxFlaws:
 
 
 NO_FLAWS = NegamaxFlaws()
-
-
-def _weight(line: str) -> int:
-    return int.from_bytes(hashlib.blake2b(line.encode(), digest_size=8).digest(), "big")
-
-
-def fingerprint(calls: Counter[str]) -> int:
-    """A multiset of call labels as one number (see ``tictactoe.search``)."""
-    return sum(count * _weight(line) for line, count in calls.items()) & MASK
 
 
 @dataclass(frozen=True)
@@ -91,7 +80,7 @@ class Negamax:
         if depth == 0:
             scored = game.opponent(player) if flaws.score_opponent else player
             line = f"s {nim.label(game)}"
-            return None, nim.score(game, scored), Calls(1, 0, _weight(line))
+            return None, nim.score(game, scored), Calls(1, 0, weight(line))
         moves = game.moves(player)
         opponent = game.opponent(player)
         if not moves:
@@ -106,7 +95,7 @@ class Negamax:
         best, best_rating, calls = None, LOSING_VALUE, Calls()
         for move in moves:
             child = game.move(player, move)
-            calls += Calls(0, 1, _weight(f"m {player}|{nim.label(game)}|{move}"))
+            calls += Calls(0, 1, weight(f"m {player}|{nim.label(game)}|{move}"))
             _, rating, more = self._known(child, player if flaws.same_player else opponent,
                                           depth if flaws.no_decrement else depth - 1)
             calls += more

@@ -108,11 +108,11 @@ def _install(module: types.ModuleType, step: Mapping[str, Any], kit: types.Modul
     """Put the stand-ins a step asks for where the kit says (the module, or a
     class of it): where, and what they replaced."""
     owner = kit.owner(module)
+    if owner is None:
+        return None, {}
     limited = bool(step.get("depth_limited"))
     names = [name for name in (*kit.COUNTED, *(step.get("trusted") or ()))
              if (name, limited) in stand_ins]
-    if owner is None:
-        return None, {}
     saved = {name: vars(owner).get(name, _ABSENT) for name in names}
     for name in names:
         setattr(owner, name, stand_ins[name, limited])

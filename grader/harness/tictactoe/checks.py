@@ -18,6 +18,7 @@ from grader.contracts.protocol import describe
 from grader.games import Path, tictactoe
 from grader.harness.minimax import checks, mistakes
 from grader.harness.minimax.checks import Observation
+from grader.harness.minimax.fingerprints import fingerprint
 from grader.harness.minimax.probes import Probe, Ref, Steps
 from grader.harness.runtime.student import call_step
 from grader.harness.tictactoe import search
@@ -283,7 +284,7 @@ def check_calls(name: str, observations: list[Observation], models: list[tuple[s
                for o in observations]
     for o in counted:
         o.ok = not checks.raised(o) and \
-            (o.answer.calls.total(), search.fingerprint(o.answer.calls)) == _tree(name, o.state)
+            (o.answer.calls.total(), fingerprint(o.answer.calls)) == _tree(name, o.state)
         if not o.ok:
             size = _tree(name, o.state)[0]
             o.expected = f"{size:,} calls, one on each board the search visits"

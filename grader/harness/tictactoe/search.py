@@ -7,15 +7,14 @@ mistake on a mutable board, as the student's code runs. ``expected`` gives
 what a correct search answers on a position, memoised over the whole game.
 """
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
 from grader.games import tictactoe
-from grader.games.tictactoe import CELLS, EMPTY, end
+from grader.games.tictactoe import CELLS, EMPTY, VALUES, end
+from grader.harness.minimax.fingerprints import MASK, weight
 
-VALUES = {"O": 1, "X": -1, EMPTY: 0}
 FULL_WINDOW = (-2, 2)  # what the lab passes to the alpha-beta pair at the root
 
 
@@ -133,26 +132,15 @@ def best_moves(board: str) -> frozenset[tuple[int, int]]:
                      if value(tictactoe.play(board, move)) == value(board))
 
 
-def _weight(board: str) -> int:
-    """A board's weight in a fingerprint: 64 bits of a hash of it."""
-    return int.from_bytes(hashlib.blake2b(board.encode(), digest_size=8).digest(), "big")
-
-
-def fingerprint(calls: Counter[str]) -> int:
-    """A multiset of boards as one number: equal multisets, equal numbers (and
-    unequal ones unequal, but for a 1 in 2**64 chance)."""
-    return sum(count * _weight(board) for board, count in calls.items()) % (1 << 64)
-
-
 @cache
 def full_tree(board: str) -> tuple[int, int]:
     """(size, fingerprint) of the full game tree from ``board``: the is_end
     calls a plain search makes, one per node."""
-    size, print_ = 1, _weight(board)
+    size, print_ = 1, weight(board)
     if end(board) is None:
         for move in tictactoe.moves(board):
             child = full_tree(tictactoe.play(board, move))
-            size, print_ = size + child[0], (print_ + child[1]) % (1 << 64)
+            size, print_ = size + child[0], (print_ + child[1]) & MASK
     return size, print_
 
 
@@ -160,7 +148,7 @@ def full_tree(board: str) -> tuple[int, int]:
 def pruned_tree(board: str, maximising: bool, alpha: int = -2, beta: int = 2
                 ) -> tuple[int, int, int]:
     """(value, size, fingerprint) of the lab's alpha-beta from ``board``."""
-    size, print_ = 1, _weight(board)
+    size, print_ = 1, weight(board)
     result = end(board)
     if result is not None:
         return VALUES[result], size, print_
@@ -169,7 +157,7 @@ def pruned_tree(board: str, maximising: bool, alpha: int = -2, beta: int = 2
     for row, col in tictactoe.moves(board):
         found, more, more_print = pruned_tree(tictactoe.place(board, row, col, mark),
                                               not maximising, alpha, beta)
-        size, print_ = size + more, (print_ + more_print) % (1 << 64)
+        size, print_ = size + more, (print_ + more_print) & MASK
         best = max(best, found) if maximising else min(best, found)
         cut, alpha, beta = LabSearch._window(best, alpha, beta, maximising, NO_FLAWS)
         if cut:

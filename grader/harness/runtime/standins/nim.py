@@ -15,6 +15,7 @@ import types
 from collections.abc import Callable
 
 from grader.contracts import protocol
+from grader.games.nim import KINDS as GAMES
 from grader.games.nim import rules, variants
 
 TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 COUNTED: tuple[str, ...] = ()
-# as grader.games.nim.KINDS
-GAMES = {"nim": rules.Nim, "misere": variants.MisereNim, "piles": variants.OwnPiles}
 
 
 def load(provided: str, module_names: list[str]) -> types.ModuleType:

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 COUNTED = ("is_end",)
-VALUES = {"O": 1, "X": -1, ".": 0}  # an end state's value, as the lab scores it (for O)
 
 
 def load(provided: str, module_names: list[str]) -> types.ModuleType:
@@ -95,7 +94,7 @@ def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callabl
 
     def search(self: Any, window: tuple[Any, ...], maximising: bool,
                _is_end: Callable[[Any], str | None] = is_end,
-               _values: dict[str, int] = dict(VALUES),  # noqa: B006 (bound and guarded)
+               _values: dict[str, int] = dict(rules.VALUES),  # noqa: B006 (bound and guarded)
                _cells: tuple[tuple[int, int], ...] = rules.CELLS, _number: Any = _value,
                _getattr: Callable[..., Any] = getattr) -> tuple[Any, Any, Any]:
         """The lab's max (``maximising``) or min, with alpha-beta when a
