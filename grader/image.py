@@ -34,7 +34,7 @@ IMAGE = f"minimax-grader:{__version__}"  # the tag the Docker sandbox runs
 BASE = "minimax-grader-base:bookworm"
 REGISTRY_BASE = "python:3.11-slim"
 HASH_LABEL = "minimax-grader.contents"
-REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1"]
+REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1", "hypothesis>=6.100"]
 INSTALL = "install-harness"  # the harness's users and permissions
 
 

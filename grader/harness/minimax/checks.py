@@ -12,7 +12,7 @@ from typing import Any, TypeGuard
 
 from grader.contracts.protocol import describe
 from grader.games import Path, State, isolation
-from grader.harness.runtime.student import NotAState, Raised
+from grader.harness.runtime.student import NotAState, Raised, StudentFault
 from grader.harness.runtime.verdict import Mismatch
 
 
@@ -32,9 +32,10 @@ def is_move(value: object) -> TypeGuard[tuple[int, int]]:
 
 
 def raised(observation: Observation) -> bool:
-    """Whether the student's code failed instead of answering: it raised, or a
-    call on what an earlier call returned found no such method."""
-    return isinstance(observation.answer, (Raised, NotAState))
+    """Whether the student's code failed instead of answering: it raised, was
+    stopped (too many counted calls), or a call on what an earlier call
+    returned found no such method."""
+    return isinstance(observation.answer, (StudentFault, NotAState))
 
 
 def where(path: Path) -> str:

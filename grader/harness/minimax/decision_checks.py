@@ -1,46 +1,72 @@
-"""Checks shared by the decision and depth_limit suites.
+"""Checks shared by the decision, depth_limit and alphabeta suites.
 
-Both call the student's ``minimax_decision`` on trusted positions, with a
-trusted, counting ``terminal_test`` swapped into the student's module, and
-compare the move (any of the equally best is right) and, for the depth
-limit, the number of terminal tests, with the reference search.
+Each calls the student's decision (``minimax_decision`` or
+``alpha_beta_search``) on trusted positions, with a trusted, counting
+``terminal_test`` swapped into the student's module, and compares the move
+(any of the equally best is right) and, past the decision exercise, the
+terminal tests, with the reference search of its kind (a ``Decider``).
 """
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import strategies as st
+
 from grader.contracts.protocol import Tested, describe
-from grader.games import Path, State, isolation
-from grader.harness.minimax import checks, mistakes
+from grader.games import Game, Path, State, isolation, tree
+from grader.harness.minimax import checks, mistakes, trees
+from grader.harness.minimax.alphabeta import AlphaBeta
 from grader.harness.minimax.checks import Observation
 from grader.harness.minimax.probes import Answer, SearchProbe
 from grader.harness.minimax.search import Flaws, Search, Stuck
 from grader.harness.runtime.student import Raised, StudentFault
 
-FUNCTION = "minimax_decision"
 EVIDENCE = 8  # wrong cases whose children's scores the diagnosis asks for
 # A decision: the terminal tests it made, and the moves it may choose.
 Decision = tuple[Tested, set[tuple[int, int]]]
 Positions = Sequence[tuple[State, Path]]
-_REFERENCE: dict[tuple[Hashable, int | None], Decision] = {}
+_REFERENCE: dict[tuple[str, Hashable, int | None], Decision] = {}
+
+
+@dataclass(frozen=True)
+class Decider:
+    """A kind of decision: the student's function, the trusted search that
+    models it (``search(flaws)``), and the models of its known mistakes.
+    ``child_values``: a wrong move is diagnosed with the student's own
+    ``min_value(child, depth)`` as evidence (plain minimax); without it, a
+    model must make the student's very terminal tests as well as the move."""
+
+    function: str
+    search: Callable[[Any, Game], Search]
+    models: Sequence[tuple[str, Flaws]]
+    child_values: bool = False
+
+
+MINIMAX = Decider("minimax_decision", Search, mistakes.SEARCH_MODELS, child_values=True)
+ALPHA_BETA = Decider("alpha_beta_search", AlphaBeta, mistakes.ALPHA_BETA_MODELS)
 
 
 class NotAMove(Raised):
     """An answer that is no move, nor a number, nor None (a list [x, y], a dict):
     a failed call, with a plain message; no model is asked about it."""
 
-    def __init__(self, value: object) -> None:
-        Exception.__init__(self, f"{FUNCTION} returned {describe(value, 100)} where a "
+    def __init__(self, function: str, value: object) -> None:
+        Exception.__init__(self, f"{function} returned {describe(value, 100)} where a "
                                  "move (x, y) tuple is due")
-        self.name, self.raised = FUNCTION, {"type": "NotAMove", "message": str(self)}
+        self.name, self.raised = function, {"type": "NotAMove", "message": str(self)}
 
 
-def _reference(state: State, depth: int | None) -> Decision:
-    """The reference decision on ``state``: (terminal tests, best moves). The
-    moves and the counts are checked on the same positions: search once."""
-    key = (isolation.key(state), depth)
+def _reference(decider: Decider, state: State, depth: int | None) -> Decision:
+    """The reference decision on ``state``: (terminal tests, best moves: all
+    that minimax rates best). The moves and the counts are checked on the
+    same positions: search once."""
+    key = (decider.function, isolation.key(state), depth)
     if key not in _REFERENCE:
-        _REFERENCE[key] = Search().decision(state, depth)
+        calls, best = Search().decision(state, depth)
+        if decider.search is not Search:
+            calls = decider.search(None, isolation).decision(state, depth)[0]
+        _REFERENCE[key] = calls, best
     return _REFERENCE[key]
 
 
@@ -48,20 +74,22 @@ def moves_text(moves: Iterable[tuple[int, int]]) -> str:
     return "one of " + ", ".join(f"({x}, {y})" for x, y in sorted(moves))
 
 
-def _ask(probe: SearchProbe, positions: Positions, depth: int | None) -> Answer:
+def _ask(decider: Decider, probe: SearchProbe, positions: Positions, depth: int | None
+         ) -> Answer:
     extra = () if depth is None else (depth,)
-    return probe.counted(FUNCTION, positions, *extra)
+    return probe.counted(decider.function, positions, *extra)
 
 
-def _ask_move(probe: SearchProbe, positions: Positions, depth: int | None) -> Answer:
+def _ask_move(decider: Decider, probe: SearchProbe, positions: Positions, depth: int | None
+              ) -> Answer:
     """``_ask``, where an answer of the wrong kind is a failed call."""
-    answers = _ask(probe, positions, depth)
+    answers = _ask(decider, probe, positions, depth)
 
     def ask(state: State, path: Path) -> Any:
         answer = answers(state, path)
         move = answer[0]
         if not (checks.is_move(move) or move is None or _is_number(move)):
-            raise NotAMove(move)
+            raise NotAMove(decider.function, move)
         return answer
 
     return ask
@@ -83,21 +111,23 @@ def _stuck_alike(model_raised: bool, observation: Observation) -> bool:
     """Whether the model and the student both raised (a TypeError on a None) or
     neither did."""
     if checks.raised(observation):
-        return model_raised and observation.answer.raised.get("type") == "TypeError"
+        answer = observation.answer
+        return model_raised and isinstance(answer, Raised) and answer.raised["type"] == "TypeError"
     return not model_raised
 
 
-def _model_decision(flaws: Flaws, observation: Observation) -> Decision | type[Stuck]:
+def _model_decision(decider: Decider, flaws: Flaws, observation: Observation
+                    ) -> Decision | type[Stuck]:
     """The model's (terminal tests, best moves), or Stuck."""
     try:
-        return Search(flaws).decision(observation.state, _depth(observation))
+        return decider.search(flaws, isolation).decision(observation.state, _depth(observation))
     except Stuck:
         return Stuck
 
 
 def _move_likelihood(flaws: Flaws, observation: Observation) -> float:
     """The chance that the model picks the student's move (ties split evenly)."""
-    decided = _model_decision(flaws, observation)
+    decided = _model_decision(MINIMAX, flaws, observation)
     if not _stuck_alike(decided is Stuck, observation):
         return 0
     if decided is Stuck:
@@ -139,8 +169,8 @@ def _scores_alike(flaws: Flaws, evidence: list[tuple[State, tuple[int, ...], Any
                for child, extra, value in evidence)
 
 
-def _diagnose_moves(observations: list[Observation], probe: SearchProbe | None = None
-                    ) -> list[str]:
+def _diagnose_moves(decider: Decider, observations: list[Observation],
+                    probe: SearchProbe | None = None) -> list[str]:
     bad = checks.wrong(observations)
     if any(isinstance(o.answer, NotAMove) for o in bad):
         return []
@@ -151,67 +181,141 @@ def _diagnose_moves(observations: list[Observation], probe: SearchProbe | None =
         if all(_is_number(move) and move == _best_score(o)
                for move, o in zip(moves, bad, strict=True)):
             return ["returns_score"]  # the model: the best score instead of its move
+    if not decider.child_values:  # a move says little: the calls must agree too
+        return mistakes.diagnose(decider.models, _reproducer(decider), observations)
     # a move says little: a model must also score the children as the student did
     evidence = _child_values(probe, bad) if probe else []
-    models = [(m, f) for m, f in mistakes.SEARCH_MODELS if _scores_alike(f, evidence)]
+    models = [(m, f) for m, f in decider.models if _scores_alike(f, evidence)]
     return mistakes.diagnose(models, _move_likelihood, observations, _random_player)
 
 
 def check_moves(probe: SearchProbe, positions: Positions,
-                depths: Iterable[int | None] = (None,)) -> None:
+                depths: Iterable[int | None] = (None,), decider: Decider = MINIMAX) -> None:
     """The move is one of the best at every position (and depth)."""
     observations: list[Observation] = []
     for depth in depths:
         observations += checks.collect(
-            positions, _ask_move(probe, positions, depth),
+            positions, _ask_move(decider, probe, positions, depth),
             # (``collect`` calls the lambdas at once, with this ``depth``)
             lambda s, answer: (checks.is_move(answer[0])
-                               and answer[0] in _reference(s, depth)[1]),  # noqa: B023
-            lambda s: moves_text(_reference(s, depth)[1]),  # noqa: B023
+                               and answer[0] in _reference(decider, s, depth)[1]),  # noqa: B023
+            lambda s: moves_text(_reference(decider, s, depth)[1]),  # noqa: B023
             _label(depth))
-    checks.verdict(f"The move of {FUNCTION}", observations,
-                   lambda found: _diagnose_moves(found, probe),
-                   shown=lambda answer: describe(answer[0]))
+    checks.verdict(f"The move of {decider.function}", observations,
+                   lambda found: _diagnose_moves(decider, found, probe),
+                   shown=lambda answer: describe(answer[0]),
+                   detail=lambda first: on_a_tree(decider, probe, "move", _depth(first)))
 
 
-def _reproduces_count(flaws: Flaws, observation: Observation) -> bool:
+def _reproducer(decider: Decider) -> Callable[[Flaws, Observation], bool]:
+    return lambda flaws, observation: _reproduces_count(decider, flaws, observation)
+
+
+def _reproduces_count(decider: Decider, flaws: Flaws, observation: Observation) -> bool:
     """The model makes the student's number of terminal tests, and can pick the
-    student's move (a right count with a wrong move is another mistake)."""
-    decided = _model_decision(flaws, observation)
+    student's move (a right count with a wrong move is another mistake; an
+    answer that is no move at all, such as a stub's None, is a move missed)."""
+    decided = _model_decision(decider, flaws, observation)
     if not _stuck_alike(decided is Stuck, observation):
         return False
     if decided is Stuck:
         return True
     assert isinstance(decided, tuple)  # not Stuck
     move, calls = observation.answer
-    return calls == decided[0] and (not checks.is_move(move) or move in decided[1])
+    return calls == decided[0] and (
+        move in decided[1] or move is not None and not checks.is_move(move))
 
 
-def _counts(probe: SearchProbe, positions: Positions, depths: Iterable[int | None]
-            ) -> list[Observation]:
+def _no_search(found: list[Observation]) -> list[str]:
+    """The starter: no move and not one terminal test, everywhere."""
+    return ["stub"] if all(not checks.raised(o) and o.answer[0] is None and not o.answer[1]
+                           for o in found) else []
+
+
+def _counts(decider: Decider, probe: SearchProbe, positions: Positions,
+            depths: Iterable[int | None]) -> list[Observation]:
     observations: list[Observation] = []
     for depth in depths:
         observations += checks.collect(
-            positions, _ask(probe, positions, depth),
+            positions, _ask(decider, probe, positions, depth),
             # (``collect`` calls the lambdas at once, with this ``depth``)
-            lambda s, answer: answer[1] == _reference(s, depth)[0],  # noqa: B023
-            lambda s: f"{_reference(s, depth)[0]} calls to terminal_test",  # noqa: B023
+            lambda s, answer: answer[1] == _reference(decider, s, depth)[0],  # noqa: B023
+            lambda s: f"{_reference(decider, s, depth)[0]} calls to terminal_test",  # noqa: B023
             _label(depth))
     return observations
 
 
 def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int | None],
-                 evidence: tuple[Positions, Iterable[int | None]] | None = None) -> None:
+                 evidence: tuple[Positions, Iterable[int | None]] | None = None,
+                 decider: Decider = MINIMAX) -> None:
     """The search calls terminal_test exactly as often as the reference.
 
     ``evidence`` (positions, depths), asked only when the test fails, widens
     what the diagnosis sees where the test itself asks little."""
-    observations = _counts(probe, positions, depths)
+    observations = _counts(decider, probe, positions, depths)
 
     def diagnose(found: list[Observation]) -> list[str]:
         if evidence and checks.wrong(found):
-            found = found + _counts(probe, *evidence)
-        return mistakes.diagnose(mistakes.SEARCH_MODELS, _reproduces_count, found)
+            found = found + _counts(decider, probe, *evidence)
+        return mistakes.diagnose(decider.models, _reproducer(decider), found) or _no_search(found)
 
-    checks.verdict(f"The number of terminal tests in {FUNCTION}", observations, diagnose,
-                   shown=lambda answer: f"{answer[1]} calls to terminal_test")
+    checks.verdict(f"The number of terminal tests in {decider.function}", observations,
+                   diagnose, shown=lambda answer: f"{answer[1]} calls to terminal_test",
+                   detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)))
+
+
+# -- the smallest tree -------------------------------------------------------------
+
+_TREES: dict[tuple[str, str], list[str]] = {}  # (function, what) -> the lines shown
+
+
+def _tree_reference(decider: Decider, root: tree.TreeState, depth: int | None) -> Decision:
+    calls = decider.search(None, tree).decision(root, depth)[0]
+    return calls, Search(None, tree).best_moves(root, depth)
+
+
+def _move_text(move: object) -> str:
+    return f"the move to n{move[1]}" if checks.is_move(move) else describe(move)
+
+
+def on_a_tree(decider: Decider, probe: SearchProbe, what: str, depth: int | None) -> list[str]:
+    """Lines showing the smallest drawn tree on which the student's search
+    differs from the reference in ``what`` ("calls" or "move"), if one is
+    found; searched, and shown, once a session for each function and ``what``."""
+    key = (decider.function, what)
+    if key in _TREES:
+        return []
+    _TREES[key] = _tree_lines(decider, probe, what, depth is not None)
+    return _TREES[key]
+
+
+def _tree_lines(decider: Decider, probe: SearchProbe, what: str, limited: bool) -> list[str]:
+    depths = st.tuples(st.integers(1, trees.MAX_DEPTH)) if limited else st.just(())
+
+    def differs(drawn: tree.Tree, extra: tuple[Any, ...], answer: trees.Answer) -> bool:
+        calls, best = _tree_reference(decider, tree.from_data(drawn), *extra or (None,))
+        if what == "calls":
+            return bool(answer[1] != calls)
+        return not checks.is_move(answer[0]) or answer[0] not in best
+
+    found = trees.smallest(probe, decider.function, st.tuples(trees.trees(), depths), differs)
+    if found is None:
+        return []
+    depth = found.extra[0] if found.extra else None
+    calls, best = _tree_reference(decider, tree.from_data(found.tree), depth)
+    move, tested = found.student
+    said = ", ".join(["root", *map(str, found.extra)])
+    return ["", f"The smallest game tree found on which your {decider.function}({said}) "
+                f"differs (n0 is the root, where max moves):", "",
+            *trees.draw(found.tree, depth, calls, tested), "",
+            f"expected: {moves_text_tree(best)} ({_tests(calls.total())})",
+            f"got:      {_move_text(move)} ({_tests(tested.total())})"]
+
+
+def _tests(count: int) -> str:
+    return f"{count} terminal test" + ("" if count == 1 else "s")
+
+
+def moves_text_tree(moves: Iterable[object]) -> str:
+    texts = [_move_text(m) for m in sorted(moves)]  # type: ignore[type-var]  # moves: tuples
+    return texts[0] if len(texts) == 1 else "one of " + ", ".join(texts)

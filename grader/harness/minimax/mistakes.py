@@ -7,9 +7,10 @@ mistake whose model gives the student's answers on the failing positions.
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import TypeVar
 
+from grader.harness.minimax.alphabeta import AlphaFlaws
 from grader.harness.minimax.checks import Observation
 from grader.harness.minimax.search import PASTED_MAX, Flaws
 
@@ -39,9 +40,32 @@ SEARCH_MODELS = [
     *[("cutoff_scored_as_terminal", Flaws(cutoff_min=low, cutoff_max=high))
       for low, high in _CUTOFFS],
     *[("terminal_test_inline", Flaws(only=name, inline_terminal=True)) for name in (None, *_ONE)],
-    ("terminal_test_twice", Flaws(double_terminal_test=True)),
+    *[("terminal_test_twice", Flaws(only=name, double_terminal_test=True))
+      for name in (None, *_ONE)],
     ("argmin_decision", Flaws(argmin_decision=True)),
     ("decision_uses_max", Flaws(decision_uses_max=True)),
+]
+
+# The mistakes of minimax that alpha-beta can make as well (its own model has
+# no aggregation or recursion flaws: those break a search before its window).
+_SHARED = ("flipped_utilities", "utility_for_player_to_move", "min_value_unfinished",
+           "max_value_unfinished", "cutoff_before_terminal", "depth_not_decremented",
+           "min_value_keeps_depth", "max_value_keeps_depth", "root_off_by_one",
+           "cutoff_scored_as_terminal", "terminal_test_inline", "terminal_test_twice")
+_EACH = (None, *_ONE)  # both functions, or one of them
+
+ALPHA_BETA_MODELS = [
+    ("prune_strict_bound", AlphaFlaws(prune_test="strict")),
+    ("never_prunes", AlphaFlaws(prune_test="never")),
+    ("window_reset", AlphaFlaws(window_not_passed=True)),
+    *[("bound_updated_wrong", AlphaFlaws(only=name, update=update))
+      for update in ("none", "crossed") for name in _EACH],
+    *[("bounds_compared_wrong", AlphaFlaws(only=name, prune_test=test))
+      for test in ("other_bound", "reversed") for name in _EACH],
+    ("root_alpha_not_updated", AlphaFlaws(root_alpha_fixed=True)),
+    ("root_takes_later_tie", AlphaFlaws(root_keeps_last=True)),
+    *[(mistake, AlphaFlaws(**asdict(flaws))) for mistake, flaws in SEARCH_MODELS
+      if mistake in _SHARED],
 ]
 
 
@@ -99,9 +123,26 @@ def diagnose(models: Iterable[tuple[str, Model]], likelihood: Likelihood[Model],
     joint likelihood, which must beat ``baseline(observation)`` (a player
     choosing at random) where one is given. The best is named, with a second
     only when it fits exactly as well; more ties than ``most`` name nothing.
+    The names found on the sample are confirmed on a ten times wider one (all
+    the answers, where there are few): a model that agrees on a few positions
+    may not on the rest, and a hint it gave would be wrong.
     """
-    chosen = _spread([o for o in observations if not o.ok], sample)
-    chosen += _spread([o for o in observations if o.ok], sample)
+    models = list(models)
+    wrong = [o for o in observations if not o.ok]
+    right = [o for o in observations if o.ok]
+    best = _best_fits(models, likelihood, _spread(wrong, sample) + _spread(right, sample),
+                      baseline)
+    if best:
+        named = [(mistake, model) for mistake, model in models if mistake in best]
+        wide = _spread(wrong, 10 * sample) + _spread(right, 10 * sample)
+        best = _best_fits(named, likelihood, wide, baseline)
+    return best if len(best) <= most else []
+
+
+def _best_fits(models: Iterable[tuple[str, Model]], likelihood: Likelihood[Model],
+               chosen: list[Observation],
+               baseline: Callable[[Observation], float] | None) -> list[str]:
+    """The mistakes whose likeliest model explains all of ``chosen`` best."""
     floor = sum(math.log(baseline(o)) for o in chosen) if baseline else -math.inf
     scores: dict[str, float] = {}
     for mistake, model in models:
@@ -113,5 +154,4 @@ def diagnose(models: Iterable[tuple[str, Model]], likelihood: Likelihood[Model],
     if not scores:
         return []
     top = max(scores.values())
-    best = [m for m, score in scores.items() if score >= top - 1e-9]
-    return best if len(best) <= most else []
+    return [m for m, score in scores.items() if score >= top - 1e-9]

@@ -57,7 +57,7 @@ PASTED_MAX = Flaws(only="max_value", flipped_utilities=True, aggregation_swapped
                    recursion_swapped=True)
 
 
-def _number(value: object) -> int | float:
+def number(value: object) -> int | float:
     if type(value) not in NUMBERS:
         raise Stuck(value)
     assert isinstance(value, NUMBERS)  # as its type is
@@ -76,6 +76,7 @@ class Search:
 
     def __init__(self, flaws: Flaws | None = NO_FLAWS, game: Game = isolation) -> None:
         self.flaws = flaws or NO_FLAWS
+        self._right = type(self.flaws)()  # the other function's flaws: none
         self.game = game
         self.reset()
 
@@ -94,7 +95,7 @@ class Search:
         if only is None or only == ("min_value" if minimising else "max_value"):
             return self.flaws
         self.entered += 1
-        return NO_FLAWS
+        return self._right
 
     def _cut(self, depth: int | None) -> bool:
         return depth is not None and depth <= 0
@@ -143,7 +144,7 @@ class Search:
             value = 0
         for move in self.game.legal_moves(state):
             child = step(self.game.play(state, move), self._child_depth(depth, flaws))
-            value = pick(value, _number(child))
+            value = pick(value, number(child))
         return None if flaws.unfinished else value
 
     def scores(self, state: State, depth: int | None = None
@@ -151,7 +152,7 @@ class Search:
         """The score of each of the root's moves, as the decision sees them."""
         child_depth = depth if self.flaws.root_off_by_one or depth is None else depth - 1
         score = self.max_value if self.flaws.decision_uses_max else self.min_value
-        return {m: _number(score(self.game.play(state, m), child_depth))
+        return {m: number(score(self.game.play(state, m), child_depth))
                 for m in self.game.legal_moves(state)}
 
     def best_moves(self, state: State, depth: int | None = None) -> set[tuple[int, int]]:

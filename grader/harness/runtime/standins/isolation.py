@@ -2,6 +2,8 @@
 
 The trusted game is the provided ``gamestate`` module (when the student does
 not write it: in the gamestate exercise there is nothing to stand in for).
+A search can also be handed a small drawn tree behind the same API
+(``grader.games.tree``) and, for iterative deepening, a virtual clock.
 """
 
 from __future__ import annotations
@@ -11,12 +13,17 @@ import types
 from collections.abc import Callable
 
 from grader.contracts import protocol
+from grader.games.tree import rules as tree_rules
 
 TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
 if TYPE_CHECKING:
     from typing import Any
 
 COUNTED = ("terminal_test",)
+# The grader's terminal_test calls made in this process so far: what the
+# virtual clock runs down by. It only paces the student's search; the verdicts
+# count the calls from outside, as they are reported.
+_SPENT = [0]
 
 
 def load(provided: str, module_names: list[str]) -> types.ModuleType | None:
@@ -30,16 +37,32 @@ def load(provided: str, module_names: list[str]) -> types.ModuleType | None:
 
 
 def guarded(trusted: types.ModuleType | None) -> list[object]:
-    return [trusted, trusted.GameState] if trusted else []
+    return [trusted, trusted.GameState, tree_rules, tree_rules.TreeState] if trusted else []
+
+
+def _clock(budget: int, _spent: list[int] = _SPENT) -> Callable[[], int]:
+    """``time_left()``: ``budget`` ticks, one spent by each terminal_test call."""
+    start = _spent[0]
+
+    def time_left(_budget: int = budget, _start: int = start, _spent: list[int] = _spent) -> int:
+        return _budget - (_spent[0] - _start)
+
+    return time_left
 
 
 def arguments(trusted: types.ModuleType | None, tick: Callable[[bytes], object]
               ) -> tuple[Callable[[object], object], list[object]]:
-    """A position sent as plain data, as a trusted GameState (nothing more to guard)."""
-    def position(data: object, _trusted: Any = trusted) -> object:
+    """A position sent as plain data, as a trusted GameState; ``{"tree": ...}``
+    as the root of a drawn tree, ``{"clock": ticks}`` as a virtual clock."""
+    def position(data: Any, _trusted: Any = trusted, _tree: Any = tree_rules.from_data,
+                 _clock: Callable[[int], object] = _clock) -> object:
+        if type(data) is dict and "tree" in data:
+            return _tree(data["tree"])
+        if type(data) is dict and "clock" in data:
+            return _clock(data["clock"])
         return _trusted.from_data(data)
 
-    return position, []
+    return position, [_clock]
 
 
 def owner(module: types.ModuleType) -> object:
@@ -73,9 +96,12 @@ def stand_ins(module: types.ModuleType, trusted: types.ModuleType | None,
 
     def terminal_test(gameState: Any, _tick: Callable[[bytes], object] = tick,
                       _label: Callable[[Any], str] = trusted.label,
-                      _tested: bytes = protocol.TESTED) -> bool:
+                      _tree_label: Callable[[Any], str] = tree_rules.label,
+                      _tree: type = tree_rules.TreeState, _type: type = type,
+                      _spent: list[int] = _SPENT, _tested: bytes = protocol.TESTED) -> bool:
+        _spent[0] += 1
         try:
-            where = _label(gameState).encode()
+            where = (_tree_label if _type(gameState) is _tree else _label)(gameState).encode()
         except Exception:  # not a trusted state: no position the search visits
             where = b"?"
         _tick(_tested + where + b"\n")

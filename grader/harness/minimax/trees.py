@@ -1,0 +1,127 @@
+"""The smallest game tree on which a student's search goes wrong.
+
+Beside the exhaustive checks on the real game, a failing search test looks
+for a small drawn tree (``grader.games.tree``) on which the student's
+function, called through the same GameState API, answers differently from
+the reference: other terminal tests, or a move that is not among the best.
+Hypothesis draws the trees and shrinks the first one found to the smallest
+it can; the report shows it, node by node, with the terminal tests of both
+searches. Its seed comes from the submission's files, so a report is
+reproducible, and the number of calls it may make is bounded, so it fits in
+the test's time. A tree is only ever shown as found: when the student's code
+fails on trees (it reads the board itself, say), nothing is shown.
+"""
+
+import hashlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+
+from grader.contracts.protocol import Tested
+from grader.games import tree as game
+from grader.games.tree import Tree
+from grader.harness.minimax.probes import SearchProbe
+from grader.harness.runtime.student import StudentFault
+
+CALLS = 300  # the student's calls one search may make: well under a second in all
+EXAMPLES = 120  # trees drawn before shrinking
+MAX_BRANCHING = 3
+MAX_DEPTH = 4  # of the search; the trees are at most a few levels deeper
+
+# A tree and the search's other arguments (its depth, say).
+Case = tuple[Tree, tuple[Any, ...]]
+Answer = tuple[Any, Tested]  # what a search returned, and its terminal tests
+
+
+def trees() -> st.SearchStrategy[Tree]:
+    """Trees of up to a dozen leaves, each node with 1 to 3 children; the
+    root has children (a search with no move to choose tells nothing)."""
+    node: st.SearchStrategy[Tree] = st.recursive(st.just([]), lambda children: st.lists(
+        children, min_size=1, max_size=MAX_BRANCHING), max_leaves=12)
+    return st.lists(node, min_size=1, max_size=MAX_BRANCHING)
+
+
+@dataclass
+class Found:
+    """A tree on which the student's search and the reference differ."""
+
+    tree: Tree
+    extra: tuple[Any, ...]
+    student: Answer
+
+
+def seed(probe: SearchProbe) -> int:
+    """A number from the submission's own files: the same file, the same trees."""
+    student = probe.student.student
+    digest = hashlib.sha256()
+    for name in sorted(student.modules):
+        try:
+            digest.update(Path(student.submission, f"{name}.py").read_bytes())
+        except OSError:
+            pass
+    return int.from_bytes(digest.digest()[:8], "big")
+
+
+def smallest(probe: SearchProbe, name: str, cases: st.SearchStrategy[Case],
+             differs: Callable[[Tree, tuple[Any, ...], Answer], bool]) -> Found | None:
+    """The smallest case on which the student's ``name(root, *extra)`` answers
+    as ``differs(tree, extra, answer)`` says the reference would not, or None
+    when none was found within the bounds."""
+    left = [CALLS]
+
+    def ask(case: Case) -> Answer | None:
+        tree, extra = case
+        try:
+            return probe.on_tree(name, {"tree": tree}, *extra)
+        except StudentFault:  # fails on trees: nothing to show
+            return None
+
+    def wrong(case: Case) -> bool:
+        left[0] -= 1
+        answer = ask(case) if left[0] >= 0 else None
+        return answer is not None and differs(*case, answer)
+
+    try:
+        case = find(cases, wrong, settings=settings(
+            max_examples=EXAMPLES, database=None, deadline=None,
+            suppress_health_check=list(HealthCheck)), random=random.Random(seed(probe)))
+    except NoSuchExample:
+        return None
+    answer = ask(case)
+    return Found(*case, answer) if answer is not None else None
+
+
+def _node_line(node: int, level: int, children: list[list[int]], depth: int | None) -> str:
+    mover = "max" if level % 2 == 0 else "min"
+    if not children[node]:
+        value = "+1" if mover == "min" else "-1"
+        return f"n{node} {mover} to move, stuck: the game is over ({value})"
+    if depth is not None and level >= depth:
+        return f"n{node} {mover} to move: the cutoff (0)"
+    return f"n{node} {mover} to move"
+
+
+def draw(tree: Tree, depth: int | None, ours: Tested, theirs: Tested) -> list[str]:
+    """The tree, a node a line, each with the terminal tests the reference
+    (``ours``) and the student's search (``theirs``) made on it."""
+    children = game.numbered(tree)
+    rows: list[tuple[str, str]] = []
+
+    def visit(node: int, level: int, prefix: str, last: bool) -> None:
+        branch = "" if level == 0 else prefix + ("`-- " if last else "|-- ")
+        label = game.label(game.TreeState(children, node))
+        tests = f"reference {ours[label]}, yours {theirs[label]}"
+        rows.append((branch + _node_line(node, level, children, depth), tests))
+        inner = "" if level == 0 else prefix + ("    " if last else "|   ")
+        for i, child in enumerate(children[node]):
+            visit(child, level + 1, inner, i == len(children[node]) - 1)
+
+    visit(0, 0, "", True)
+    width = max(len(text) for text, _ in rows)
+    return [f"{text.ljust(width)}   terminal_test: {tests}" for text, tests in rows]
