@@ -1,0 +1,37 @@
+"""The iterative_deepening exercise: get_action(gameState, time_left).
+
+time_left() is the grader's virtual clock: it runs down by one tick at each
+call of the grader's counting terminal_test, so a budget always gives the
+same search. Each case (a position and a budget) runs once a session; each
+test judges one side of the same runs.
+"""
+
+import pytest
+
+from grader.games import isolation
+from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
+from grader.harness.minimax import deepening_checks as deepening
+from grader.harness.minimax.probes import SearchProbe
+
+POSITIONS = nonterminal(isolation.positions()) + large(LARGE_DEPTH_PATHS)
+
+
+@pytest.fixture
+def search(student):
+    return SearchProbe(student, "deepening")
+
+
+def test_deepest_finished_depth(search):
+    deepening.check_moves(search, POSITIONS)
+
+
+def test_depths_in_order(search):
+    deepening.check_depths(search, POSITIONS)
+
+
+def test_fallback_move(search):
+    deepening.check_fallback(search, POSITIONS)
+
+
+def test_stops_in_time(search):
+    deepening.check_in_time(search, POSITIONS)

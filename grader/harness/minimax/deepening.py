@@ -1,0 +1,152 @@
+"""Iterative deepening on a virtual clock: the budgets, the reference, the models.
+
+The student's ``get_action(gameState, time_left)`` is handed a clock that
+runs down by one tick at each terminal_test call (the worker's kit makes
+it), so a budget of B ticks always gives the same search. The student picks
+``TIMER_THRESHOLD`` from 1 to 20 ticks and may check it before or after a
+node's terminal test; the budgets are chosen so that every such choice
+finishes the same depths: depth d and never depth d + 1 (whose search needs
+more than ``MOST_THRESHOLD + 2`` ticks), or not even depth 1. The counts of
+each depth come from the reference alpha-beta, exactly.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import accumulate
+
+from grader.contracts.protocol import Tested
+from grader.games import State, isolation
+from grader.harness.minimax.alphabeta import AlphaBeta
+
+MOST_THRESHOLD = 20
+THRESHOLDS = (1, 10, MOST_THRESHOLD)  # the thresholds a model is tried with
+DEPTHS = range(1, 7)
+SLACK = 2 * MOST_THRESHOLD + 50  # calls past depth 7 at which a search is stopped
+
+
+@dataclass(frozen=True)
+class DeepFlaws:
+    start: int = 1  # the first depth searched
+    step: int = 1  # from one depth to the next
+    clock_in_search: bool = True  # False: the clock is read between depths only
+    clock_after_terminal: bool = False  # read after a node's terminal test, on live nodes only
+    keeps_unfinished: bool = False  # the unfinished depth's best move so far is returned
+    fallback: bool = True  # False: None when no depth finished
+
+
+class OutOfTime(Exception):
+    pass
+
+
+class Endless(Exception):
+    """The search went on far past the clock: the student's is stopped there."""
+
+
+class Clocked(AlphaBeta):
+    """The reference alpha-beta, raising ``OutOfTime`` at a node entered with
+    less than ``threshold`` ticks left (when it reads the clock in the search:
+    before the node's terminal test, or after it on a node that goes on)."""
+
+    def __init__(self, state: State, budget: int, threshold: int, flaws: "DeepFlaws") -> None:
+        super().__init__()
+        self.budget, self.threshold, self.deep = budget, threshold, flaws
+        self.most = most_calls(state)
+
+    def left(self) -> int:
+        return self.budget - self.calls.total()
+
+    def terminal_test(self, state: State, flaws: object = None) -> bool:
+        early = self.deep.clock_in_search and not self.deep.clock_after_terminal
+        if early and self.left() < self.threshold:
+            raise OutOfTime
+        over = super().terminal_test(state)
+        if self.calls.total() > self.most:
+            raise Endless
+        if self.deep.clock_after_terminal and not over and self.left() < self.threshold:
+            raise OutOfTime
+        return over
+
+
+@dataclass
+class Deepened:
+    move: object
+    calls: Tested
+    finished: list[int]  # the depths searched to the end, in order
+    cut: int | None  # the depth the clock stopped, if one was
+    endless: bool = False  # stopped for going on far past the clock
+
+
+def deepen(state: State, budget: int, threshold: int = 10, flaws: DeepFlaws = DeepFlaws()
+           ) -> Deepened:
+    """``get_action(state, time_left)`` with ``budget`` ticks, as ``flaws`` make it."""
+    search = Clocked(state, budget, threshold, flaws)
+    legal = isolation.legal_moves(state)
+    found = Deepened(legal[0] if flaws.fallback and legal else None, search.calls, [], None)
+    depth = flaws.start
+    while flaws.clock_in_search or search.left() >= threshold:
+        try:
+            found.move = search.choose(state, depth)
+        except OutOfTime:
+            if flaws.keeps_unfinished and search.so_far is not None:
+                found.move = search.so_far
+            found.cut = depth
+            break
+        except Endless:
+            found.endless = True
+            break
+        found.finished.append(depth)
+        depth += flaws.step
+    return found
+
+
+@cache
+def _depth_calls(key: object, state: State, depth: int) -> Tested:
+    return AlphaBeta().decision(state, depth)[0]
+
+
+def depth_calls(state: State, depth: int) -> Tested:
+    """The terminal tests of the reference alpha-beta at ``depth``."""
+    return _depth_calls(isolation.key(state), state, depth)
+
+
+def searched_as(state: State, calls: Tested, finished: list[int], cut: int | None) -> bool:
+    """Whether ``calls`` are those of the depths ``finished``, each in full, and
+    then of part of the search at depth ``cut``."""
+    done = Tested()
+    for depth in finished:
+        done.update(depth_calls(state, depth))
+    rest = calls - done
+    return not (done - calls) and not (rest - (depth_calls(state, cut) if cut is not None
+                                              else Tested()))
+
+
+def counts(state: State) -> tuple[int, ...]:
+    """The number of terminal tests of the reference alpha-beta at depths 1 to 7."""
+    return tuple(depth_calls(state, depth).total() for depth in range(1, 8))
+
+
+def budgets(state: State) -> list[tuple[int, int]]:
+    """(budget, the deepest depth it finishes: 0 for none) for ``state``."""
+    each = counts(state)
+    upto = list(accumulate(each))
+    found = [(0, 0)] + ([(each[0] - 1, 0)] if each[0] > 1 else [])
+    for depth in DEPTHS:
+        if each[depth] >= MOST_THRESHOLD + 3:  # depth + 1 can't finish
+            found.append((upto[depth - 1] + MOST_THRESHOLD + 1, depth))
+    return found
+
+
+def most_calls(state: State) -> int:
+    """Where a search that ignores the clock is stopped."""
+    return sum(counts(state)) + SLACK
+
+
+MODELS = [
+    ("unfinished_depth_move", DeepFlaws(keeps_unfinished=True)),
+    ("depths_skipped", DeepFlaws(start=0)),
+    ("depths_skipped", DeepFlaws(start=2)),
+    ("depths_skipped", DeepFlaws(step=2)),
+    ("clock_ignored_in_search", DeepFlaws(clock_in_search=False)),
+    ("clock_read_after_terminal_test", DeepFlaws(clock_after_terminal=True)),
+    ("no_fallback_move", DeepFlaws(fallback=False)),
+]
