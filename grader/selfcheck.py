@@ -126,27 +126,38 @@ def decision_facts() -> list[Fact]:
     ]
 
 
+def terminal_tests(module: Any, search: Callable[[Callable[[], int]], object],
+                   ticks: int = 0) -> int:
+    """How often ``search(time_left)`` calls ``module.terminal_test``, counted
+    from outside as the grader counts (call_counter is yours to read);
+    ``time_left()`` is the ticks left of ``ticks``, one spent at each call."""
+    calls, own = [], module.terminal_test
+
+    def counting(state: Any) -> Any:
+        calls.append(state)
+        return own(state)
+
+    module.terminal_test = counting
+    try:
+        search(lambda: ticks - len(calls))
+    finally:
+        module.terminal_test = own
+    return len(calls)
+
+
+def _count_fact(module: Any, search: Callable[[Callable[[], int]], object], count: int,
+                what: str) -> Callable[[], None]:
+    return lambda: expect(terminal_tests(module, search), count, f"terminal_test calls in {what}")
+
+
 def depth_limit_facts() -> list[Fact]:
     import minimax
     from gamestate import GameState
 
-    def five_at_depth_one() -> None:
-        # Counted from outside, as the grader counts: call_counter is yours to read.
-        calls, own = [], minimax.terminal_test
-
-        def counting(state: Any) -> Any:
-            calls.append(state)
-            return own(state)
-
-        minimax.terminal_test = counting
-        try:
-            minimax.minimax_decision(GameState(), 1)
-        finally:
-            minimax.terminal_test = own
-        expect(len(calls), 5, "terminal_test calls in minimax_decision(GameState(), 1)")
-
     return [
-        ("depth 1 from the empty board: terminal_test is called 5 times", five_at_depth_one),
+        ("depth 1 from the empty board: terminal_test is called 5 times",
+         _count_fact(minimax, lambda _: minimax.minimax_decision(GameState(), 1), 5,
+                     "minimax_decision(GameState(), 1)")),
         ("at the cutoff (depth 0) the value is 0",
          lambda: expect((minimax.min_value(GameState(), 0), minimax.max_value(GameState(), 0)),
                         (0, 0), "(min_value, max_value) of the empty board at depth 0")),
@@ -226,6 +237,55 @@ def tic_tac_toe_alphabeta_facts() -> list[Fact]:
     ]
 
 
+def alphabeta_facts() -> list[Fact]:
+    import alphabeta  # type: ignore[import-not-found]
+    from gamestate import GameState
+
+    inf = float("inf")
+    return [
+        ("depth 1 from the empty board: terminal_test is called 5 times",
+         _count_fact(alphabeta, lambda _: alphabeta.alpha_beta_search(GameState(), 1), 5,
+                     "alpha_beta_search(GameState(), 1)")),
+        ("depth 2 from the empty board: 13 terminal tests (minimax makes 25)",
+         _count_fact(alphabeta, lambda _: alphabeta.alpha_beta_search(GameState(), 2), 13,
+                     "alpha_beta_search(GameState(), 2)")),
+        ("at the cutoff (depth 0) the value is 0",
+         lambda: expect((alphabeta.min_value(GameState(), -inf, inf, 0),
+                         alphabeta.max_value(GameState(), -inf, inf, 0)), (0, 0),
+                        "(min_value, max_value) of the empty board at depth 0")),
+        ("searching deep enough, a best move",
+         lambda: _best_first(lambda: alphabeta.alpha_beta_search(GameState(), 10),
+                             "alpha_beta_search(GameState(), 10)")),
+    ]
+
+
+def iterative_deepening_facts() -> list[Fact]:
+    import deepening  # type: ignore[import-not-found]
+    from gamestate import GameState
+
+    def action(ticks: int) -> tuple[object, int]:
+        """get_action from the empty board with ``ticks``: (its move, its terminal tests)."""
+        moves: list[object] = []
+        calls = terminal_tests(deepening, lambda left: moves.append(
+            deepening.get_action(GameState(), left)), ticks)
+        return moves[0], calls
+
+    def within_the_time() -> None:
+        calls = action(250)[1]
+        if calls > 250:
+            raise Wrong(f"get_action with 250 ticks made {calls} terminal tests")
+
+    return [
+        ("with 250 ticks from the empty board, a best move (depth 6 fits)",
+         lambda: _best_first(lambda: action(250)[0],
+                             "get_action(GameState(), time_left) with 250 ticks")),
+        ("with 250 ticks, at most 250 terminal tests", within_the_time),
+        ("with no time at all, still a legal move",
+         lambda: expect(action(0)[0] in START, True,
+                        "get_action(GameState(), time_left) with 0 ticks is a legal move")),
+    ]
+
+
 def nim_negamax_facts() -> list[Fact]:
     from negamax import minimax  # type: ignore[import-not-found]
     from nim import LOSING_VALUE, WINNING_VALUE, Nim  # type: ignore[import-not-found]
@@ -267,6 +327,7 @@ def nim_negamax_facts() -> list[Fact]:
 
 FACTS = {"gamestate": gamestate_facts, "helpers": helpers_facts,
          "decision": decision_facts, "depth_limit": depth_limit_facts,
+         "alphabeta": alphabeta_facts, "iterative_deepening": iterative_deepening_facts,
          "tic_tac_toe": tic_tac_toe_facts, "tic_tac_toe_alphabeta": tic_tac_toe_alphabeta_facts,
          "nim_negamax": nim_negamax_facts}
 

@@ -27,6 +27,7 @@ def test_list_shows_every_exercise(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
     for name in ("gamestate", "helpers", "decision", "depth_limit", "minimax_helpers.py",
+                 "alphabeta", "alphabeta.py", "iterative_deepening", "deepening.py",
                  "tic_tac_toe", "tic_tac_toe_alphabeta", "tictactoe.py", "nim_negamax",
                  "negamax.py"):
         assert name in out
@@ -179,7 +180,7 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
 
 @pytest.mark.parametrize("argv, says", [
     (["grade", "--exercise", "nope", "x"], "unknown exercise 'nope'; the exercises are: "
-                                          "decision, depth_limit, gamestate, helpers"),
+                                          "alphabeta, decision, depth_limit, gamestate, helpers"),
     (["grade", "--exercise", "helpers", "/no/such/path"], "no such file or folder"),
     (["grade", "--exercise", "helpers", str(ROOT / "pyproject.toml")], "give a folder"),
     (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(SOLUTIONS / "helpers")],

@@ -17,6 +17,8 @@ EXPECTED = {
     "helpers": ["check_helpers.py", "gamestate.py", "minimax_helpers.py"],
     "decision": ["check_decision.py", "gamestate.py", "minimax.py", "minimax_helpers.py"],
     "depth_limit": ["check_depth_limit.py", "gamestate.py", "minimax.py"],
+    "alphabeta": ["alphabeta.py", "check_alphabeta.py", "gamestate.py"],
+    "iterative_deepening": ["check_iterative_deepening.py", "deepening.py", "gamestate.py"],
     "tic_tac_toe": ["check_tic_tac_toe.py", "tictactoe.py"],
     "tic_tac_toe_alphabeta": ["check_tic_tac_toe_alphabeta.py", "tictactoe.py"],
     "nim_negamax": ["check_nim_negamax.py", "negamax.py", "nim.py"],
@@ -117,8 +119,9 @@ def test_a_renamed_self_check_says_how_to_name_it(capsys, tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stderr.strip() == ("name this file check_<exercise>.py, for one of: "
-                                   "gamestate, helpers, decision, depth_limit, tic_tac_toe, "
-                                   "tic_tac_toe_alphabeta, nim_negamax")
+                                   "gamestate, helpers, decision, depth_limit, alphabeta, "
+                                   "iterative_deepening, tic_tac_toe, tic_tac_toe_alphabeta, "
+                                   "nim_negamax")
 
 
 @pytest.mark.parametrize("existing", ["minimax.py", "gamestate.py", "minimax_helpers.py",

@@ -79,10 +79,11 @@ ALLOWED = {
     "contracts": {"contracts"},
     "games": {"games"},
 }
-# And of the installed packages: the sandbox holds Python, pytest and pytest-timeout.
+# And of the installed packages: the sandbox holds Python, pytest, pytest-timeout and
+# hypothesis (which draws the trees a failing search is shown on).
 ALLOWED_THIRD_PARTY = {
     "host": THIRD_PARTY,
-    "harness": {"pytest", "_pytest", "pytest_timeout", *LESSON},
+    "harness": {"pytest", "_pytest", "pytest_timeout", "hypothesis", *LESSON},
     "contracts": set(),
     "games": set(),
 }
@@ -158,7 +159,9 @@ def test_the_worker_reads_only_its_closure():
     # code from importing or opening them: tests/test_integrity.py), and no
     # more of the games: their packages and interfaces.
     games = {m for m in readable if part(m) == "games"}
-    assert {"grader.games.tictactoe.rules", "grader.games.nim.variants"} <= games
+    assert {"grader.games.tictactoe.rules", "grader.games.nim.variants",
+            "grader.games.tree.rules"} <= games
     assert games <= {"grader.games", "grader.games.tictactoe", "grader.games.tictactoe.rules",
                      "grader.games.tictactoe.flawed_rules", "grader.games.nim",
-                     "grader.games.nim.rules", "grader.games.nim.variants"}
+                     "grader.games.nim.rules", "grader.games.nim.variants", "grader.games.tree",
+                     "grader.games.tree.rules"}

@@ -261,8 +261,8 @@ def test_check_solutions_takes_the_checkout_s_solutions(installed):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 surprise(s)" in done.stdout
     assert all(f"solution of {name}" in done.stdout for name in (
-        "gamestate", "helpers", "decision", "depth_limit", "tic_tac_toe",
-        "tic_tac_toe_alphabeta", "nim_negamax"))
+        "gamestate", "helpers", "decision", "depth_limit", "alphabeta", "iterative_deepening",
+        "tic_tac_toe", "tic_tac_toe_alphabeta", "nim_negamax"))
     # Outside a checkout there is no ./solutions: said plainly.
     bare = installed.run("check-solutions", "--solutions-only")
     assert bare.returncode == 2 and "--solutions solutions: no such folder" in bare.stderr
