@@ -26,9 +26,13 @@ HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
 # mistake that costs values and counts, a search stopped for its calls;
 # tests/test_batch.py grades each one's reference solution, a mistake and its
 # stub in Docker too.
+# Alpha-beta and iterative deepening, searches of seconds too, send their
+# reference and their cheats (tests/test_batch.py: a mistake and the stub).
 GAME_SAMPLE = {"is_end_missing_diagonal", "wrong_bound_updated", "depth_not_decremented"}
+SEARCHES = {"alphabeta", "iterative_deepening"}
 CASES = [case for case in solutions.cases(SOLUTIONS, CORPUS)
-         if exercises.load(case.exercise).game == "isolation"
+         if exercises.load(case.exercise).game == "isolation" and case.exercise not in SEARCHES
+         or case.exercise in SEARCHES and (case.reference or case.path.name.startswith("cheat"))
          or case.path.name in GAME_SAMPLE and not case.reference]
 
 
