@@ -1,10 +1,11 @@
 """The suites of the game exercises beside the reference's own search.
 
-    python bench/game_exercises.py [--runs R] [--docker]
+    python bench/game_exercises.py [--runs R] [--docker] [--exercise E ...]
 
-For tic_tac_toe, tic_tac_toe_alphabeta and nim_negamax: the time the
-reference solution takes to answer, by itself in this process, everything
-its suite asks (every position, every depth); then the median time of
+For alphabeta, iterative_deepening, tic_tac_toe, tic_tac_toe_alphabeta and
+nim_negamax: the time the reference solution takes to answer, by itself in
+this process, everything its suite asks (every position, every depth, every
+budget of the clock); then the median time of
 grading that solution R times, locally and (with --docker) in Docker; and
 the ratio of each to the reference's own time, measured in the same run.
 """
@@ -19,8 +20,10 @@ import time
 from common import ROOT
 
 from grader import exercises, grading, sandbox
-from grader.games import nim, tictactoe
+from grader.games import isolation, nim, tictactoe
+from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
 from grader.games.nim import rules as nim_rules
+from grader.harness.minimax import deepening
 from grader.sandbox.local import LocalSandbox
 
 
@@ -58,7 +61,38 @@ def _negamax():
                 search(game, player, depth, nim.score)
 
 
+def _isolation_cases():
+    """(position, depths) as the alphabeta suite asks them."""
+    return ([(state, range(1, 7)) for state, _ in nonterminal(isolation.positions())]
+            + [(state, range(1, 4)) for state, _ in large(LARGE_DEPTH_PATHS)])
+
+
+def _alphabeta():
+    search = _load("alphabeta", "alphabeta.py").alpha_beta_search
+    for _ in ("counts", "moves"):  # two tests ask the same searches
+        for state, depths in _isolation_cases():
+            for depth in depths:
+                search(state, depth)
+
+
+def _deepening():
+    module = _load("iterative_deepening", "deepening.py")
+    spent, counting = [0], module.terminal_test
+
+    def terminal_test(state):
+        spent[0] += 1
+        return counting(state)
+
+    module.terminal_test = terminal_test
+    for state, _ in _isolation_cases():
+        for budget, _ in deepening.budgets(state):
+            start = spent[0]
+            module.get_action(state, lambda b=budget, s=start: b - (spent[0] - s))
+
+
 REFERENCES = {
+    "alphabeta": _alphabeta,
+    "iterative_deepening": _deepening,
     "tic_tac_toe": lambda: _lab("tic_tac_toe", {"O": "max", "X": "min"}, True),
     "tic_tac_toe_alphabeta": lambda: _lab(
         "tic_tac_toe_alphabeta", {"O": "max_alpha_beta", "X": "min_alpha_beta"}, False),
@@ -79,6 +113,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="gradings per exercise and sandbox")
     parser.add_argument("--docker", action="store_true", help="grade in Docker too")
+    parser.add_argument("--exercise", action="append", choices=REFERENCES,
+                        help="these exercises only (repeatable)")
     args = parser.parse_args()
     sandboxes = {"local": LocalSandbox()}
     if args.docker:
@@ -88,6 +124,8 @@ def main():
         sandboxes["docker"] = docker
     print(f"median of {args.runs} runs; the suite's time is a whole grading (start to report)")
     for name, reference in REFERENCES.items():
+        if args.exercise and name not in args.exercise:
+            continue
         exercise = exercises.load(name)
         own = _seconds(reference, args.runs)
         print(f"{name}: the reference's own search over the suite's positions {own:.2f} s")

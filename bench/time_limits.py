@@ -1,7 +1,7 @@
 """Size each exercise's time limits from the work: its slowest correct
 submission, graded in Docker while a batch loads the machine.
 
-    python bench/time_limits.py [--rounds R] [--factor F] [--no-load]
+    python bench/time_limits.py [--rounds R] [--factor F] [--no-load] [--exercise E ...]
 
 For every exercise it grades each correct case (the reference solution and
 the corpus cases whose expect.toml says full_marks = true) R times, one at a
@@ -132,11 +132,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="gradings of each correct case")
     parser.add_argument("--factor", type=float, default=10, help="limit / slowest measured")
     parser.add_argument("--no-load", action="store_true", help="measure on an idle machine")
+    parser.add_argument("--exercise", action="append", help="these exercises only (repeatable)")
     args = parser.parse_args()
     docker = sandbox.backend("docker")
     if isinstance(docker, sandbox.Unavailable):
         raise SystemExit(f"no Docker sandbox here: {docker.why}")
-    cases = [case for case in checkout_cases() if case.full_marks]
+    cases = [case for case in checkout_cases() if case.full_marks
+             and (not args.exercise or case.exercise in args.exercise)]
     jobs = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="minimax-grader-bench-") as root:
         backends = [docker, sandbox.backend("local")]
