@@ -84,3 +84,13 @@ def test_the_tree_is_found_again_for_the_same_file(graded_locally):
     shown = [[t["message"] for t in report["tests"]] for report in (first, again)]
     assert shown[0] == shown[1]
     assert "The smallest game tree found" in "".join(shown[0])
+
+
+def test_a_clock_read_between_depths_only_shows_on_a_tree_with_a_coarse_clock(graded_locally):
+    report = graded_locally(_case("iterative_deepening/clock_ignored_in_search"))
+    [moves] = [t for t in report["tests"] if t["name"] == "test_deepest_finished_depth"]
+    nodes = _tree_block(moves["message"])
+    assert 2 <= len(nodes) <= 7, nodes
+    # a tick of more than any threshold: depth d fits, d + 1 can't, for every threshold
+    assert re.search(r"dropped by 21 at each terminal test: depths 1 to \d fit",
+                     moves["message"])

@@ -266,27 +266,17 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
 
 # -- the smallest tree -------------------------------------------------------------
 
-_TREES: dict[tuple[str, str], list[str]] = {}  # (function, what) -> the lines shown
-
-
 def _tree_reference(decider: Decider, root: tree.TreeState, depth: int | None) -> Decision:
     calls = decider.search(None, tree).decision(root, depth)[0]
     return calls, Search(None, tree).best_moves(root, depth)
-
-
-def _move_text(move: object) -> str:
-    return f"the move to n{move[1]}" if checks.is_move(move) else describe(move)
 
 
 def on_a_tree(decider: Decider, probe: SearchProbe, what: str, depth: int | None) -> list[str]:
     """Lines showing the smallest drawn tree on which the student's search
     differs from the reference in ``what`` ("calls" or "move"), if one is
     found; searched, and shown, once a session for each function and ``what``."""
-    key = (decider.function, what)
-    if key in _TREES:
-        return []
-    _TREES[key] = _tree_lines(decider, probe, what, depth is not None)
-    return _TREES[key]
+    return trees.once((decider.function, what),
+                      lambda: _tree_lines(decider, probe, what, depth is not None))
 
 
 def _tree_lines(decider: Decider, probe: SearchProbe, what: str, limited: bool) -> list[str]:
@@ -303,19 +293,5 @@ def _tree_lines(decider: Decider, probe: SearchProbe, what: str, limited: bool) 
         return []
     depth = found.extra[0] if found.extra else None
     calls, best = _tree_reference(decider, tree.from_data(found.tree), depth)
-    move, tested = found.student
     said = ", ".join(["root", *map(str, found.extra)])
-    return ["", f"The smallest game tree found on which your {decider.function}({said}) "
-                f"differs (n0 is the root, where max moves):", "",
-            *trees.draw(found.tree, depth, calls, tested), "",
-            f"expected: {moves_text_tree(best)} ({_tests(calls.total())})",
-            f"got:      {_move_text(move)} ({_tests(tested.total())})"]
-
-
-def _tests(count: int) -> str:
-    return f"{count} terminal test" + ("" if count == 1 else "s")
-
-
-def moves_text_tree(moves: Iterable[object]) -> str:
-    texts = [_move_text(m) for m in sorted(moves)]  # type: ignore[type-var]  # moves: tuples
-    return texts[0] if len(texts) == 1 else "one of " + ", ".join(texts)
+    return trees.shown(found, f"{decider.function}({said})", depth, calls, best)

@@ -15,13 +15,14 @@ from functools import cache
 from itertools import accumulate
 
 from grader.contracts.protocol import Tested
-from grader.games import State, isolation
+from grader.games import Game, State, isolation
 from grader.harness.minimax.alphabeta import AlphaBeta
 
 MOST_THRESHOLD = 20
 THRESHOLDS = (1, 10, MOST_THRESHOLD)  # the thresholds a model is tried with
 DEPTHS = range(1, 7)
 SLACK = 2 * MOST_THRESHOLD + 50  # calls past depth 7 at which a search is stopped
+ENDLESS = 10_000  # where a model is stopped on a drawn tree, a few dozen nodes
 
 
 @dataclass(frozen=True)
@@ -45,15 +46,16 @@ class Endless(Exception):
 class Clocked(AlphaBeta):
     """The reference alpha-beta, raising ``OutOfTime`` at a node entered with
     less than ``threshold`` ticks left (when it reads the clock in the search:
-    before the node's terminal test, or after it on a node that goes on)."""
+    before the node's terminal test, or after it on a node that goes on), and
+    ``Endless`` past ``most`` terminal tests."""
 
-    def __init__(self, state: State, budget: int, threshold: int, flaws: "DeepFlaws") -> None:
-        super().__init__()
-        self.budget, self.threshold, self.deep = budget, threshold, flaws
-        self.most = most_calls(state)
+    def __init__(self, clock: "Clock", threshold: int, flaws: "DeepFlaws", most: int,
+                 game: Game) -> None:
+        super().__init__(None, game)
+        self.clock, self.threshold, self.deep, self.most = clock, threshold, flaws, most
 
     def left(self) -> int:
-        return self.budget - self.calls.total()
+        return self.clock.budget - self.clock.tick * self.calls.total()
 
     def terminal_test(self, state: State, flaws: object = None) -> bool:
         early = self.deep.clock_in_search and not self.deep.clock_after_terminal
@@ -76,11 +78,23 @@ class Deepened:
     endless: bool = False  # stopped for going on far past the clock
 
 
-def deepen(state: State, budget: int, threshold: int = 10, flaws: DeepFlaws = DeepFlaws()
-           ) -> Deepened:
+@dataclass(frozen=True)
+class Clock:
+    budget: int
+    tick: int = 1  # spent by each terminal test
+
+    def sent(self) -> dict[str, object]:
+        """As the worker's kit makes it a ``time_left`` (``standins.isolation``)."""
+        return {"trusted": {"clock": self.budget, "tick": self.tick}}
+
+
+def deepen(state: State, budget: int | Clock, threshold: int = 10, flaws: DeepFlaws = DeepFlaws(),
+           game: Game = isolation) -> Deepened:
     """``get_action(state, time_left)`` with ``budget`` ticks, as ``flaws`` make it."""
-    search = Clocked(state, budget, threshold, flaws)
-    legal = isolation.legal_moves(state)
+    clock = budget if isinstance(budget, Clock) else Clock(budget)
+    most = most_calls(state) if game is isolation else ENDLESS
+    search = Clocked(clock, threshold, flaws, most, game)
+    legal = game.legal_moves(state)
     found = Deepened(legal[0] if flaws.fallback and legal else None, search.calls, [], None)
     depth = flaws.start
     while flaws.clock_in_search or search.left() >= threshold:

@@ -10,9 +10,12 @@ fallback move, the time used.
 from collections.abc import Callable
 from typing import Any
 
+from hypothesis import strategies as st
+
 from grader.contracts.protocol import Tested, describe
-from grader.games import Path, State, isolation
-from grader.harness.minimax import checks, deepening, mistakes
+from grader.games import Path, State, isolation, tree
+from grader.harness.minimax import checks, deepening, mistakes, trees
+from grader.harness.minimax.alphabeta import AlphaBeta
 from grader.harness.minimax.checks import Observation
 from grader.harness.minimax.deepening import Deepened, DeepFlaws
 from grader.harness.minimax.probes import SearchProbe
@@ -53,7 +56,7 @@ def _run_until_stopped(probe: SearchProbe, wanted: list[tuple[State, int]]
         steps = probe.steps()
         refs.append(steps.add(call_step(
             ("module", probe.module), FUNCTION, {"trusted": isolation.to_data(state)},
-            {"trusted": {"clock": budget}}, count_in=probe.module,
+            deepening.Clock(budget).sent(), count_in=probe.module,
             most=deepening.most_calls(state))))
         plans.append(steps)
     for at, ((state, budget), ref, fault) in enumerate(zip(wanted, refs, probe.run_plans(plans),
@@ -136,7 +139,8 @@ def check_moves(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None
         fallback=False)
     checks.verdict(f"The move of {FUNCTION}", observations,
                    lambda found: _diagnose(found, lambda run, o: run.move == o.answer[0]),
-                   shown=lambda answer: describe(answer[0]), cases=CASES)
+                   shown=lambda answer: describe(answer[0]), cases=CASES,
+                   detail=lambda first: on_a_tree(probe))
 
 
 def check_depths(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
@@ -166,7 +170,8 @@ def check_fallback(probe: SearchProbe, positions: list[tuple[State, Path]]) -> N
                            lambda s, b, d: "a legal move (the first, say)", fallback=True)
     checks.verdict(f"The move of {FUNCTION}", observations,
                    lambda found: _diagnose(found, alike),
-                   shown=lambda answer: describe(answer[0]), cases=CASES)
+                   shown=lambda answer: describe(answer[0]), cases=CASES,
+                   detail=lambda first: on_a_tree(probe))
 
 
 def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
@@ -184,4 +189,60 @@ def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> No
                    shown=lambda answer: f"{answer[1]} terminal tests", cases=CASES)
 
 
+# -- the smallest tree -------------------------------------------------------------
 
+# On a drawn tree a terminal test spends more ticks than any threshold, so
+# that a clock fits depths 1 to d and not d + 1 whatever the threshold, on
+# trees of a handful of nodes: the search is stopped at its second terminal
+# test of depth d + 1, which must have one.
+TICK = deepening.MOST_THRESHOLD + 1
+# A clock read between depths only shows on trees three levels deep, rarer
+# among those drawn than the shapes that show a search's mistakes.
+EXAMPLES = 280
+
+
+def _tree_clock(drawn: tree.Tree, finished: int) -> deepening.Clock | None:
+    """A clock on which the reference finishes depths 1 to ``finished`` and no
+    more; None where depth ``finished + 1`` makes a single terminal test."""
+    root = tree.from_data(drawn)
+    each = [AlphaBeta(None, tree).decision(root, depth)[0].total()
+            for depth in range(1, finished + 2)]
+    if each[finished] < 2:
+        return None
+    return deepening.Clock(TICK * sum(each[:finished]) + deepening.MOST_THRESHOLD, TICK)
+
+
+def _clocked(case: tuple[tree.Tree, int]) -> trees.Case | None:
+    clock = _tree_clock(*case)
+    return (case[0], (clock.sent(),)) if clock else None
+
+
+def _tree_reference(drawn: tree.Tree, extra: tuple[Any, ...]) -> tuple[Deepened, set[Any]]:
+    """The reference's run on the tree with the clock sent, and the moves it
+    may return: a best one at its deepest finished depth, or any legal one."""
+    root = tree.from_data(drawn)
+    clock = deepening.Clock(extra[0]["trusted"]["clock"], TICK)
+    run = deepening.deepen(root, clock, game=tree)
+    if not run.finished:
+        return run, set(tree.legal_moves(root))
+    return run, Search(None, tree).best_moves(root, run.finished[-1])
+
+
+def on_a_tree(probe: SearchProbe) -> list[str]:
+    """The smallest drawn tree and clock on which the move of get_action is
+    not the reference's, once a session."""
+    return trees.once((FUNCTION, "move"), lambda: _tree_lines(probe))
+
+
+def _tree_lines(probe: SearchProbe) -> list[str]:
+    cases = st.tuples(trees.trees(), st.integers(0, trees.MAX_DEPTH - 1)).map(_clocked)
+    found = trees.smallest(probe, FUNCTION, cases.filter(bool),  # type: ignore[arg-type]
+                           lambda drawn, extra, answer:
+                           answer[0] not in _tree_reference(drawn, extra)[1], EXAMPLES)
+    if found is None:
+        return []
+    run, best = _tree_reference(found.tree, found.extra)
+    fits = f"depths 1 to {run.finished[-1]} fit" if run.finished else "not even depth 1 fits"
+    return [*trees.shown(found, f"{FUNCTION}(root, time_left)", None, run.calls, best),
+            f"time_left() started at {found.extra[0]['trusted']['clock']} and dropped by {TICK} "
+            f"at each terminal test: {fits}."]

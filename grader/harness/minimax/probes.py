@@ -165,13 +165,14 @@ class SearchProbe(Probe):
         return self._ask(name, positions, extra, self.module,
                          lambda ref: (ref.value, ref.reply["calls"]))  # type: ignore[index]
 
-    def on_tree(self, name: str, tree: object, *extra: object) -> tuple[Any, Any]:
+    def on_tree(self, name: str, tree: object, *extra: object, most: int | None = None
+                ) -> tuple[Any, Any]:
         """The value of ``name`` on the root of a drawn tree (``{"tree": ...}``,
         see ``grader.games.tree``), and the calls it made to the counting
-        terminal_test; raises the fault that stopped it."""
+        terminal_test (stopped past ``most``); raises the fault that stopped it."""
         steps = self.steps()
         ref = steps.add(call_step(("module", self.module), name, {"trusted": tree}, *extra,
-                                  count_in=self.module, depth_limited=bool(extra)))
+                                  count_in=self.module, depth_limited=bool(extra), most=most))
         steps.run()
         assert ref.reply is not None  # the step ran
         return ref.value, ref.reply["calls"]

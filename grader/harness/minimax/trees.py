@@ -14,7 +14,7 @@ fails on trees (it reads the board itself, say), nothing is shown.
 
 import hashlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,13 +23,15 @@ from hypothesis import HealthCheck, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from grader.contracts.protocol import Tested
+from grader.contracts.protocol import Tested, describe
 from grader.games import tree as game
 from grader.games.tree import Tree
+from grader.harness.minimax.checks import is_move
 from grader.harness.minimax.probes import SearchProbe
-from grader.harness.runtime.student import StudentFault
+from grader.harness.runtime.student import Raised, StudentFault
 
 CALLS = 300  # the student's calls one search may make: well under a second in all
+MOST_CALLS = 1000  # terminal tests in one call on a tree (a few dozen nodes) before it is stopped
 EXAMPLES = 120  # trees drawn before shrinking
 MAX_BRANCHING = 3
 MAX_DEPTH = 4  # of the search; the trees are at most a few levels deeper
@@ -69,17 +71,21 @@ def seed(probe: SearchProbe) -> int:
 
 
 def smallest(probe: SearchProbe, name: str, cases: st.SearchStrategy[Case],
-             differs: Callable[[Tree, tuple[Any, ...], Answer], bool]) -> Found | None:
+             differs: Callable[[Tree, tuple[Any, ...], Answer], bool],
+             examples: int = EXAMPLES) -> Found | None:
     """The smallest case on which the student's ``name(root, *extra)`` answers
     as ``differs(tree, extra, answer)`` says the reference would not, or None
-    when none was found within the bounds."""
+    when none was found within the bounds (``examples`` drawn, ``CALLS`` made)."""
     left = [CALLS]
 
     def ask(case: Case) -> Answer | None:
         tree, extra = case
         try:
-            return probe.on_tree(name, {"tree": tree}, *extra)
-        except StudentFault:  # fails on trees: nothing to show
+            return probe.on_tree(name, {"tree": tree}, *extra, most=MOST_CALLS)
+        except Raised:  # fails on this tree: nothing to show
+            return None
+        except StudentFault:  # stopped (an endless search): each costs a new worker
+            left[0] = 0
             return None
 
     def wrong(case: Case) -> bool:
@@ -89,7 +95,7 @@ def smallest(probe: SearchProbe, name: str, cases: st.SearchStrategy[Case],
 
     try:
         case = find(cases, wrong, settings=settings(
-            max_examples=EXAMPLES, database=None, deadline=None,
+            max_examples=examples, database=None, deadline=None,
             suppress_health_check=list(HealthCheck)), random=random.Random(seed(probe)))
     except NoSuchExample:
         return None
@@ -125,3 +131,40 @@ def draw(tree: Tree, depth: int | None, ours: Tested, theirs: Tested) -> list[st
     visit(0, 0, "", True)
     width = max(len(text) for text, _ in rows)
     return [f"{text.ljust(width)}   terminal_test: {tests}" for text, tests in rows]
+
+
+_SHOWN: set[Hashable] = set()  # what was searched for this session
+
+
+def once(key: Hashable, lines: Callable[[], list[str]]) -> list[str]:
+    """``lines()`` the first time ``key`` is asked this session, else nothing:
+    a tree is searched for, and shown, once for each function and question."""
+    if key in _SHOWN:
+        return []
+    _SHOWN.add(key)
+    return lines()
+
+
+def shown(found: Found, call: str, depth: int | None, calls: Tested, best: set[Any]
+          ) -> list[str]:
+    """The report's lines for ``found``: the student's ``call`` on the tree
+    against the reference's terminal tests (``calls``) and best moves."""
+    move, tested = found.student
+    return ["", f"The smallest game tree found on which your {call} differs (n0 is the root, "
+                "where max moves):", "",
+            *draw(found.tree, depth, calls, tested), "",
+            f"expected: {_moves_text(best)} ({_tests_text(calls.total())})",
+            f"got:      {_move_text(move)} ({_tests_text(tested.total())})"]
+
+
+def _move_text(move: object) -> str:
+    return f"the move to n{move[1]}" if is_move(move) else describe(move)
+
+
+def _moves_text(moves: set[Any]) -> str:
+    texts = [_move_text(m) for m in sorted(moves)]
+    return texts[0] if len(texts) == 1 else "one of " + ", ".join(texts)
+
+
+def _tests_text(count: int) -> str:
+    return f"{count} terminal test" + ("" if count == 1 else "s")

@@ -40,12 +40,14 @@ def guarded(trusted: types.ModuleType | None) -> list[object]:
     return [trusted, trusted.GameState, tree_rules, tree_rules.TreeState] if trusted else []
 
 
-def _clock(budget: int, _spent: list[int] = _SPENT) -> Callable[[], int]:
-    """``time_left()``: ``budget`` ticks, one spent by each terminal_test call."""
+def _clock(budget: int, tick: int = 1, _spent: list[int] = _SPENT) -> Callable[[], int]:
+    """``time_left()``: ``budget`` ticks, ``tick`` of them spent by each
+    terminal_test call."""
     start = _spent[0]
 
-    def time_left(_budget: int = budget, _start: int = start, _spent: list[int] = _spent) -> int:
-        return _budget - (_spent[0] - _start)
+    def time_left(_budget: int = budget, _tick: int = tick, _start: int = start,
+                  _spent: list[int] = _spent) -> int:
+        return _budget - _tick * (_spent[0] - _start)
 
     return time_left
 
@@ -53,13 +55,14 @@ def _clock(budget: int, _spent: list[int] = _SPENT) -> Callable[[], int]:
 def arguments(trusted: types.ModuleType | None, tick: Callable[[bytes], object]
               ) -> tuple[Callable[[object], object], list[object]]:
     """A position sent as plain data, as a trusted GameState; ``{"tree": ...}``
-    as the root of a drawn tree, ``{"clock": ticks}`` as a virtual clock."""
+    as the root of a drawn tree, ``{"clock": ticks, "tick": ticks}`` as a
+    virtual clock."""
     def position(data: Any, _trusted: Any = trusted, _tree: Any = tree_rules.from_data,
-                 _clock: Callable[[int], object] = _clock) -> object:
+                 _clock: Callable[[int, int], object] = _clock) -> object:
         if type(data) is dict and "tree" in data:
             return _tree(data["tree"])
         if type(data) is dict and "clock" in data:
-            return _clock(data["clock"])
+            return _clock(data["clock"], data.get("tick", 1))
         return _trusted.from_data(data)
 
     return position, [_clock]

@@ -9,9 +9,9 @@ class SearchTimeout(Exception):
 
 def _rewind(time_left):
     """Give the clock back the ticks it has spent: every depth gets the whole
-    time. (time_left keeps its budget, start and ticks spent in its defaults.)"""
+    time. (time_left keeps its start and the ticks spent last in its defaults.)"""
     try:
-        budget, start, spent = time_left.__defaults__
+        *_, start, spent = time_left.__defaults__
         spent[0] = start
     except Exception:
         for cell in time_left.__closure__ or ():
