@@ -1,4 +1,4 @@
-"""The command line: list, stub, grade, batch, check-solutions, image, gradescope-package."""
+"""The command line: list, stub, grade, batch, check-solutions, image, gradescope-package, serve."""
 
 import argparse
 import os
@@ -294,6 +294,17 @@ def cmd_gradescope_package(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from grader.service import core, server
+
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
+                           workers=args.workers)
+    roster = Path(args.roster) if args.roster else None
+    return server.serve(options, args.host, args.port, roster, args.new_instructor_link)
+
+
 LIMIT_FLAGS = (("call-seconds", float), ("test-seconds", float), ("total-seconds", float),
                ("memory-mb", int))
 
@@ -379,12 +390,26 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--sandbox", choices=("docker", "local"), default="local")
     check.add_argument("--solutions-only", action="store_true",
                        help="skip the corpus of wrong submissions")
+
+    serve = commands.add_parser("serve", help="run the web service students hand in to")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", default="grader-data", metavar="DIR",
+                       help="the service's files and SQLite database (default: ./grader-data)")
+    serve.add_argument("--database", metavar="URL",
+                       help="an SQLAlchemy database URL instead of DIR's SQLite file")
+    serve.add_argument("--sandbox", choices=("auto", "docker", "local"), default="auto")
+    serve.add_argument("--workers", type=int, default=2, help="submissions graded at once")
+    serve.add_argument("--roster", metavar="CSV",
+                       help="import students (columns name,email) and print their links")
+    serve.add_argument("--new-instructor-link", action="store_true",
+                       help="replace the instructor link and print the new one")
     return top
 
 
 COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd_batch,
             "image": cmd_image, "gradescope-package": cmd_gradescope_package,
-            "check-solutions": cmd_check_solutions}
+            "check-solutions": cmd_check_solutions, "serve": cmd_serve}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

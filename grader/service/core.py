@@ -1,0 +1,411 @@
+"""The service's state and rules: roster, exercise settings, submissions, jobs.
+
+Everything the web pages and the pool do to the database goes through a
+:class:`Service`. Times are UTC; the clock is the service's own (``now``),
+so that deadlines and the rate limit can be tested without waiting.
+"""
+
+import hashlib
+import hmac
+import json
+import logging
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from grader import __version__, exercises, grading, intake, report
+from grader.exercises import Exercise
+from grader.sandbox import Sandbox
+from grader.service import db, tokens
+from grader.service.models import (
+    ExerciseSetting,
+    Job,
+    Report,
+    Setting,
+    StoredFile,
+    Student,
+    Submission,
+)
+from grader.service.store import Store
+
+log = logging.getLogger("grader.service")
+
+MAX_ATTEMPTS = 3  # a job whose grading raises this often becomes a grader-error report
+INSTRUCTOR = "instructor_hash"
+CSRF_KEY = "csrf_key"
+LOCAL_WARNING = """
+************************************************************************
+WARNING: grading in the LOCAL sandbox. It is NOT a security boundary:
+students' code runs as this user, on this machine, with its files and
+network. Use it only for trusted code or a test; install Docker and build
+the image (minimax-grader image build) to grade untrusted submissions.
+************************************************************************"""
+
+Grade = Callable[[Exercise, Path], grading.Report]
+
+
+class Refused(Exception):
+    """What the rules don't take now; the user is told why, with an HTTP status."""
+
+    def __init__(self, why: str, status: int = 409) -> None:
+        super().__init__(why)
+        self.status = status
+
+
+@dataclass
+class Options:
+    data: Path
+    database: str | None = None  # any SQLAlchemy URL; default: SQLite in ``data``
+    sandbox: str = "auto"
+    workers: int = 2
+    max_upload: int = 2 * 1024 * 1024  # bytes of one upload request
+    version: str = __version__  # the grader version reports are kept under
+
+
+def _loud(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+    log.warning("grading in a sandbox that is not a security boundary")
+
+
+def open_sandbox(choice: str) -> Sandbox:
+    """The sandbox for ``choice``, warning loudly when it is the local one."""
+    chosen = grading.open_sandbox(choice, warn=lambda why: _loud(f"{why}{LOCAL_WARNING}"))
+    if choice == "local":
+        _loud(LOCAL_WARNING)
+    return chosen
+
+
+def digest(files: dict[str, bytes]) -> str:
+    """One sha256 for a submission's files, names and contents both."""
+    whole = hashlib.sha256()
+    for name in sorted(files):
+        whole.update(f"{name}\0{hashlib.sha256(files[name]).hexdigest()}\n".encode())
+    return whole.hexdigest()
+
+
+class Service:
+    def __init__(self, options: Options, *, now: Callable[[], datetime] = db.utcnow,
+                 grade: Grade | None = None, sandbox: Sandbox | None = None) -> None:
+        self.options = options
+        self.now = now
+        # The students' files and the database: for the service's user alone.
+        options.data.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.engine = db.connect(options.database or db.sqlite_url(options.data))
+        db.migrate(self.engine)
+        self.sessions = db.sessions(self.engine)
+        self.store = Store(options.data / "files")
+        self.exercises = {exercise.id: exercise for exercise in exercises.load_all()}
+        # A grade function of its own (the tests') needs no sandbox.
+        self.sandbox = (sandbox if sandbox is not None or grade is not None
+                        else open_sandbox(options.sandbox))
+        self._grade = grade or self._grade_in_sandbox
+        self._submitting = threading.Lock()  # one student's check-then-insert at a time
+        self.wake: Callable[[], None] = lambda: None  # the pool's, once it runs
+        self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
+        self.requeue_running()
+
+    # -- the service's own settings -------------------------------------------------
+
+    def _setting(self, key: str) -> str | None:
+        with self.sessions() as session:
+            found = session.get(Setting, key)
+            return found.value if found else None
+
+    def _store_setting(self, key: str, value: str) -> str:
+        with self.sessions.begin() as session:
+            session.merge(Setting(key=key, value=value))
+        return value
+
+    def first_instructor_secret(self) -> str | None:
+        """A new instructor secret when there is none yet (the first start), else None."""
+        return None if self._setting(INSTRUCTOR) else self.new_instructor_secret()
+
+    def new_instructor_secret(self) -> str:
+        """A new instructor secret; the one before stops working."""
+        secret = tokens.new()
+        self._store_setting(INSTRUCTOR, tokens.hashed(secret))
+        return secret
+
+    def is_instructor(self, secret: object) -> bool:
+        stored = self._setting(INSTRUCTOR)
+        return (isinstance(secret, str) and stored is not None
+                and hmac.compare_digest(stored.encode(), tokens.hashed(secret).encode()))
+
+    def csrf(self, subject: str) -> str:
+        return tokens.csrf(self.csrf_key, subject)
+
+    def csrf_ok(self, subject: str, given: object) -> bool:
+        return tokens.csrf_ok(self.csrf_key, subject, given)
+
+    # -- students -------------------------------------------------------------------
+
+    def student(self, token: str) -> Student | None:
+        with self.sessions() as session:
+            return session.scalar(select(Student).where(Student.token_hash == tokens.hashed(token)))
+
+    def students(self) -> list[Student]:
+        with self.sessions() as session:
+            return list(session.scalars(select(Student).order_by(Student.name, Student.id)))
+
+    def import_roster(self, rows: Iterable[tuple[str, str]]) -> list[tuple[Student, str | None]]:
+        """Add the students (name, email) not yet on the roster: each new one with
+        its token (shown once), each known one (same email) with None."""
+        added: list[tuple[Student, str | None]] = []
+        with self.sessions.begin() as session:
+            for name, email in rows:
+                known = session.scalar(select(Student).where(Student.email == email))
+                if known is not None:
+                    added.append((known, None))
+                    continue
+                token = tokens.new()
+                student = Student(name=name, email=email, token_hash=tokens.hashed(token),
+                                  created_at=self.now())
+                session.add(student)
+                session.flush()
+                added.append((student, token))
+        return added
+
+    # -- exercise settings ----------------------------------------------------------
+
+    def setting(self, exercise_id: str) -> ExerciseSetting:
+        """The exercise's settings; an open exercise (no deadline, no limit) by default."""
+        with self.sessions() as session:
+            found = session.get(ExerciseSetting, exercise_id)
+        return found or ExerciseSetting(exercise_id=exercise_id, late_penalty=0.0,
+                                        min_minutes=0.0, score_rule="best")
+
+    def save_setting(self, setting: ExerciseSetting) -> None:
+        if setting.exercise_id not in self.exercises:
+            raise Refused(f"no exercise {setting.exercise_id!r}")
+        if setting.score_rule not in ("best", "last"):
+            raise Refused("the score rule is best or last")
+        if not 0 <= setting.late_penalty <= 1 or setting.min_minutes < 0:
+            raise Refused("the late penalty is a fraction from 0 to 1; minutes are not negative")
+        if setting.deadline and setting.hard_deadline and setting.hard_deadline < setting.deadline:
+            raise Refused("the hard deadline comes before the deadline")
+        with self.sessions.begin() as session:
+            session.merge(setting)
+
+    # -- submissions ----------------------------------------------------------------
+
+    def attempts(self, student_id: int, exercise_id: str | None = None,
+                 bodies: bool = False) -> list[Submission]:
+        """The student's submissions, oldest first, with their reports (the reports'
+        JSON too when ``bodies``: the gradebook needs only their scores)."""
+        reports = selectinload(Submission.reports)
+        query = (select(Submission).where(Submission.student_id == student_id)
+                 .options(reports.undefer(Report.body) if bodies else reports,
+                          selectinload(Submission.files))
+                 .order_by(Submission.received_at, Submission.id))
+        if exercise_id is not None:
+            query = query.where(Submission.exercise_id == exercise_id)
+        with self.sessions() as session:
+            return list(session.scalars(query))
+
+    def next_allowed(self, student_id: int, exercise_id: str) -> datetime | None:
+        """When the student may hand in again; None when now is fine."""
+        wait = self.setting(exercise_id).min_minutes
+        if not wait:
+            return None
+        with self.sessions() as session:
+            last = session.scalar(select(func.max(Submission.received_at)).where(
+                Submission.student_id == student_id, Submission.exercise_id == exercise_id))
+        if last is None:
+            return None
+        allowed: datetime = last + timedelta(minutes=wait)
+        return allowed if allowed > self.now() else None
+
+    def _check_window(self, student_id: int, exercise_id: str, now: datetime) -> bool:
+        """Whether a submission now is late; Refused when none is taken now."""
+        setting = self.setting(exercise_id)
+        if setting.hard_deadline and now > setting.hard_deadline:
+            raise Refused(f"the hard deadline ({when(setting.hard_deadline)}) has passed: "
+                          "no more submissions are taken for this exercise", 403)
+        allowed = self.next_allowed(student_id, exercise_id)
+        if allowed is not None:
+            raise Refused(f"too soon: your next attempt at this exercise is allowed from "
+                          f"{when(allowed)}", 429)
+        return bool(setting.deadline and now > setting.deadline)
+
+    def submit(self, student_id: int, exercise_id: str, taken: intake.Submission) -> int:
+        """Store a submission the intake took, queue its grading: its id.
+
+        The files are durable on disk before the rows that name them commit.
+        """
+        if exercise_id not in self.exercises:
+            raise Refused("no such exercise", 404)
+        with self._submitting:
+            now = self.now()
+            late = self._check_window(student_id, exercise_id, now)
+            stored = {name: self.store.put(data) for name, data in taken.files.items()}
+            with self.sessions.begin() as session:
+                submission = Submission(student_id=student_id, exercise_id=exercise_id,
+                                        received_at=now, late=late, digest=digest(taken.files))
+                session.add(submission)
+                session.flush()
+                session.add_all(StoredFile(submission_id=submission.id, name=name, sha256=sha,
+                                           size=len(taken.files[name]))
+                                for name, sha in stored.items())
+                session.add(self._job(submission.id, now))
+                submission_id = submission.id
+        log.info("submission %d received for %s (late: %s)", submission_id, exercise_id, late)
+        self.wake()
+        return submission_id
+
+    def submission(self, submission_id: int, student_id: int | None = None) -> Submission | None:
+        """A submission with its files and reports; None when there is none, or it is
+        not ``student_id``'s (when given)."""
+        with self.sessions() as session:
+            found = session.scalar(
+                select(Submission).where(Submission.id == submission_id)
+                .options(selectinload(Submission.reports).undefer(Report.body),
+                         selectinload(Submission.files)))
+        if found is None or (student_id is not None and found.student_id != student_id):
+            return None
+        return found
+
+    # -- the queue ------------------------------------------------------------------
+
+    def _job(self, submission_id: int, now: datetime) -> Job:
+        return Job(submission_id=submission_id, grader_version=self.options.version,
+                   state="waiting", attempts=0, created_at=now, updated_at=now)
+
+    def requeue_running(self) -> int:
+        """Put back the jobs a stopped service left running: the count."""
+        with self.sessions.begin() as session:
+            result = session.execute(update(Job).where(Job.state == "running")
+                                     .values(state="waiting", updated_at=self.now()))
+        count: int = getattr(result, "rowcount", 0)
+        if count:
+            log.info("%d job(s) left running were put back in the queue", count)
+        return count
+
+    def queue_counts(self) -> dict[str, int]:
+        with self.sessions() as session:
+            rows = session.execute(select(Job.state, func.count()).group_by(Job.state)).all()
+        counts = dict.fromkeys(("waiting", "running", "done", "error"), 0)
+        counts.update({state: count for state, count in rows})
+        return counts
+
+    def claim(self) -> int | None:
+        """Take the oldest waiting job (state running): its id, or None."""
+        while True:
+            with self.sessions.begin() as session:
+                job_id = session.scalar(select(Job.id).where(Job.state == "waiting")
+                                        .order_by(Job.id).limit(1))
+                if job_id is None:
+                    return None
+                # Taken only if still waiting: another worker may have been quicker.
+                result = session.execute(
+                    update(Job).where(Job.id == job_id, Job.state == "waiting")
+                    .values(state="running", updated_at=self.now()))
+                if getattr(result, "rowcount", 0) == 1:
+                    return job_id
+
+    def run(self, job_id: int) -> None:
+        """Grade a job's submission and keep its report: one per version, however
+        often the job runs. A grader that raises is tried again, MAX_ATTEMPTS in all."""
+        with self.sessions() as session:
+            job = session.get(Job, job_id)
+            if job is None:
+                return
+            submission = self.submission(job.submission_id)
+            assert submission is not None  # a job's submission is never deleted
+        exercise = self.exercises[submission.exercise_id]
+        files: dict[str, bytes] = {}
+        try:
+            files = {stored.name: self.store.get(stored.sha256) for stored in submission.files}
+            with tempfile.TemporaryDirectory(prefix="minimax-grader-job-") as folder:
+                for name, data in files.items():
+                    (Path(folder) / name).write_bytes(data)
+                made = self._grade(exercise, Path(folder))
+        except Exception as exc:  # a grader bug costs this job an attempt, not the pool
+            # Its type only: a message may quote the student's files (it is kept in the job).
+            log.error("job %d: the grader raised %s", job_id, type(exc).__name__)
+            failed = self._failed(job_id, exercise, files, exc)
+            if failed is None:
+                return
+            made = failed
+        self._keep(job_id, submission.id, made)
+
+    def _grade_in_sandbox(self, exercise: Exercise, folder: Path) -> grading.Report:
+        assert self.sandbox is not None  # opened with the service
+        return grading.grade(exercise, folder, self.sandbox, exercise.limits)
+
+    def _failed(self, job_id: int, exercise: Exercise, files: dict[str, bytes],
+                exc: Exception) -> grading.Report | None:
+        """Count a failed attempt: the grader-error report after the last one, else
+        None (the job waits to be tried again)."""
+        with self.sessions.begin() as session:
+            job = session.get(Job, job_id)
+            assert job is not None
+            job.attempts += 1
+            job.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+            job.updated_at = self.now()
+            if job.attempts < MAX_ATTEMPTS:
+                job.state = "waiting"
+                return None
+        why = f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})"
+        backend = self.sandbox.name if self.sandbox else "none"
+        return report.grader_error(exercise, intake.Submission(files), why, backend,
+                                   exercise.limits.facts())
+
+    def _keep(self, job_id: int, submission_id: int, made: grading.Report) -> None:
+        state = "error" if made["status"] == "error" else "done"
+        try:
+            with self.sessions.begin() as session:
+                session.add(Report(submission_id=submission_id,
+                                   grader_version=self.options.version, status=made["status"],
+                                   score=made["score"], max_score=made["max_score"],
+                                   body=json.dumps(made), created_at=self.now()))
+                _finish(session, job_id, state, self.now())
+        except IntegrityError:  # this version's report is there already: keep that one
+            with self.sessions.begin() as session:
+                _finish(session, job_id, state, self.now())
+        log.info("job %d: %s", job_id, state)
+
+    def drain(self) -> int:
+        """Run waiting jobs in this thread until none is left: how many ran."""
+        ran = 0
+        while (job_id := self.claim()) is not None:
+            self.run(job_id)
+            ran += 1
+        return ran
+
+    def regrade(self, exercise_id: str) -> int:
+        """Queue every submission of the exercise that has no report of this grader
+        version (its error report, if any, is dropped to be made again); the count.
+        Reports of other versions are kept."""
+        version = self.options.version
+        with self.sessions.begin() as session:
+            ids = list(session.scalars(select(Submission.id)
+                                       .where(Submission.exercise_id == exercise_id)))
+            session.execute(delete(Report).where(
+                Report.submission_id.in_(ids), Report.grader_version == version,
+                Report.status == "error"))
+            done = set(session.scalars(select(Report.submission_id).where(
+                Report.submission_id.in_(ids), Report.grader_version == version)))
+            pending = set(session.scalars(select(Job.submission_id).where(
+                Job.submission_id.in_(ids), Job.grader_version == version,
+                Job.state.in_(("waiting", "running")))))
+            queued = [i for i in ids if i not in done and i not in pending]
+            session.add_all(self._job(i, self.now()) for i in queued)
+        self.wake()
+        return len(queued)
+
+
+def _finish(session: Session, job_id: int, state: str, now: datetime) -> None:
+    session.execute(update(Job).where(Job.id == job_id).values(state=state, updated_at=now))
+
+
+def when(moment: datetime) -> str:
+    """A time as pages show it."""
+    return moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,99 @@
+"""The service's tables (SQLAlchemy 2). The schema itself is made by the
+Alembic migrations beside this module, which must say the same."""
+
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+JOB_STATES = ("waiting", "running", "done", "error")
+SCORE_RULES = ("best", "last")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Setting(Base):
+    """The service's own values: the instructor secret's hash, the CSRF key."""
+
+    __tablename__ = "service_settings"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+
+
+class Student(Base):
+    __tablename__ = "students"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    # sha256 of the token: a stolen database holds no working link
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ExerciseSetting(Base):
+    __tablename__ = "exercise_settings"
+    exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    hard_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    late_penalty: Mapped[float] = mapped_column(Float, default=0.0)  # fraction of the score
+    min_minutes: Mapped[float] = mapped_column(Float, default=0.0)  # between two attempts
+    score_rule: Mapped[str] = mapped_column(String(8), default="best")
+
+
+class Submission(Base):
+    __tablename__ = "submissions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
+    exercise_id: Mapped[str] = mapped_column(String(64), index=True)
+    received_at: Mapped[datetime] = mapped_column(DateTime)
+    late: Mapped[bool] = mapped_column(Boolean, default=False)
+    digest: Mapped[str] = mapped_column(String(64))  # of the files' names and contents
+    files: Mapped[list["StoredFile"]] = relationship(order_by="StoredFile.name")
+    reports: Mapped[list["Report"]] = relationship(order_by="Report.id")
+
+
+class StoredFile(Base):
+    """One file of a submission; its bytes are in the store, named by sha256."""
+
+    __tablename__ = "submission_files"
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(255), primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(Integer)
+
+
+class Report(Base):
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("submission_id", "grader_version",
+                                       name="uq_report_submission_version"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), index=True)
+    grader_version: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))  # "graded" or "error"
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    max_score: Mapped[float] = mapped_column(Float)
+    body: Mapped[str] = mapped_column(Text, deferred=True)  # the report's JSON
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Job(Base):
+    __tablename__ = "jobs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), index=True)
+    grader_version: Mapped[str] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)

@@ -1,0 +1,38 @@
+"""Which report a submission shows, and the score that counts for an exercise.
+
+A submission's report is its newest graded one, else its newest (an error);
+an error report counts for nothing, not as a zero. A late submission loses
+its exercise's penalty, a fraction of its score. The exercise's rule then
+takes the best of the counting submissions, or the last of them.
+"""
+
+from collections.abc import Sequence
+
+from grader.service.models import ExerciseSetting, Report, Submission
+
+
+def shown(submission: Submission) -> Report | None:
+    """The report a submission is shown with: None while it waits to be graded."""
+    graded = [report for report in submission.reports if report.status == "graded"]
+    chosen = graded or submission.reports
+    return max(chosen, key=lambda report: report.id) if chosen else None
+
+
+def points(submission: Submission, setting: ExerciseSetting) -> float | None:
+    """What the submission counts for, penalty applied; None if it does not count."""
+    report = shown(submission)
+    if report is None or report.status != "graded" or report.score is None:
+        return None
+    kept = 1 - setting.late_penalty if submission.late else 1
+    return round(report.score * kept, 4)
+
+
+def counted(submissions: Sequence[Submission], setting: ExerciseSetting) -> float | None:
+    """The exercise's score from one student's ``submissions``; None when none counts."""
+    scored = [(submission.received_at, submission.id, value) for submission in submissions
+              if (value := points(submission, setting)) is not None]
+    if not scored:
+        return None
+    if setting.score_rule == "last":
+        return max(scored)[2]
+    return max(value for _, _, value in scored)

@@ -1,0 +1,59 @@
+"""``minimax-grader serve``: the service under uvicorn, with its grading pool."""
+
+import logging
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from grader import grading
+from grader.errors import UsageError
+from grader.sandbox import Unavailable
+from grader.service import app, core, gradebook
+from grader.service.core import Options, Service
+from grader.service.pool import Pool
+
+
+def base_url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def import_roster(service: Service, path: Path, base: str) -> None:
+    """Add a roster CSV's students; print each new one's link (shown once)."""
+    try:
+        rows = gradebook.parse_roster(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    for student, token in service.import_roster(rows):
+        link = f"{base}/s/{token}" if token else "already on the roster: link unchanged"
+        print(f"{student.name} <{student.email}>: {link}")
+
+
+def serve(options: Options, host: str, port: int, roster: Path | None = None,
+          new_link: bool = False) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    sandbox = core.open_sandbox(options.sandbox)
+    if isinstance(sandbox, Unavailable):
+        raise UsageError(f"{sandbox.why}; give --sandbox local to grade without isolation")
+    try:
+        return _run(Service(options, sandbox=sandbox), options, host, port, roster, new_link)
+    finally:
+        grading.close(sandbox)
+
+
+def _run(service: Service, options: Options, host: str, port: int, roster: Path | None,
+         new_link: bool) -> int:
+    base = base_url(host, port)
+    if roster is not None:
+        import_roster(service, roster, base)
+    secret = service.new_instructor_secret() if new_link else service.first_instructor_secret()
+    if secret:
+        print(f"instructor link (shown this once; keep it secret): {base}/i/{secret}")
+    else:
+        print("instructor link: shown at the first start (--new-instructor-link makes a new one)")
+    sys.stdout.flush()
+    # No access log: the paths it would write hold the students' tokens.
+    uvicorn.run(app.build(service, Pool(service, options.workers)), host=host, port=port,
+                access_log=False, log_level="info")
+    return 0

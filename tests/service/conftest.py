@@ -1,0 +1,114 @@
+"""The service in-process: a temporary SQLite database, the local sandbox, a
+clock the tests move by hand, and the grading pool run in the test's thread
+(``service.drain()``), so that nothing waits on time."""
+
+import copy
+import io
+import re
+import zipfile
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from grader import exercises, grading
+from grader.sandbox import backend
+from grader.service import app
+from grader.service.core import Options, Service
+
+ROOT = Path(__file__).resolve().parents[2]
+FULL_MARKS = ROOT / "solutions" / "helpers" / "minimax_helpers.py"
+FLIPPED = ROOT / "tests" / "corpus" / "helpers" / "flipped_utilities" / "minimax_helpers.py"
+NAME = "minimax_helpers.py"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 12, 0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[grading.Sandbox]:
+    chosen = backend("local")
+    yield chosen
+    grading.close(chosen)
+
+
+@pytest.fixture(scope="session")
+def graded(sandbox: grading.Sandbox, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The real reports of the full-marks solution and of a flipped one, graded once."""
+    exercise = exercises.load("helpers")
+    return {path: grading.grade(exercise, path, sandbox, exercise.limits)
+            for path in (FULL_MARKS, FLIPPED)}
+
+
+class Site:
+    """A service with its app and a client; ``login`` opens the instructor's pages."""
+
+    def __init__(self, service: Service, clock: Clock) -> None:
+        self.service = service
+        self.clock = clock
+        self.client = TestClient(app.build(service), base_url="http://testserver",
+                                 follow_redirects=False)
+        self.secret = service.first_instructor_secret()
+
+    def login(self) -> TestClient:
+        assert self.client.get(f"/i/{self.secret}").status_code == 303
+        return self.client
+
+    def enrol(self, *people: tuple[str, str]) -> list[str]:
+        """Add students; their tokens."""
+        return [token for _, token in self.service.import_roster(people) if token]
+
+    def csrf(self, path: str) -> str:
+        match = re.search(r'name="csrf" value="([^"]+)"', self.client.get(path).text)
+        assert match, path
+        return match.group(1)
+
+    def hand_in(self, token: str, *files: tuple[str, bytes], exercise: str = "helpers",
+                csrf: str | None = None) -> "object":
+        data = {"csrf": csrf if csrf is not None else self.csrf(f"/s/{token}")}
+        return self.client.post(f"/s/{token}/submit/{exercise}", data=data,
+                                files=[("files", (name, body, "application/octet-stream"))
+                                       for name, body in files])
+
+    def count(self, table: str) -> int:
+        from sqlalchemy import text
+
+        with self.service.engine.connect() as connection:
+            return connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
+
+
+@pytest.fixture
+def make(tmp_path: Path, sandbox: grading.Sandbox) -> Callable[..., Site]:
+    """``make(grade=None, **options)``: a Site on this test's data folder (the same
+    folder each call, as a restarted service finds it)."""
+
+    def site(grade: Callable | None = None, clock: Clock | None = None, **options) -> Site:
+        clock = clock or Clock()
+        service = Service(Options(data=tmp_path / "data", **options), now=clock, grade=grade,
+                          sandbox=sandbox)
+        return Site(service, clock)
+
+    return site
+
+
+def replaying(graded: dict, path: Path) -> Callable:
+    """A grade function that gives the real report of ``path`` (no sandbox run)."""
+    return lambda exercise, folder: copy.deepcopy(graded[path])
+
+
+def zipped(members: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return out.getvalue()

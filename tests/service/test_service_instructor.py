@@ -1,0 +1,120 @@
+"""The instructor's side: the secret, the roster, settings, the gradebook and its
+CSV files, regrading and the queue."""
+
+import csv
+import io
+import re
+
+from grader.service.models import ExerciseSetting
+from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, replaying
+
+ROSTER = "name,email\nAda Lovelace,ada@example.edu\n=cmd(),eve@example.edu\n"
+
+
+def csrf_of(page: str) -> str:
+    match = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert match
+    return match.group(1)
+
+
+def test_the_instructor_pages_need_the_secret(make):
+    site = make()
+    for path in ("/i", "/i/grades.csv", "/i/canvas.csv", "/i/students/1"):
+        assert site.client.get(path).status_code == 403
+    assert site.client.get("/i", headers={"x-instructor-secret": "guess"}).status_code == 403
+    assert site.client.get("/i/not-the-secret").status_code == 404
+    assert site.client.post("/i/roster", files={"roster": ("r.csv", ROSTER)}).status_code == 403
+    # The link sets a cookie and leaves the address bar; a header does as well.
+    login = site.client.get(f"/i/{site.secret}")
+    assert login.status_code == 303 and login.headers["location"] == "/i"
+    assert "httponly" in login.headers["set-cookie"].lower()
+    assert site.client.get("/i").status_code == 200
+    assert site.service.first_instructor_secret() is None  # made once, at the first start
+    newer = site.service.new_instructor_secret()  # --new-instructor-link: the old one ends
+    assert site.client.get("/i").status_code == 403
+    assert site.client.get(f"/i/{newer}").status_code == 303
+
+
+def test_a_header_opens_the_pages_for_scripts(make):
+    site = make()
+    response = site.client.get("/i/grades.csv", headers={"x-instructor-secret": site.secret})
+    assert response.status_code == 200 and response.text.startswith("name,email,")
+
+
+def test_a_roster_import_shows_each_new_link_once(make):
+    site = make()
+    client = site.login()
+    csrf = csrf_of(client.get("/i").text)
+    forged = client.post("/i/roster", data={"csrf": "no"}, files={"roster": ("r.csv", ROSTER)})
+    assert forged.status_code == 403 and site.count("students") == 0
+    page = client.post("/i/roster", data={"csrf": csrf},
+                       files={"roster": ("r.csv", ROSTER)}).text
+    links = re.findall(r"http://testserver/s/([\w-]+)", page)
+    assert len(links) == 2
+    assert "Ada Lovelace" in site.client.get(f"/s/{links[0]}").text
+    again = client.post("/i/roster", data={"csrf": csrf}, files={"roster": ("r.csv", ROSTER)})
+    assert re.findall(r"/s/([\w-]+)", again.text) == [] and "link unchanged" in again.text
+    bad = client.post("/i/roster", data={"csrf": csrf},
+                      files={"roster": ("r.csv", "who,where\nA,B\n")})
+    assert bad.status_code == 400 and "name and email" in bad.text
+
+
+def test_the_gradebook_and_its_csv_files(make, graded):
+    reports = {FULL_MARKS.read_bytes(): graded[FULL_MARKS], FLIPPED.read_bytes(): graded[FLIPPED]}
+    site = make(grade=lambda exercise, folder: reports[(folder / NAME).read_bytes()])
+    ada, eve = site.enrol(("Ada Lovelace", "ada@example.edu"), ("=cmd()", "eve@example.edu"))
+    site.service.save_setting(ExerciseSetting(
+        exercise_id="helpers", deadline=site.clock.now, late_penalty=0.5, min_minutes=0.0,
+        score_rule="best"))
+    site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
+    site.clock.advance(minutes=5)
+    site.hand_in(eve, (NAME, FULL_MARKS.read_bytes()))  # late: half
+    site.service.drain()
+    client = site.login()
+
+    page = client.get("/i").text
+    assert "Queue: 0 waiting, 0 running,\n2 done, 0 errors." in page
+    assert "<td>10</td>" in page and "<td>5</td>" in page
+
+    grades = list(csv.reader(io.StringIO(client.get("/i/grades.csv").text)))
+    helpers = grades[0].index("helpers")
+    assert grades[0][:2] == ["name", "email"]
+    assert [(row[0], row[1], row[helpers]) for row in grades[1:]] == [
+        ("'=cmd()", "eve@example.edu", "5"), ("Ada Lovelace", "ada@example.edu", "10")]
+    assert grades[1][grades[0].index("gamestate")] == ""
+
+    canvas = client.get("/i/canvas.csv")
+    assert "canvas-gradebook.csv" in canvas.headers["content-disposition"]
+    rows = list(csv.reader(io.StringIO(canvas.text)))
+    assert rows[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    column = rows[0].index("The minimax helpers (helpers)")
+    assert rows[1][0] == "Points Possible" and rows[1][column] == "10"
+    assert rows[3][:5] == ["Ada Lovelace", "", "", "ada@example.edu", ""]
+    assert rows[3][column] == "10" and rows[2][column] == "5"
+    assert len(rows[0]) == 5 + len(site.service.exercises)
+
+    student = client.get("/i/students/1").text
+    assert "Ada Lovelace" in student and "<pre>" in student and "10/10 points" in student
+
+
+def test_settings_and_regrade_from_the_page(make, graded):
+    site = make(grade=replaying(graded, FULL_MARKS))
+    [token] = site.enrol(("Ada", "ada@example.edu"))
+    client = site.login()
+    csrf = csrf_of(client.get("/i").text)
+    saved = client.post("/i/settings/helpers", data={
+        "csrf": csrf, "deadline": "2026-03-01T09:00", "hard_deadline": "2026-03-09T09:00",
+        "late_penalty": "20", "min_minutes": "15", "score_rule": "last"})
+    assert saved.status_code == 303
+    setting = site.service.setting("helpers")
+    assert (setting.late_penalty, setting.min_minutes, setting.score_rule) == (0.2, 15, "last")
+    page = site.client.get(f"/s/{token}").text
+    assert "Deadline: 2026-03-01 09:00 UTC" in page and "20% penalty" in page
+    bad = client.post("/i/settings/helpers", data={"csrf": csrf, "deadline": "soon"})
+    assert bad.status_code == 400
+
+    site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
+    site.service.drain()
+    assert client.post("/i/regrade/helpers", data={}).status_code == 403
+    regrade = client.post("/i/regrade/helpers", data={"csrf": csrf})
+    assert regrade.status_code == 200 and "0 submission(s)" in regrade.text
