@@ -21,7 +21,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, find, settings
 from hypothesis import strategies as st
-from hypothesis.errors import NoSuchExample
+from hypothesis.errors import Flaky, NoSuchExample
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import tree as game
@@ -88,19 +88,25 @@ def smallest(probe: SearchProbe, name: str, cases: st.SearchStrategy[Case],
             left[0] = 0
             return None
 
+    shown: list[Found] = []  # each case found wrong, smaller and smaller as it shrinks
+
     def wrong(case: Case) -> bool:
         left[0] -= 1
         answer = ask(case) if left[0] >= 0 else None
-        return answer is not None and differs(*case, answer)
+        if answer is None or not differs(*case, answer):
+            return False
+        shown.append(Found(*case, answer))
+        return True
 
     try:
-        case = find(cases, wrong, settings=settings(
+        find(cases, wrong, settings=settings(
             max_examples=examples, database=None, deadline=None,
             suppress_health_check=list(HealthCheck)), random=random.Random(seed(probe)))
     except NoSuchExample:
         return None
-    answer = ask(case)
-    return Found(*case, answer) if answer is not None else None
+    except Flaky:  # out of calls while shrinking (or the search answered otherwise)
+        pass
+    return shown[-1] if shown else None
 
 
 def _node_line(node: int, level: int, children: list[list[int]], depth: int | None) -> str:
