@@ -1,6 +1,7 @@
 """The database: an engine for any SQLAlchemy URL, migrated to the newest
 schema at startup, and the clock the service keeps its times by (UTC)."""
 
+import threading
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -8,8 +9,12 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATION_LOCK = 0x6D6D6772  # any fixed key: the advisory lock held while migrating
+# Alembic's command and environment are module state: one migration at a time here.
+_migrating = threading.Lock()
 
 
 def utcnow() -> datetime:
@@ -29,12 +34,16 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 def connect(url: str) -> Engine:
-    """An engine for ``url``; SQLite's is shared by the pool's threads."""
-    if url.startswith("sqlite"):
+    """An engine for ``url``; SQLite's is shared by the pool's threads. A bare
+    ``postgresql://`` URL gets psycopg (3), the driver the package depends on."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return create_engine(parsed, pool_pre_ping=True)
 
 
 def migrate(engine: Engine) -> None:
@@ -42,9 +51,20 @@ def migrate(engine: Engine) -> None:
     config = Config()
     with resources.as_file(resources.files("grader.service") / "migrations") as folder:
         config.set_main_option("script_location", str(folder))
-        with engine.begin() as connection:
+        with _migrating, engine.begin() as connection:
+            _hold_schema(connection)
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+
+def _hold_schema(connection: Connection) -> None:
+    """Lock the schema until the migration commits: services started at once on one
+    database (the web process and grading hosts) migrate one after the other, the
+    later ones finding the schema up to date."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    elif connection.dialect.name == "sqlite":  # its driver would run the DDL outside one
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def sessions(engine: Engine) -> sessionmaker[Session]:

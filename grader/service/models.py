@@ -6,11 +6,13 @@ from datetime import datetime
 from sqlalchemy import (
     Boolean,
     DateTime,
+    Dialect,
     Float,
     ForeignKey,
     Integer,
     String,
     Text,
+    TypeDecorator,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -21,6 +23,24 @@ SCORE_RULES = ("best", "last")
 
 class Base(DeclarativeBase):
     pass
+
+
+class Printable(TypeDecorator[str]):
+    """A string whose NUL characters (a roster may hold them) are stored as U+FFFD:
+    PostgreSQL refuses them in text, SQLite keeps them; both must take the row."""
+
+    impl = String
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        return None if value is None else value.replace("\0", "\ufffd")
+
+
+class PrintableText(Printable):
+    """The same for text of any length (an error message may quote a file)."""
+
+    impl = Text
+    cache_ok = True
 
 
 class Setting(Base):
@@ -34,8 +54,8 @@ class Setting(Base):
 class Student(Base):
     __tablename__ = "students"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
-    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(Printable(200))
+    email: Mapped[str] = mapped_column(Printable(254), unique=True)
     # sha256 of the token: a stolen database holds no working link
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
@@ -94,6 +114,6 @@ class Job(Base):
     grader_version: Mapped[str] = mapped_column(String(32))
     state: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(PrintableText, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
