@@ -1,4 +1,5 @@
-"""The command line: list, stub, grade, batch, check-solutions, image, gradescope-package, serve."""
+"""The command line: list, stub, grade, batch, check-solutions, image, gradescope-package,
+serve, worker."""
 
 import argparse
 import os
@@ -300,9 +301,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
     options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
-                           workers=args.workers)
+                           workers=args.workers, broker=args.broker)
     roster = Path(args.roster) if args.roster else None
     return server.serve(options, args.host, args.port, roster, args.new_instructor_link)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from grader.service import core, worker
+
+    if args.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
+                           broker=args.broker)
+    return worker.run(options, args.concurrency, args.pretend_image)
 
 
 LIMIT_FLAGS = (("call-seconds", float), ("test-seconds", float), ("total-seconds", float),
@@ -404,12 +415,28 @@ def parser() -> argparse.ArgumentParser:
                        help="import students (columns name,email) and print their links")
     serve.add_argument("--new-instructor-link", action="store_true",
                        help="replace the instructor link and print the new one")
+    serve.add_argument("--broker", metavar="URL", help=(
+        "a Redis URL (redis://HOST:6379/0): grading hosts (minimax-grader worker) grade, "
+        "this process only serves"))
+
+    host = commands.add_parser("worker", help="grade the service's submissions on this host")
+    host.add_argument("--broker", metavar="URL", required=True, help="the service's Redis URL")
+    host.add_argument("--database", metavar="URL", required=True,
+                      help="the service's SQLAlchemy database URL")
+    host.add_argument("--data", default="grader-data", metavar="DIR", help=(
+        "the service's data folder, shared with it, whose store holds the submissions' "
+        "files (default: ./grader-data)"))
+    host.add_argument("--concurrency", type=int, default=2, help="submissions graded at once")
+    # For tests only: grading without isolation, and the image the host claims to have.
+    host.add_argument("--sandbox", choices=("docker", "local"), default="docker",
+                      help=argparse.SUPPRESS)
+    host.add_argument("--pretend-image", help=argparse.SUPPRESS)
     return top
 
 
 COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd_batch,
             "image": cmd_image, "gradescope-package": cmd_gradescope_package,
-            "check-solutions": cmd_check_solutions, "serve": cmd_serve}
+            "check-solutions": cmd_check_solutions, "serve": cmd_serve, "worker": cmd_worker}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -68,6 +68,7 @@ class Options:
     workers: int = 2
     max_upload: int = 2 * 1024 * 1024  # bytes of one upload request
     version: str = __version__  # the grader version reports are kept under
+    broker: str | None = None  # a Celery broker URL: grading hosts grade, not this process
 
 
 def _loud(text: str) -> None:
@@ -103,14 +104,17 @@ class Service:
         self.sessions = db.sessions(self.engine)
         self.store = Store(options.data / "files")
         self.exercises = {exercise.id: exercise for exercise in exercises.load_all()}
-        # A grade function of its own (the tests') needs no sandbox.
-        self.sandbox = (sandbox if sandbox is not None or grade is not None
+        # A grade function of its own (the tests') needs no sandbox; nor does a web
+        # process whose grading hosts grade (a host's worker passes its own).
+        self.sandbox = (sandbox if sandbox is not None or grade is not None or options.broker
                         else open_sandbox(options.sandbox))
         self._grade = grade or self._grade_in_sandbox
         self._submitting = threading.Lock()  # one student's check-then-insert at a time
-        self.wake: Callable[[], None] = lambda: None  # the pool's, once it runs
+        # Told the ids of newly queued jobs: the pool's or the broker's, once it runs.
+        self.queued: Callable[[list[int]], None] = lambda job_ids: None
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
-        self.requeue_running()
+        if not options.broker:  # with a broker, a running job may be on a live grading host
+            self.requeue_running()
 
     # -- the service's own settings -------------------------------------------------
 
@@ -254,10 +258,12 @@ class Service:
                 session.add_all(StoredFile(submission_id=submission.id, name=name, sha256=sha,
                                            size=len(taken.files[name]))
                                 for name, sha in stored.items())
-                session.add(self._job(submission.id, now))
-                submission_id = submission.id
+                job = self._job(submission.id, now)
+                session.add(job)
+                session.flush()
+                submission_id, job_id = submission.id, job.id
         log.info("submission %d received for %s (late: %s)", submission_id, exercise_id, late)
-        self.wake()
+        self.queued([job_id])
         return submission_id
 
     def submission(self, submission_id: int, student_id: int | None = None) -> Submission | None:
@@ -295,32 +301,71 @@ class Service:
         counts.update({state: count for state, count in rows})
         return counts
 
-    def claim(self) -> int | None:
-        """Take the oldest waiting job (state running): its id, or None."""
-        while True:
-            with self.sessions.begin() as session:
-                job_id = session.scalar(select(Job.id).where(Job.state == "waiting")
-                                        .order_by(Job.id).limit(1))
-                if job_id is None:
-                    return None
-                # Taken only if still waiting: another worker may have been quicker.
-                result = session.execute(
-                    update(Job).where(Job.id == job_id, Job.state == "waiting")
-                    .values(state="running", updated_at=self.now()))
-                if getattr(result, "rowcount", 0) == 1:
-                    return job_id
+    def jobs(self, *states: str) -> list[int]:
+        """The ids of the jobs in ``states``, oldest first."""
+        with self.sessions() as session:
+            return list(session.scalars(select(Job.id).where(Job.state.in_(states))
+                                        .order_by(Job.id)))
 
-    def run(self, job_id: int) -> None:
-        """Grade a job's submission and keep its report: one per version, however
-        often the job runs. A grader that raises is tried again, MAX_ATTEMPTS in all."""
+    def state(self, job_id: int) -> str | None:
+        with self.sessions() as session:
+            return session.scalar(select(Job.state).where(Job.id == job_id))
+
+    def claim(self) -> int | None:
+        """Take the oldest waiting job (state running, one attempt more): its id, or None."""
+        while (job_id := next(iter(self.jobs("waiting")), None)) is not None:
+            if self.take(job_id, "waiting"):
+                return job_id
+        return None
+
+    def take(self, job_id: int, *states: str) -> bool:
+        """Mark the job running, one attempt more, if it is in ``states``: whether it was.
+
+        The attempt is counted before grading, so that one whose grader was killed
+        counts too; the update is conditional, so two takers never both win."""
+        with self.sessions.begin() as session:
+            job = session.get(Job, job_id)
+            if job is None or job.state not in states:
+                return False
+            result = session.execute(
+                update(Job).where(Job.id == job_id, Job.state == job.state,
+                                  Job.attempts == job.attempts)
+                .values(state="running", attempts=job.attempts + 1, updated_at=self.now()))
+            return getattr(result, "rowcount", 0) == 1
+
+    def put_back(self, job_id: int, why: str | None = None) -> bool:
+        """A running job waits again (its grader is gone; ``why`` is noted): whether it ran."""
+        values: dict[str, object] = {"state": "waiting", "updated_at": self.now()}
+        if why is not None:
+            values["last_error"] = why[:2000]
+        with self.sessions.begin() as session:
+            result = session.execute(update(Job).where(Job.id == job_id, Job.state == "running")
+                                     .values(**values))
+        return getattr(result, "rowcount", 0) == 1
+
+    def note(self, job_id: int, why: str) -> None:
+        """Say on the job why it is not being graded (a host refused it)."""
+        with self.sessions.begin() as session:
+            session.execute(update(Job).where(Job.id == job_id).values(last_error=why[:2000]))
+
+    def run(self, job_id: int) -> bool:
+        """Grade a taken job's submission and keep its report: one per version, however
+        often the job runs. A grader that raises, or is killed, is tried again,
+        MAX_ATTEMPTS in all: whether the job waits to be tried again."""
         with self.sessions() as session:
             job = session.get(Job, job_id)
-            if job is None:
-                return
+            if job is None or job.state != "running":
+                return False
+            attempts = job.attempts
             submission = self.submission(job.submission_id)
             assert submission is not None  # a job's submission is never deleted
         exercise = self.exercises[submission.exercise_id]
         files: dict[str, bytes] = {}
+        if attempts > MAX_ATTEMPTS:  # the earlier ones never finished: their grader died
+            log.error("job %d: its grader stopped %d times", job_id, MAX_ATTEMPTS)
+            self._keep(job_id, submission.id, self._error_report(
+                exercise, files, f"the grader stopped {MAX_ATTEMPTS} times"))
+            return False
         try:
             files = {stored.name: self.store.get(stored.sha256) for stored in submission.files}
             with tempfile.TemporaryDirectory(prefix="minimax-grader-job-") as folder:
@@ -332,9 +377,10 @@ class Service:
             log.error("job %d: the grader raised %s", job_id, type(exc).__name__)
             failed = self._failed(job_id, exercise, files, exc)
             if failed is None:
-                return
+                return True
             made = failed
         self._keep(job_id, submission.id, made)
+        return False
 
     def _grade_in_sandbox(self, exercise: Exercise, folder: Path) -> grading.Report:
         assert self.sandbox is not None  # opened with the service
@@ -347,13 +393,16 @@ class Service:
         with self.sessions.begin() as session:
             job = session.get(Job, job_id)
             assert job is not None
-            job.attempts += 1
             job.last_error = f"{type(exc).__name__}: {exc}"[:2000]
             job.updated_at = self.now()
             if job.attempts < MAX_ATTEMPTS:
                 job.state = "waiting"
                 return None
-        why = f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})"
+        return self._error_report(exercise, files,
+                                  f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})")
+
+    def _error_report(self, exercise: Exercise, files: dict[str, bytes],
+                      why: str) -> grading.Report:
         backend = self.sandbox.name if self.sandbox else "none"
         return report.grader_error(exercise, intake.Submission(files), why, backend,
                                    exercise.limits.facts())
@@ -396,10 +445,12 @@ class Service:
             pending = set(session.scalars(select(Job.submission_id).where(
                 Job.submission_id.in_(ids), Job.grader_version == version,
                 Job.state.in_(("waiting", "running")))))
-            queued = [i for i in ids if i not in done and i not in pending]
-            session.add_all(self._job(i, self.now()) for i in queued)
-        self.wake()
-        return len(queued)
+            jobs = [self._job(i, self.now()) for i in ids if i not in done and i not in pending]
+            session.add_all(jobs)
+            session.flush()
+            job_ids = [job.id for job in jobs]
+        self.queued(job_ids)
+        return len(job_ids)
 
 
 def _finish(session: Session, job_id: int, state: str, now: datetime) -> None:

@@ -23,7 +23,7 @@ class Pool:
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        self.service.wake = self._wake.set
+        self.service.queued = lambda job_ids: self._wake.set()
         for number in range(self.workers):
             thread = threading.Thread(target=self._loop, name=f"grader-{number}", daemon=True)
             thread.start()

@@ -1,4 +1,5 @@
-"""``minimax-grader serve``: the service under uvicorn, with its grading pool."""
+"""``minimax-grader serve``: the service under uvicorn, with its grading pool or, given a
+broker, the dispatcher that hands jobs to the grading hosts."""
 
 import logging
 import sys
@@ -33,16 +34,22 @@ def import_roster(service: Service, path: Path, base: str) -> None:
 def serve(options: Options, host: str, port: int, roster: Path | None = None,
           new_link: bool = False) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if options.broker:  # the grading hosts grade: this process opens no sandbox
+        from grader.service.dispatch import Dispatcher
+
+        service = Service(options)
+        return _run(service, Dispatcher(service, options.broker), host, port, roster, new_link)
     sandbox = core.open_sandbox(options.sandbox)
     if isinstance(sandbox, Unavailable):
         raise UsageError(f"{sandbox.why}; give --sandbox local to grade without isolation")
     try:
-        return _run(Service(options, sandbox=sandbox), options, host, port, roster, new_link)
+        service = Service(options, sandbox=sandbox)
+        return _run(service, Pool(service, options.workers), host, port, roster, new_link)
     finally:
         grading.close(sandbox)
 
 
-def _run(service: Service, options: Options, host: str, port: int, roster: Path | None,
+def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None,
          new_link: bool) -> int:
     base = base_url(host, port)
     if roster is not None:
@@ -54,6 +61,6 @@ def _run(service: Service, options: Options, host: str, port: int, roster: Path 
         print("instructor link: shown at the first start (--new-instructor-link makes a new one)")
     sys.stdout.flush()
     # No access log: the paths it would write hold the students' tokens.
-    uvicorn.run(app.build(service, Pool(service, options.workers)), host=host, port=port,
+    uvicorn.run(app.build(service, pool), host=host, port=port,
                 access_log=False, log_level="info")
     return 0

@@ -1,0 +1,228 @@
+"""Grading hosts: the service with a real Redis broker and real Celery worker
+processes (``minimax-grader worker``), which grade in the local sandbox and share
+the test's SQLite database and store. Every wait polls observable state, bounded."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from sqlalchemy import func, select
+from starlette.testclient import TestClient
+
+from grader.service import app, db
+from grader.service.core import MAX_ATTEMPTS, Options, Service
+from grader.service.dispatch import Dispatcher
+from grader.service.models import Job, Report
+from tests.service.conftest import FULL_MARKS, NAME
+from tests.service.redis_server import RedisServer, started
+
+COMMAND = str(Path(sys.executable).parent / "minimax-grader")
+FULL = '<strong class="counted">10/10</strong>'
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    server = started(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
+
+
+def wait_for(what: str, ready: Callable[[], object], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds:g} s: {what}")
+        time.sleep(0.1)
+
+
+class Worker:
+    """A grading host: ``minimax-grader worker`` in a process group of its own."""
+
+    def __init__(self, data: Path, broker: str, log: Path, *extra: str) -> None:
+        self.log = log
+        with open(log, "wb") as out:
+            self.process = subprocess.Popen(
+                [COMMAND, "worker", "--broker", broker, "--database", db.sqlite_url(data),
+                 "--data", str(data), "--sandbox", "local", "--concurrency", "1", *extra],
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def said(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+
+class Grid:
+    """The web process (in this one: its app, with the dispatcher) and its hosts."""
+
+    def __init__(self, folder: Path, broker: str) -> None:
+        self.folder = folder
+        self.data = folder / "data"
+        self.broker = broker
+        self.service = Service(Options(data=self.data, broker=broker))
+        self.client = TestClient(app.build(self.service, Dispatcher(self.service, broker)))
+        self.client.__enter__()  # the app's lifespan starts the dispatcher
+        self.workers: list[Worker] | None = []
+
+    def worker(self, *extra: str) -> Worker:
+        assert self.workers is not None
+        host = Worker(self.data, self.broker, self.folder / f"worker-{len(self.workers)}.log",
+                      *extra)
+        self.workers.append(host)
+        return host
+
+    def close(self) -> None:
+        if self.workers is None:
+            return
+        self.client.__exit__(None, None, None)
+        for host in self.workers:
+            host.kill()
+        self.workers = None
+        self.service.engine.dispose()
+
+    def enrol(self, count: int = 1) -> list[str]:
+        people = [(f"Student {n}", f"s{n}@example.edu") for n in range(count)]
+        return [token for _, token in self.service.import_roster(people) if token]
+
+    def hand_in(self, token: str, source: bytes) -> None:
+        page = self.client.get(f"/s/{token}").text
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+        assert csrf, page
+        done = self.client.post(f"/s/{token}/submit/helpers", data={"csrf": csrf.group(1)},
+                                files=[("files", (NAME, source))], follow_redirects=False)
+        assert done.status_code == 303, done.text
+
+    def jobs(self) -> list[Job]:
+        with self.service.sessions() as session:
+            return list(session.scalars(select(Job).order_by(Job.id)))
+
+    def reports(self) -> int:
+        with self.service.sessions() as session:
+            return session.scalar(select(func.count()).select_from(Report)) or 0
+
+    def finished(self, count: int) -> Callable[[], bool]:
+        return lambda: sum(job.state in ("done", "error") for job in self.jobs()) == count
+
+
+@pytest.fixture
+def grid(tmp_path: Path, redis_server: RedisServer) -> Iterator[Grid]:
+    redis.Redis.from_url(redis_server.url).flushall()
+    made = Grid(tmp_path, redis_server.url)
+    yield made
+    made.close()
+
+
+def slow(folder: Path, name: str) -> bytes:
+    """The full-marks solution, whose import says it started (a file ``name``) and
+    then waits while ``folder/slow`` exists: a grading held mid-run until the test
+    lets it go."""
+    gate, mark = folder / "slow", folder / name
+    held = (f"import os as _os, time as _time\nopen({str(mark)!r}, 'w').close()\n"
+            f"while _os.path.exists({str(gate)!r}):\n    _time.sleep(0.05)\n")
+    return held.encode() + FULL_MARKS.read_bytes()
+
+
+def test_a_grading_host_grades_a_submission_and_the_page_shows_it(grid):
+    assert grid.service.sandbox is None  # the web process never grades
+    grid.worker()
+    [token] = grid.enrol()
+    grid.hand_in(token, FULL_MARKS.read_bytes())
+    wait_for("the job graded", grid.finished(1))
+    [job] = grid.jobs()
+    assert (job.state, job.attempts) == ("done", 1)
+    assert FULL in grid.client.get(f"/s/{token}").text
+
+
+def test_a_killed_hosts_job_is_graded_by_another_once(grid):
+    (grid.folder / "slow").touch()
+    hosts = [grid.worker(), grid.worker()]
+    [token] = grid.enrol()
+    grid.hand_in(token, slow(grid.folder, "started"))
+    wait_for("the student's code running", (grid.folder / "started").exists)
+    [grading] = [host for host in hosts if "job 1: grading on" in host.said()]
+    [other] = [host for host in hosts if host is not grading]
+    assert grid.jobs()[0].state == "running"
+    grading.kill()
+    killed = time.monotonic()
+    (grid.folder / "slow").unlink()  # the next grading runs through
+    wait_for("the job graded by the other host", grid.finished(1), seconds=20)
+    print(f"graded again {time.monotonic() - killed:.1f} s after the kill")
+    [job] = grid.jobs()
+    assert (job.state, job.attempts) == ("done", 2)
+    assert "job 1: grading on" in other.said()
+    assert grid.reports() == 1
+    assert FULL in grid.client.get(f"/s/{token}").text
+
+
+def test_a_broker_restart_mid_batch_loses_no_submission(grid, redis_server):
+    """Redis keeps no data here (no appendonly): the web process notices the new
+    server and sends the waiting jobs again from the database."""
+    (grid.folder / "slow").touch()
+    grid.worker()
+    grid.worker()
+    tokens = grid.enrol(4)
+    for number, token in enumerate(tokens):
+        grid.hand_in(token, slow(grid.folder, f"started-{number}"))
+    wait_for("both hosts grading", lambda: len(list(grid.folder.glob("started-*"))) == 2)
+    redis_server.restart()  # the two queued jobs, the leases, the unacked: all gone
+    (grid.folder / "slow").unlink()
+    wait_for("every submission graded", grid.finished(4))
+    assert [job.state for job in grid.jobs()] == ["done"] * 4
+    assert grid.reports() == 4
+    for token in tokens:
+        assert FULL in grid.client.get(f"/s/{token}").text
+
+
+def test_a_job_that_fails_three_times_is_an_error_report_not_a_loop(grid):
+    [token] = grid.enrol()
+    grid.hand_in(token, FULL_MARKS.read_bytes())
+    for stored in grid.data.glob("files/*/*"):
+        stored.unlink()  # the host cannot read the files: its grading raises
+    host = grid.worker()
+    wait_for("the job given up", grid.finished(1))
+    [job] = grid.jobs()
+    assert (job.state, job.attempts) == ("error", MAX_ATTEMPTS)
+    assert host.said().count("the grader raised FileNotFoundError") == MAX_ATTEMPTS
+    assert grid.reports() == 1
+    assert "we could not grade this, it does not count" in grid.client.get(f"/s/{token}").text
+
+
+def test_a_host_without_the_image_refuses_and_another_grades(grid):
+    old = grid.worker("--pretend-image", "minimax-grader:0.0@0000000000000000")
+    [token] = grid.enrol()
+    grid.hand_in(token, FULL_MARKS.read_bytes())
+    wait_for("the refusal noted on the job", lambda: "refused by" in (grid.jobs()[0].last_error
+                                                                      or ""))
+    assert "minimax-grader:0.0@0000000000000000" in grid.jobs()[0].last_error
+    assert "the job needs the grading image minimax-grader:" in old.said()
+    assert grid.jobs()[0].state == "waiting"
+    grid.worker()
+    wait_for("the job graded by the host with the image", grid.finished(1))
+    [job] = grid.jobs()
+    assert (job.state, job.attempts) == ("done", 1)  # a refusal is no attempt
+    assert FULL in grid.client.get(f"/s/{token}").text
+
+
+def test_a_restarted_web_process_sends_the_jobs_the_broker_lost(grid, redis_server):
+    [token] = grid.enrol()
+    grid.hand_in(token, FULL_MARKS.read_bytes())
+    grid.close()
+    redis.Redis.from_url(redis_server.url).flushall()  # the broker lost the job
+
+    again = Grid(grid.folder, redis_server.url)
+    try:
+        again.worker()
+        wait_for("the job graded", again.finished(1))
+        assert FULL in again.client.get(f"/s/{token}").text
+    finally:
+        again.close()
