@@ -1,0 +1,313 @@
+"""The service's pages in a real headless Chromium, driven by selenium, against
+``minimax-grader serve`` run as a user runs it: a student hands in through the
+page's own form and reads the report, the instructor reads the gradebook, and a
+hostile name on the roster stays text.
+
+Each step leaves a screenshot in test-artifacts/screenshots/ (kept by CI).
+"""
+
+import csv
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import browser
+import pytest
+from conftest import ROOT, skip_loudly
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service as DriverService
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.service.conftest import FLIPPED, FULL_MARKS
+from tests.service.test_service_serve import free_port
+
+pytestmark = pytest.mark.timeout(120)
+
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+EXERCISE = "helpers"
+SCRIPT = "<script>alert(1)</script>"
+ROSTER = [("Ada", "ada@example.edu"), (SCRIPT, "mallory@example.edu")]
+GRADED_WITHIN = 60  # seconds; a helpers submission grades in about one
+SERVER_STARTS_WITHIN = 30
+FULL_MARKS_SUMMARY = "10/10 points: 4 of 4 tests passed."
+HINT = "Hint: Your terminal values are the wrong way round."
+FAILED_TEST = "--- min_value on all 155 reachable positions [FAILED]"
+# The serve command's line for each new student: "name <email>: link".
+STUDENT_LINE = re.compile(r"^(?P<name>.*) <(?P<email>[^<>]+)>: (?P<link>http://\S+/s/\S+)$")
+
+
+@dataclass
+class Site:
+    base: str
+    instructor: str  # the instructor's link
+    students: dict[str, str]  # name -> personal link
+    folder: Path  # its data and what it printed
+
+
+def _said(folder: Path) -> str:
+    return "\n".join(f"--- {name}\n" + (folder / name).read_text(errors="replace")[-3000:]
+                     for name in ("stdout.txt", "stderr.txt"))
+
+
+def _started(server: subprocess.Popen, base: str, folder: Path) -> bool:
+    """Polls the server's log until uvicorn says it listens on ``base`` (its own word: an
+    answer on the port could come from another process that took it); False when the
+    port was taken first."""
+    deadline = time.monotonic() + SERVER_STARTS_WITHIN
+    while True:
+        said = (folder / "stderr.txt").read_text(errors="replace")
+        if f"Uvicorn running on {base}" in said:
+            return True
+        if server.poll() is not None:
+            if "address already in use" in said:
+                return False
+            pytest.fail(f"serve exited with {server.returncode}:\n{_said(folder)}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"serve did not listen in {SERVER_STARTS_WITHIN} s:\n{_said(folder)}")
+        time.sleep(0.1)  # the polling interval, not a wait for anything in particular
+
+
+def _stop(server: subprocess.Popen) -> None:
+    """Ctrl-C, as a user stops it (the pool finishes its jobs); killed if it hangs."""
+    if server.poll() is None:
+        server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def tools() -> tuple[str, str]:
+    """Chromium's and chromedriver's paths, looked for before a server is started for them."""
+    chromium, chromedriver = browser.chromium(), shutil.which("chromedriver")
+    if chromium is None or chromedriver is None:
+        skip_loudly("the web service in a browser", "no Chromium or no chromedriver on PATH "
+                    "(Debian: apt-get install chromium chromium-driver)")
+    return chromium, chromedriver
+
+
+@pytest.fixture(scope="module")
+def site(tools: tuple[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """``minimax-grader serve`` on a free loopback port, with ROSTER imported."""
+    folder = tmp_path_factory.mktemp("serve")
+    roster = folder / "roster.csv"
+    with roster.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([("name", "email"), *ROSTER])
+    for _ in range(3):  # a free port can be taken before the server binds it
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        command = [str(Path(sys.executable).parent / "minimax-grader"), "serve",
+                   "--port", str(port), "--data", str(folder / "data"), "--sandbox", "local",
+                   "--roster", str(roster)]
+        # Files, not pipes: a pipe nobody reads would fill up with the log and stall it.
+        with open(folder / "stdout.txt", "w") as out, open(folder / "stderr.txt", "w") as err:
+            server = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out,
+                                      stderr=err)
+        try:
+            if _started(server, base, folder):
+                break
+        except BaseException:
+            _stop(server)
+            raise
+        # The links of the run that could not bind were printed with its port: start again.
+        shutil.rmtree(folder / "data")
+    else:
+        pytest.fail(f"serve found no free port in 3 tries:\n{_said(folder)}")
+    try:
+        printed = (folder / "stdout.txt").read_text()
+        students = {found["name"]: found["link"]
+                    for found in map(STUDENT_LINE.match, printed.splitlines()) if found}
+        instructor = re.search(rf"({re.escape(base)}/i/\S+)$", printed, re.MULTILINE)
+        assert instructor and students.keys() == {name for name, _ in ROSTER}, _said(folder)
+        yield Site(base, instructor[1], students, folder)
+    finally:
+        _stop(server)
+
+
+@pytest.fixture(autouse=True)
+def server_log_on_failure(site: Site, request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a failed test, what the server said: the service's fault or the page's."""
+    failed = request.session.testsfailed
+    yield
+    if request.session.testsfailed > failed:
+        print(_said(site.folder))
+
+
+@pytest.fixture
+def driver(tools: tuple[str, str], request: pytest.FixtureRequest,
+           tmp_path: Path) -> Iterator[WebDriver]:
+    """A fresh headless Chromium with a profile of its own, always quit afterwards; a
+    failed test leaves a screenshot of the page it stopped on."""
+    failed = request.session.testsfailed
+    chromium, chromedriver = tools
+    options = webdriver.ChromeOptions()
+    # Both paths given: selenium then never runs Selenium Manager, which would download.
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", "--no-proxy-server", "--window-size=1920,1400",
+                 f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+        options.add_argument(flag)
+    # A throwaway HOME too: Chromium writes there (crash reports, certificates) whatever
+    # the profile, and a shared HOME would make runs depend on each other.
+    service = DriverService(executable_path=chromedriver,
+                            env={**os.environ, "HOME": str(tmp_path)})
+    chrome = webdriver.Chrome(service=service, options=options)
+    try:
+        chrome.set_page_load_timeout(30)
+        yield chrome
+        if request.session.testsfailed > failed:
+            shot(chrome, f"failed-{request.node.name}")
+            print(f"the page at {chrome.current_url}:\n{chrome.page_source[-5000:]}")
+    finally:
+        chrome.quit()
+
+
+def shot(driver: WebDriver, step: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(SHOTS / f"{step}.png")), step
+
+
+def words(element: WebElement) -> str:
+    """An element's text with its runs of white space made one space."""
+    return " ".join(element.text.split())
+
+
+def attempts(driver: WebDriver) -> list[WebElement]:
+    """The attempt rows shown on the page, newest first."""
+    return driver.find_elements(By.CSS_SELECTOR, "tr[data-attempt]")
+
+
+def follow(driver: WebDriver, element: WebElement) -> None:
+    """Clicks a link or button and waits until the page it was on is gone."""
+    element.click()
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(element))
+
+
+def hand_in(driver: WebDriver, link: str, path: Path) -> None:
+    """Hands ``path`` in for EXERCISE through the student page's own form."""
+    driver.get(link)
+    section = driver.find_element(By.ID, EXERCISE)
+    section.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(path))
+    follow(driver, section.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+    assert driver.current_url == f"{link}#{EXERCISE}", driver.find_element(By.TAG_NAME,
+                                                                           "main").text
+
+
+def graded_attempt(driver: WebDriver, count: int) -> WebElement:
+    """Reloads the student's page (it has no script to refresh itself) until EXERCISE
+    shows ``count`` attempts and the newest is no longer waiting; that row."""
+
+    def settled(page: WebDriver) -> WebElement | None:
+        rows = page.find_element(By.ID, EXERCISE).find_elements(By.CSS_SELECTOR,
+                                                                "tr[data-attempt]")
+        if len(rows) == count and rows[0].get_attribute("class") != "waiting":
+            return rows[0]
+        page.refresh()
+        return None
+
+    row = WebDriverWait(driver, GRADED_WITHIN, poll_frequency=0.5).until(
+        settled, f"attempt {count} of {EXERCISE} not graded in {GRADED_WITHIN} s")
+    assert row.get_attribute("class") == "graded", words(row)
+    return row
+
+
+def no_alert(driver: WebDriver) -> None:
+    with pytest.raises(NoAlertPresentException):
+        driver.switch_to.alert  # noqa: B018 (the property raises when no alert is open)
+
+
+def test_a_student_hands_in_and_the_instructor_sees_it(site: Site, driver: WebDriver) -> None:
+    link = site.students["Ada"]
+    driver.get(link)
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Ada"
+    assert attempts(driver) == []
+    shot(driver, "1-student-page")
+
+    hand_in(driver, link, FULL_MARKS)
+    row = graded_attempt(driver, 1)
+    assert words(row).endswith(" 10/10")
+    counted = driver.find_element(By.CSS_SELECTOR, f"#{EXERCISE} strong.counted")
+    assert words(counted) == "10/10"
+    shot(driver, "2-student-full-marks-graded")
+
+    follow(driver, row.find_element(By.TAG_NAME, "a"))
+    assert f"({EXERCISE})" in words(driver.find_element(By.TAG_NAME, "h1"))
+    assert words(driver.find_element(By.TAG_NAME, "strong")) == "10/10"
+    report = words(driver.find_element(By.TAG_NAME, "pre"))
+    assert FULL_MARKS_SUMMARY in report and "End of report: 10/10 points (helpers)" in report
+    shot(driver, "3-student-full-marks-report")
+
+    hand_in(driver, link, FLIPPED)
+    row = graded_attempt(driver, 2)
+    assert words(row).endswith(" 4/10")
+    # The best attempt counts (the default rule), not the last one.
+    assert words(driver.find_element(By.CSS_SELECTOR, f"#{EXERCISE} strong.counted")) == "10/10"
+    shot(driver, "4-student-flipped-graded")
+
+    follow(driver, row.find_element(By.TAG_NAME, "a"))
+    report = words(driver.find_element(By.TAG_NAME, "pre"))
+    assert FAILED_TEST in report and HINT in report
+    assert "End of report: 4/10 points (helpers)" in report
+    shot(driver, "5-student-flipped-report")
+
+    driver.get(site.instructor)
+    # The secret leaves the address bar for a cookie at once.
+    assert driver.current_url == f"{site.base}/i"
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Gradebook"
+    table = driver.find_element(By.CSS_SELECTOR, "table.gradebook")
+    columns = [words(cell) for cell in table.find_elements(By.TAG_NAME, "th")]
+    name = table.find_element(By.LINK_TEXT, "Ada")
+    cells = name.find_element(By.XPATH, "./ancestor::tr").find_elements(By.TAG_NAME, "td")
+    scores = dict(zip(columns, map(words, cells), strict=True))
+    assert scores["email"] == "ada@example.edu"
+    assert scores[EXERCISE] == "10"  # the best of 10 and 4
+    assert {scores[column] for column in columns[2:] if column != EXERCISE} == {"-"}
+    shot(driver, "6-instructor-gradebook")
+
+    follow(driver, name)
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Ada ada@example.edu"
+    heading = words(driver.find_element(By.CSS_SELECTOR, "section h2"))
+    assert heading.endswith(f"({EXERCISE}): 10/10"), heading
+    assert [words(row).split()[-1] for row in attempts(driver)] == ["4/10", "10/10"]
+    shown = [words(pre) for pre in driver.find_elements(By.TAG_NAME, "pre")]
+    assert len(shown) == 2 and HINT in shown[0] and FULL_MARKS_SUMMARY in shown[1]
+    shot(driver, "7-instructor-student-attempts")
+
+
+def test_a_hostile_name_shows_as_text(site: Site, driver: WebDriver) -> None:
+    # The pages' CSP would block an inline script anyway: what shows that the name
+    # was escaped is that it is text on the page and no script element in the DOM.
+    driver.get(site.students[SCRIPT])
+    no_alert(driver)
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == SCRIPT
+    assert driver.title.startswith(SCRIPT)
+    assert driver.find_elements(By.TAG_NAME, "script") == []
+    shot(driver, "8-escaping-student-page")
+
+    driver.get(site.instructor)
+    no_alert(driver)
+    name = driver.find_element(By.CSS_SELECTOR, "table.gradebook").find_element(By.LINK_TEXT,
+                                                                                SCRIPT)
+    assert driver.find_elements(By.TAG_NAME, "script") == []
+    shot(driver, "9-escaping-gradebook")
+
+    follow(driver, name)
+    no_alert(driver)
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == f"{SCRIPT} mallory@example.edu"
+    assert driver.find_elements(By.TAG_NAME, "script") == []
+    shot(driver, "10-escaping-instructor-student-page")
+
