@@ -2,6 +2,7 @@
 serve, worker."""
 
 import argparse
+import importlib.util
 import os
 import shlex
 import sys
@@ -295,7 +296,18 @@ def cmd_gradescope_package(args: argparse.Namespace) -> int:
     return 0
 
 
+def _service_extra() -> None:
+    """Refuse, with the way out, where the service's packages are not installed."""
+    missing = [name for name in ("sqlalchemy", "alembic", "starlette", "uvicorn", "jinja2",
+                                 "celery", "psycopg") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(f"the web service needs {', '.join(missing)}: install the grader with "
+                         "its service extra (pip install 'minimax-grader[service]', or "
+                         "pip install -e '.[service]' in a checkout)")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    _service_extra()
     from grader.service import core, server
 
     if args.workers < 1:
@@ -307,6 +319,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
+    _service_extra()
     from grader.service import core, worker
 
     if args.concurrency < 1:

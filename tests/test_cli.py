@@ -241,3 +241,17 @@ def test_check_solutions_takes_an_instructor_s_folders(capsys, tmp_path, monkeyp
     code, out, _ = run(capsys, "check-solutions", "--solutions", "mine", "--corpus", "cases")
     assert code == 1 and "1 surprise(s)" in out
     assert "solution of helpers" in out and "helpers/flipped" in out
+
+
+@pytest.mark.parametrize("command", ["serve", "worker"])
+def test_the_service_without_its_extra_says_how_to_install_it(capsys, monkeypatch, tmp_path,
+                                                               command):
+    found = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name: None if name == "celery" else found(name))
+    extra = ["--broker", "redis://127.0.0.1:1/0", "--database", "sqlite://"] \
+        if command == "worker" else []
+    code, out, err = run(capsys, command, "--data", str(tmp_path / "data"), *extra)
+    assert code == cli.USAGE_ERROR
+    assert "needs celery" in err and "minimax-grader[service]" in err
+    assert not (tmp_path / "data").exists()  # refused before anything was made
