@@ -22,12 +22,12 @@ import subprocess
 import tempfile
 import time
 import uuid
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import psycopg
 import pytest
+from conftest import skip_loudly
 
 SUPERUSER = "grader"
 START_TRIES = 3  # the free port may be taken between the probe and the start
@@ -139,10 +139,7 @@ def postgres() -> Iterator[PostgresServer]:
     try:
         server = PostgresServer()
     except Missing as why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{why}: CI must run the PostgreSQL tests")
-        warnings.warn(f"PostgreSQL tests SKIPPED: {why}", stacklevel=1)
-        pytest.skip(f"PostgreSQL tests SKIPPED: {why}")
+        skip_loudly("the service on PostgreSQL", str(why))
     server.start()
     yield server
     server.stop()
