@@ -8,6 +8,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -17,6 +18,9 @@ from grader.batch import roster, summary
 from grader.errors import UsageError
 from grader.handout import handout, self_check
 from grader.sandbox import Sandbox
+
+if TYPE_CHECKING:  # docker is imported where it is used (grader.image)
+    from docker import DockerClient
 
 USAGE_ERROR = 2
 # A file name that -o suggests when it is given a folder, by --format.
@@ -262,18 +266,35 @@ def cmd_image(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     from docker.errors import DockerException
 
+    tag = args.tag or image.IMAGE
     try:
-        if not args.force and not image.problem(client, args.tag):
-            print(f"{args.tag} is up to date; nothing to do (--force rebuilds it)")
-            return 0
-        built, seconds = image.build(client, base=args.base, tag=args.tag,
-                                      force=args.force)
+        if not args.force and not image.problem(client, tag):
+            print(f"{tag} is up to date; nothing to do (--force rebuilds it)")
+        else:
+            built, seconds = image.build(client, base=args.base, tag=tag, force=args.force)
+            print(f"built {tag} ({built.short_id}) in {seconds:.0f} s")
+        _other_images(client, tag, args.prune)
     except (image.WheelhouseError, image.BuildFailed) as exc:  # says why and what to do
         raise UsageError(str(exc)) from None
     except DockerException as exc:  # a --tag the engine refuses, an engine that fails
         raise UsageError(f"the Docker engine refused: {image.said(exc)}") from None
-    print(f"built {args.tag} ({built.short_id}) in {seconds:.0f} s")
     return 0
+
+
+def _other_images(client: "DockerClient", tag: str, prune: bool) -> None:
+    """List the other grading images here, or remove them with --prune."""
+    from grader import image
+
+    if not prune:
+        if others := image.others(client, tag):
+            print(f"other grading images here (another checkout's or version's; --prune "
+                  f"removes them): {', '.join(others)}")
+        return
+    removed, kept = image.prune(client, tag)
+    print(f"removed {len(removed)} other grading image(s)"
+          + "".join(f"\n  {name}" for name in removed))
+    for why in kept:
+        print(f"kept {why}")
 
 
 def cmd_gradescope_package(args: argparse.Namespace) -> int:
@@ -394,8 +415,13 @@ def parser() -> argparse.ArgumentParser:
         "the base image: auto (python:3.11-slim or the Debian-made base if present; else "
         "one made from Debian's packages with debootstrap, as root; else python:3.11-slim "
         "pulled), or any image name with python3 and pip (pulled if absent)"))
-    build.add_argument("--tag", default=f"minimax-grader:{__version__}")
+    build.add_argument("--tag", help=(
+        f"the image's name (default: minimax-grader:{__version__}-HASH, HASH a hash of what "
+        "it holds; or $MINIMAX_GRADER_IMAGE)"))
     build.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    build.add_argument("--prune", action="store_true", help=(
+        "remove the other grading images here (older versions', other checkouts'); "
+        "those a container uses are kept"))
 
     package = commands.add_parser(
         "gradescope-package", help="write the autograder.zip to upload to Gradescope")
@@ -422,7 +448,9 @@ def parser() -> argparse.ArgumentParser:
                        help="the service's files and SQLite database (default: ./grader-data)")
     serve.add_argument("--database", metavar="URL",
                        help="an SQLAlchemy database URL instead of DIR's SQLite file")
-    serve.add_argument("--sandbox", choices=("auto", "docker", "local"), default="auto")
+    serve.add_argument("--sandbox", choices=("docker", "local"), default="docker", help=(
+        "docker (the default: while no engine answers or the grading image is missing, "
+        "jobs wait) or local, which isolates nothing"))
     serve.add_argument("--workers", type=int, default=2, help="submissions graded at once")
     serve.add_argument("--roster", metavar="CSV",
                        help="import students (columns name,email) and print their links")

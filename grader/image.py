@@ -3,9 +3,11 @@
 The build context is staged from the installed package: the Dockerfile and
 the script that installs the harness (both in ``grader/data/image/``), the
 harness, the exercises' suites and a wheelhouse of pytest and
-pytest-timeout downloaded on the host. The image
-is labelled with a hash of what it holds, so that an image older than the
-harness is noticed instead of used.
+pytest-timeout downloaded on the host. The image is tagged and labelled with
+a hash of what it holds, so that two checkouts on one machine each have their
+own, and an image older than the harness is noticed instead of used. What the
+host applies itself (points, titles, visibility: ``exercise.toml``) is not in
+the image, so editing it needs no new image.
 """
 
 import fcntl
@@ -30,7 +32,7 @@ if TYPE_CHECKING:  # docker is imported where it is used: the package runs witho
     from docker.models.images import Image
 
 PACKAGE = resources.package()
-IMAGE = f"minimax-grader:{__version__}"  # the tag the Docker sandbox runs
+REPOSITORY = "minimax-grader"
 BASE = "minimax-grader-base:bookworm"
 REGISTRY_BASE = "python:3.11-slim"
 HASH_LABEL = "minimax-grader.contents"
@@ -58,7 +60,14 @@ def harness_files(package: Path = PACKAGE) -> list[Path]:
 
 def suite_files(folder: Path) -> list[Path]:
     """An exercise's ``exercise.toml`` and suite: paths in the installed package."""
-    return _sources([folder / "exercise.toml", *sorted((folder / "suite").rglob("*.py"))])
+    return [folder / "exercise.toml", *sandbox_suite_files(folder)]
+
+
+def sandbox_suite_files(folder: Path) -> list[Path]:
+    """What of an exercise the sandbox reads: its suite. The supervisor is told the
+    tests' names and limits in its job, and the host applies points, titles and
+    visibility, so ``exercise.toml`` stays out of the image and its hash."""
+    return _sources(sorted((folder / "suite").rglob("*.py")))
 
 
 def in_package(path: Path, package: Path = PACKAGE) -> str:
@@ -70,7 +79,7 @@ def context_files(package: Path = PACKAGE) -> list[tuple[str, Path]]:
     """(path in the context, path in the package) of what the image holds."""
     sources = harness_files(package)
     for exercise in sorted((package / "data" / "exercises").iterdir()):
-        sources += suite_files(exercise)
+        sources += sandbox_suite_files(exercise)
     scripts = package / "data" / "image"
     return [("Dockerfile", scripts / "Dockerfile"), (INSTALL, scripts / INSTALL),
             *((in_package(p, package), p) for p in sources)]
@@ -81,6 +90,16 @@ def contents_hash(package: Path = PACKAGE) -> str:
     for name, path in context_files(package):
         digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
+
+
+def _default_tag() -> str:
+    """This checkout's tag, which follows what the image holds; MINIMAX_GRADER_IMAGE
+    names another (an image copied from a registry, say: its label must match)."""
+    return (os.environ.get("MINIMAX_GRADER_IMAGE")
+            or f"{REPOSITORY}:{__version__}-{contents_hash()}")
+
+
+IMAGE = _default_tag()  # the tag the Docker sandbox runs
 
 
 def stage(target: Path) -> None:
@@ -292,3 +311,28 @@ def problem(client: "DockerClient", tag: str = IMAGE) -> str | None:
         return (f"the grading image {tag} is older than the harness or the suites; "
                 "rebuild it with: minimax-grader image build")
     return None
+
+
+def others(client: "DockerClient", keep: str = IMAGE) -> list[str]:
+    """The tags of the other grading images here: those of ``keep``'s repository
+    that carry the grader's label (older versions, another checkout's)."""
+    repository = keep.rpartition(":")[0]
+    return sorted(tag for found in client.images.list(name=repository,
+                                                      filters={"label": HASH_LABEL})
+                  for tag in found.tags if tag != keep and tag.rpartition(":")[0] == repository)
+
+
+def prune(client: "DockerClient", keep: str = IMAGE) -> tuple[list[str], list[str]]:
+    """Remove the tags ``others`` lists (an image goes with its last tag): (the
+    removed, the kept with the engine's reason: a container uses it)."""
+    from docker.errors import DockerException
+
+    removed, kept = [], []
+    for tag in others(client, keep):
+        try:
+            client.images.remove(tag)
+        except DockerException as exc:
+            kept.append(f"{tag} ({said(exc)})")
+        else:
+            removed.append(tag)
+    return removed, kept

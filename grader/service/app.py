@@ -184,7 +184,7 @@ class Web:
         settings = [(exercise, self.service.setting(exercise.id))
                     for exercise in self.service.exercises.values()]
         return self.page("instructor.html", table=table, counts=counts, settings=settings,
-                         exercises=list(self.service.exercises.values()),
+                         held=self.service.held(), exercises=list(self.service.exercises.values()),
                          csrf=self.service.csrf(_instructor_subject(secret)),
                          rules=("best", "last"))
 

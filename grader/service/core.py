@@ -9,7 +9,6 @@ import hashlib
 import hmac
 import json
 import logging
-import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
@@ -25,6 +24,7 @@ from grader import __version__, exercises, grading, image, intake, report
 from grader.exercises import Exercise
 from grader.sandbox import Sandbox
 from grader.service import db, tokens
+from grader.service.gate import Gate
 from grader.service.models import (
     ExerciseSetting,
     Job,
@@ -41,13 +41,6 @@ log = logging.getLogger("grader.service")
 MAX_ATTEMPTS = 3  # a job whose grading raises this often becomes a grader-error report
 INSTRUCTOR = "instructor_hash"
 CSRF_KEY = "csrf_key"
-LOCAL_WARNING = """
-************************************************************************
-WARNING: grading in the LOCAL sandbox. It is NOT a security boundary:
-students' code runs as this user, on this machine, with its files and
-network. Use it only for trusted code or a test; install Docker and build
-the image (minimax-grader image build) to grade untrusted submissions.
-************************************************************************"""
 
 Grade = Callable[[Exercise, Path], grading.Report]
 
@@ -64,7 +57,7 @@ class Refused(Exception):
 class Options:
     data: Path
     database: str | None = None  # any SQLAlchemy URL; default: SQLite in ``data``
-    sandbox: str = "auto"
+    sandbox: str = "docker"  # or "local" (by name only: it isolates nothing)
     workers: int = 2
     max_upload: int = 2 * 1024 * 1024  # bytes of one upload request
     version: str = field(default_factory=lambda: grader_version())  # reports are kept under it
@@ -72,22 +65,15 @@ class Options:
 
 
 def grader_version() -> str:
-    """The package's version and the hash of its harness and suites: a fixed suite
-    is a new version, whose "regrade all" makes new reports beside the old."""
-    return f"{__version__}+{image.contents_hash()[:12]}"
+    """The package's version and a hash of its harness, suites and exercise.toml
+    files: a fixed suite, or new points, is a new version, whose "regrade all" makes
+    new reports beside the old (points need no new image: the host applies them)."""
+    both = f"{image.contents_hash()}+{exercises.facts_hash()}"
+    return f"{__version__}+{hashlib.sha256(both.encode()).hexdigest()[:12]}"
 
 
-def _loud(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-    log.warning("grading in a sandbox that is not a security boundary")
-
-
-def open_sandbox(choice: str) -> Sandbox:
-    """The sandbox for ``choice``, warning loudly when it is the local one."""
-    chosen = grading.open_sandbox(choice, warn=lambda why: _loud(f"{why}{LOCAL_WARNING}"))
-    if choice == "local":
-        _loud(LOCAL_WARNING)
-    return chosen
+class Held(Exception):
+    """The sandbox can't be used now (the grading image is missing): the job waits."""
 
 
 def digest(files: dict[str, bytes]) -> str:
@@ -100,7 +86,8 @@ def digest(files: dict[str, bytes]) -> str:
 
 class Service:
     def __init__(self, options: Options, *, now: Callable[[], datetime] = db.utcnow,
-                 grade: Grade | None = None, sandbox: Sandbox | None = None) -> None:
+                 grade: Grade | None = None, sandbox: Sandbox | None = None,
+                 gate: Gate | None = None) -> None:
         self.options = options
         self.now = now
         # The students' files and the database: for the service's user alone.
@@ -111,9 +98,12 @@ class Service:
         self.store = Store(options.data / "files")
         self.exercises = {exercise.id: exercise for exercise in exercises.load_all()}
         # A grade function of its own (the tests') needs no sandbox; nor does a web
-        # process whose grading hosts grade (a host's worker passes its own).
-        self.sandbox = (sandbox if sandbox is not None or grade is not None or options.broker
-                        else open_sandbox(options.sandbox))
+        # process whose grading hosts grade (a host's worker passes its own gate).
+        if gate is None and sandbox is not None:
+            gate = Gate(sandbox)
+        elif gate is None and grade is None and not options.broker:
+            gate = Gate.chosen(options.sandbox)
+        self.gate = gate
         self._grade = grade or self._grade_in_sandbox
         self._submitting = threading.Lock()  # one student's check-then-insert at a time
         # Told the ids of newly queued jobs: the pool's or the broker's, once it runs.
@@ -121,6 +111,16 @@ class Service:
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.requeue_running()
+
+    @property
+    def sandbox(self) -> Sandbox | None:
+        """The sandbox this process grades in, as last looked at; None where it grades
+        with none (a web process whose grading hosts grade)."""
+        return self.gate.current if self.gate else None
+
+    def held(self) -> str | None:
+        """Why this process's grading waits (the grading image is missing), or None."""
+        return self.gate.why if self.gate else None
 
     # -- the service's own settings -------------------------------------------------
 
@@ -378,6 +378,9 @@ class Service:
                 for name, data in files.items():
                     (Path(folder) / name).write_bytes(data)
                 made = self._grade(exercise, Path(folder))
+        except Held as held:
+            self._hold(job_id, str(held))
+            return True
         except Exception as exc:  # a grader bug costs this job an attempt, not the pool
             # Its type only: a message may quote the student's files (it is kept in the job).
             log.error("job %d: the grader raised %s", job_id, type(exc).__name__)
@@ -389,8 +392,24 @@ class Service:
         return False
 
     def _grade_in_sandbox(self, exercise: Exercise, folder: Path) -> grading.Report:
-        assert self.sandbox is not None  # opened with the service
-        return grading.grade(exercise, folder, self.sandbox, exercise.limits)
+        """The report, graded in the gate's sandbox; Held while there is none, or
+        when the run failed for want of it (the image went missing meanwhile)."""
+        assert self.gate is not None  # opened with the service
+        chosen = self.gate.sandbox()
+        if chosen is None:
+            raise Held(self.gate.why)
+        made = grading.grade(exercise, folder, chosen, exercise.limits)
+        if made["status"] == "error" and self.gate.look_again() is None:
+            raise Held(self.gate.why)
+        return made
+
+    def _hold(self, job_id: int, why: str) -> None:
+        """A taken job waits again, its attempt not counted: its sandbox is not there."""
+        log.warning("job %d waits: %s", job_id, why)
+        with self.sessions.begin() as session:
+            session.execute(update(Job).where(Job.id == job_id, Job.state == "running").values(
+                state="waiting", attempts=Job.attempts - 1, last_error=why[:2000],
+                updated_at=self.now()))
 
     def _failed(self, job_id: int, exercise: Exercise, files: dict[str, bytes],
                 exc: Exception) -> grading.Report | None:

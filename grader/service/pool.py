@@ -2,7 +2,8 @@
 
 A thread sleeps while the queue is empty; a new submission wakes one at once,
 and each also looks again every few seconds (a job queued by another process,
-or put back after a failure).
+or put back after a failure). While the service's sandbox can't be used (the
+grading image is missing: see ``gate``), no job is taken: they wait.
 """
 
 import logging
@@ -42,7 +43,8 @@ class Pool:
         while not self._stop.is_set():
             self._wake.clear()  # before looking: a wake-up after the look is kept
             try:
-                job_id = self.service.claim()
+                gate = self.service.gate
+                job_id = None if gate and gate.sandbox() is None else self.service.claim()
                 if job_id is not None:
                     self.service.run(job_id)
                     continue

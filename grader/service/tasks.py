@@ -13,6 +13,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import redis
@@ -78,9 +79,10 @@ def make_app(broker: str) -> Celery:
 
 
 def expected_image() -> str:
-    """The grading image this grader's version grades with: its tag and the hash of
-    what it must hold (as ``minimax-grader image build`` labels it)."""
-    return f"{image.IMAGE}@{image.contents_hash()}"
+    """What a host needs to grade this grader's version: the grading image's tag (a
+    hash of what it holds) and the hash of the exercise.toml files the host applies
+    (points, titles), which the image does not hold."""
+    return f"{image.IMAGE}@{exercises.facts_hash()}"
 
 
 @dataclass
@@ -88,7 +90,7 @@ class Host:
     """What a grading host's worker grades with: set once, before it consumes."""
 
     service: Service
-    image: str  # the grading image it has, as expected_image() names one
+    image: Callable[[], str]  # the grading image it has now, as expected_image() names one
     client: redis.Redis
     # Two workers may share a host: the process tells them apart in the job's notes.
     name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
@@ -138,9 +140,10 @@ def grade(task: Task, job_id: int, wanted: str) -> None:
     if host.service.state(job_id) not in ("waiting", "running"):  # a copy sent again
         log.info("job %d: already graded", job_id)
         return
-    if wanted != host.image:
+    have = host.image()
+    if wanted != have:
         why = (f"refused by {host.name}: the job needs the grading image {wanted}, this host "
-               f"has {host.image}")
+               f"has {have}")
         log.warning("job %d %s", job_id, why)
         host.service.note(job_id, why)
         time.sleep(REFUSED_PAUSE)

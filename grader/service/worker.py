@@ -1,32 +1,28 @@
 """``minimax-grader worker``: a grading host's Celery worker.
 
 It grades in the Docker sandbox and keeps the reports in the shared database;
-the submissions' files are read from the shared data folder's store.
+the submissions' files are read from the shared data folder's store. While
+its grading image is missing it refuses jobs, saying why on each (see
+``gate``), and takes them again once the image is built.
 """
 
 import logging
 
 import redis
 
-from grader import grading, image
-from grader.sandbox import Sandbox, Unavailable
-from grader.service import core, tasks
+from grader.service import tasks
 from grader.service.core import Options, Service
+from grader.service.gate import Gate
 
 log = logging.getLogger("grader.service")
 
 
-def image_here(sandbox: Sandbox) -> str:
-    """The grading image this host has, named as ``tasks.expected_image`` names one.
+def image_here(gate: Gate) -> str:
+    """The grading image this host has now, named as ``tasks.expected_image`` names one.
 
-    The local sandbox runs this package's own harness: it has what this version
-    expects. Docker has the image its label says, or none."""
-    if isinstance(sandbox, Unavailable):
-        return f"none ({sandbox.why})"
-    if sandbox.name == "local":
-        return tasks.expected_image()
-    label = image.connect().images.get(image.IMAGE).labels.get(image.HASH_LABEL)
-    return f"{image.IMAGE}@{label}"
+    An open gate has the image this version expects (the local sandbox runs this
+    package's own harness); a shut one has none, and says why."""
+    return tasks.expected_image() if gate.sandbox() is not None else f"none ({gate.why})"
 
 
 def run(options: Options, concurrency: int, pretend_image: str | None = None) -> int:
@@ -35,16 +31,18 @@ def run(options: Options, concurrency: int, pretend_image: str | None = None) ->
     ``pretend_image``, for tests only, is the image this host claims to have."""
     assert options.broker is not None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    sandbox = core.open_sandbox(options.sandbox)
+    gate = Gate.chosen(options.sandbox)
     try:
-        service = Service(options, sandbox=sandbox)
-        tasks.HOST = tasks.Host(service, pretend_image or image_here(sandbox),
+        service = Service(options, gate=gate)
+        tasks.HOST = tasks.Host(service, (lambda: pretend_image) if pretend_image
+                                else lambda: image_here(gate),
                                 redis.Redis.from_url(options.broker, socket_timeout=5))
-        log.info("grading host %s has the grading image %s", tasks.HOST.name, tasks.HOST.image)
+        log.info("grading host %s has the grading image %s", tasks.HOST.name,
+                 tasks.HOST.image())
         app = tasks.make_app(options.broker)
         # Threads: one process, one database engine and sandbox, as the local pool.
         app.worker_main(["worker", "--pool", "threads", "--concurrency", str(concurrency),
                          "--loglevel", "INFO", "--without-gossip", "--without-mingle"])
     finally:
-        grading.close(sandbox)
+        gate.close()
     return 0
