@@ -37,6 +37,8 @@ class Server:
     takes its grading workers too), with its temporary files kept in the
     test's folder."""
 
+    sandbox = ("--sandbox", "local")  # serve's flags for its sandbox
+
     def __init__(self, folder: Path, database_url: str | None = None) -> None:
         self.folder = folder
         self.data = folder / "data"
@@ -50,7 +52,7 @@ class Server:
     def start(self, roster: bool = False) -> "Server":
         self.port = free_port()
         command = [str(Path(sys.executable).parent / "minimax-grader"), "serve",
-                   "--data", str(self.data), "--port", str(self.port), "--sandbox", "local"]
+                   "--data", str(self.data), "--port", str(self.port), *self.sandbox]
         if self.database:
             command += ["--database", self.database]
         if roster:
