@@ -1,11 +1,13 @@
 """The local sandbox: a subprocess in a fresh temporary folder.
 
-It limits and tidies up, but it is NOT a security boundary: the student's
-code runs as the grading user, on this machine. Grade untrusted work in the
-Docker sandbox.
+Where bubblewrap is installed it is a boundary (see ``bubblewrap``): the
+supervisor and each worker run in views of their own, never as root. Without
+it, it limits and tidies up but isolates nothing: the student's code runs as
+the grading user, on this machine, and so it refuses to run as root.
 """
 
 import io
+import json
 import os
 import signal
 import subprocess
@@ -23,10 +25,19 @@ from grader.contracts.events import RESULTS_CAP
 from grader.contracts.provided import provide
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
-from grader.sandbox.common import LOG_CAP, Run, finished, job, keep, wait
+from grader.sandbox import bubblewrap
+from grader.sandbox.common import LOG_CAP, Run, SandboxUnavailable, finished, job, keep, wait
 
 SUPERVISOR = resources.package() / "harness" / "runtime" / "supervisor.py"
 PIPE_GRACE = 3  # seconds to read what is left in the pipes once the supervisor has ended
+AS_ROOT = ("the local sandbox will not run students' code as root without bubblewrap: "
+           "install it (apt-get install bubblewrap), grade in Docker (--sandbox docker), "
+           "or run minimax-grader as an unprivileged user")
+
+
+def is_boundary() -> bool:
+    """Whether the local sandbox is a security boundary here (bubblewrap works)."""
+    return bubblewrap.command() is not None
 
 
 def _scrubbed_env(home: Path) -> dict[str, str]:
@@ -42,10 +53,18 @@ def _read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
 
 
 class LocalSandbox:
+    """``bubblewrap=False``: never in bubblewrap (for comparing, as an ordinary user)."""
+
     name = "local"
+
+    def __init__(self, bubblewrap: bool = True) -> None:
+        self.bubblewrap = bubblewrap
 
     def run(self, exercise: Exercise, submission: Submission, limits: Limits,
             cancel: threading.Event | None = None) -> Run:
+        wrapped = self.bubblewrap and is_boundary()
+        if not wrapped and os.geteuid() == 0:
+            raise SandboxUnavailable(AS_ROOT)
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as temp:
             work = Path(temp)
             settings = job(exercise, limits, exercise.suite, work)
@@ -56,8 +75,25 @@ class LocalSandbox:
             provide(exercise.provides, settings["provided"])
             job_file = jobs.write(settings, work)
             command = [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file)]
-            return supervise(self.name, command, limits, cancel, cwd=work,
-                             env=_scrubbed_env(work), cleanup=lambda: kill_leftovers(work))
+            if not wrapped:
+                return supervise(self.name, command, limits, cancel, cwd=work,
+                                 env=_scrubbed_env(work), cleanup=lambda: kill_leftovers(work))
+            return _in_bubblewrap(command, settings, limits, cancel)
+
+
+def _in_bubblewrap(command: list[str], settings: jobs.Job, limits: Limits,
+                   cancel: threading.Event | None) -> Run:
+    """Run the supervisor's ``command`` in its bubblewrap view, its workers in theirs.
+
+    Killing bwrap ends its PID namespace, every process of the run with it.
+    """
+    work = Path(settings["submission"]).parent
+    uid = bubblewrap.outside_uid()
+    if uid is not None:
+        os.chown(work, uid, uid)  # the job folder is the run's, the rest root's
+    prefix = bubblewrap.worker_prefix(settings["submission"], settings["provided"])
+    wrapped = bubblewrap.supervisor_command(work, uid, [*command, "--wrap", json.dumps(prefix)])
+    return supervise("local", wrapped, limits, cancel, cwd=work, env=_scrubbed_env(work))
 
 
 def kill_leftovers(work: Path, passes: int = 10) -> int:

@@ -1,6 +1,8 @@
 """Starting, killing and reaping the student's worker process.
 
-In the local sandbox the supervisor starts the worker itself. In the Docker
+In the local sandbox the supervisor starts the worker itself, in a
+bubblewrap view of its own where bubblewrap is there (``WrappedSpawner``).
+In the Docker
 sandbox the supervisor and the worker run as two different users, and only
 the container's launcher may start processes as the student: the supervisor
 then asks the launcher over a socket (``BrokerSpawner``), and receives the
@@ -51,12 +53,11 @@ class LocalSpawner:
         from_r, from_w = os.pipe()
         out_r, out_w = os.pipe()
         try:
-            process = subprocess.Popen(
-                worker_command(to_r, from_w, args), stdin=subprocess.DEVNULL, stdout=out_w,
-                stderr=out_w, pass_fds=(to_r, from_w), cwd=cwd, start_new_session=True,
-                env=self.env, user=self.user, group=self.user,
-                extra_groups=[] if self.user is not None else None,
-            )
+            process = self._popen(worker_command(to_r, from_w, args), (to_r, from_w),
+                                  stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
+                                  cwd=cwd, start_new_session=True, env=self.env,
+                                  user=self.user, group=self.user,
+                                  extra_groups=[] if self.user is not None else None)
         except OSError as exc:
             for fd in (to_w, from_r, out_r):
                 os.close(fd)
@@ -66,6 +67,10 @@ class LocalSpawner:
                 os.close(fd)
         self.processes[process.pid] = process
         return process.pid, (to_w, from_r, out_r)
+
+    def _popen(self, command: list[str], fds: tuple[int, ...], **options: Any
+               ) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(command, pass_fds=fds, **options)
 
     def spawn(self, args: Sequence[str], cwd: str) -> Spawned:
         pid, (to_w, from_r, out_r) = self.start(args, cwd)
@@ -80,6 +85,63 @@ class LocalSpawner:
     def wait(self, pid: int) -> int | None:
         process = self.processes.pop(pid, None)
         return process.wait() if process else None
+
+
+class WrappedSpawner(LocalSpawner):
+    """Starts each worker in a bubblewrap view of its own: ``wrap`` is bwrap and
+    its options, made by the host (``grader.sandbox.bubblewrap``).
+
+    The worker is the first process of its PID namespace (``--as-pid-1``), and
+    a kill is sent to it, held by a pidfd, not to bwrap: its namespace ends
+    with it, and a worker that had already ended keeps its own exit status
+    (bwrap killed first would report a SIGKILL for a worker that exited 0).
+    """
+
+    def __init__(self, wrap: Sequence[str]) -> None:
+        super().__init__()
+        self.wrap = list(wrap)
+        self.workers: dict[int, int] = {}  # bwrap's pid -> a pidfd of the worker in it
+
+    def _popen(self, command: list[str], fds: tuple[int, ...], **options: Any
+               ) -> subprocess.Popen[bytes]:
+        info_r, info_w = os.pipe()
+        # The interpreter itself, not a virtual environment's link to it: the
+        # worker's view holds the interpreter's folders and no environment.
+        command = [self.wrap[0], "--as-pid-1", "--info-fd", str(info_w), *self.wrap[1:],
+                   os.path.realpath(command[0]), *command[1:]]
+        try:
+            process = super()._popen(command, (*fds, info_w), **options)
+        except OSError:
+            os.close(info_r)
+            raise
+        finally:
+            os.close(info_w)
+        with os.fdopen(info_r, "rb") as info:  # bwrap closes it once the worker runs
+            started = info.read()
+        if started:
+            try:
+                self.workers[process.pid] = os.pidfd_open(json.loads(started)["child-pid"])
+            except ProcessLookupError:  # ended already: nothing to kill
+                pass
+        return process
+
+    def kill(self, pid: int) -> None:
+        worker = self.workers.pop(pid, None)
+        if worker is None:
+            super().kill(pid)
+            return
+        try:
+            signal.pidfd_send_signal(worker, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        finally:
+            os.close(worker)
+
+    def wait(self, pid: int) -> int | None:
+        code = super().wait(pid)
+        # bwrap ends with 128 + N where the worker was killed by signal N: as
+        # a worker's own, the code is then -N (exit(137) passes for a SIGKILL).
+        return 128 - code if code is not None and code > 128 else code
 
 
 class BrokerSpawner:

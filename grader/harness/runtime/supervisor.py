@@ -1,13 +1,15 @@
 """The trusted process inside the sandbox: runs one exercise's suite.
 
-Run as ``python -I supervisor.py JOB.json [BROKER_FD]``; with BROKER_FD the
-worker is started by the container's launcher (see ``spawn``), as another
-user. Standard output becomes the
-results channel (one JSON line per event, written only by the plugin);
-pytest's own output is sent to standard error. The student's code never runs
-here: it runs in the worker that the suite's fixtures start.
+Run as ``python -I supervisor.py JOB.json [BROKER_FD | --wrap COMMAND]``;
+with BROKER_FD the worker is started by the container's launcher (see
+``spawn``), as another user; with ``--wrap`` (a JSON list: bwrap and its
+options) each worker is started in a bubblewrap view of its own. Standard
+output becomes the results channel (one JSON line per event, written only by
+the plugin); pytest's own output is sent to standard error. The student's
+code never runs here: it runs in the worker that the suite's fixtures start.
 """
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -21,7 +23,9 @@ from grader.contracts import events  # noqa: E402
 from grader.contracts import job as jobs  # noqa: E402
 from grader.harness.runtime import limits  # noqa: E402
 from grader.harness.runtime.plugin import Grading  # noqa: E402
-from grader.harness.runtime.spawn import BrokerSpawner  # noqa: E402
+from grader.harness.runtime.spawn import BrokerSpawner, WrappedSpawner  # noqa: E402
+
+WRAP = "--wrap"
 
 # pytest's plugins that grading never uses; each costs time at every start
 # (unraisableexception, a full garbage collection as the session ends).
@@ -54,6 +58,12 @@ def _undumpable() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
+def _spawner(argv: list[str]) -> WrappedSpawner | BrokerSpawner | None:
+    if argv[:1] == [WRAP]:
+        return WrappedSpawner(json.loads(argv[1]))
+    return BrokerSpawner(int(argv[0])) if argv else None
+
+
 def main(argv: list[str]) -> int:
     _undumpable()
     job = jobs.read(argv[0])
@@ -61,7 +71,7 @@ def main(argv: list[str]) -> int:
     os.dup2(2, 1)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
-    spawner = BrokerSpawner(int(argv[1])) if len(argv) > 1 else None
+    spawner = _spawner(argv[1:])
     grading = Grading(job, channel, spawner)
     # pytest-timeout given as a module: "-p" would first search every installed
     # package's entry points for it.

@@ -1,0 +1,171 @@
+"""The local sandbox's boundary: bubblewrap (``bwrap``), where it is installed.
+
+Two views, one inside the other. The supervisor runs in the outer one: the
+system's programs and libraries, the interpreter and its packages and the
+harness, all read-only, and the job folder, the only writable place. Each
+of the student's workers runs in an inner one that the supervisor starts
+(``LocalSpawner``'s prefix): the interpreter, the worker's own modules (its
+closure, computed from its imports at every run), the submission and the
+modules the course provides, read-only, and a small private ``/tmp``; not
+the suites, the reference search, the mistake models, nor the job folder.
+
+The settings are isolate's and nsjail's, for their reasons: new user, PID,
+network, IPC and UTS namespaces (no process of the machine to see, signal or
+trace, no network but an unconnected loopback, no shared memory or host
+name of the machine's), ``--die-with-parent`` and a PID namespace whose
+first process takes every other with it (nothing outlives a run),
+``--new-session`` (no TIOCSTI into a terminal), all capabilities dropped and
+an unprivileged uid: as root, a uid of the run's own outside the namespace
+too, so that the student's code is never root and no two runs share a
+process count. The rlimits the harness sets are kept. Docker adds a memory
+cgroup, a fresh image file system and seccomp; this has none of them.
+"""
+
+import functools
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from importlib import util
+from pathlib import Path
+
+from grader import resources
+from grader.harness.runtime import closure
+
+# A uid of each run's own, when the grader runs as root: above the 16-bit
+# range and below where /etc/subuid usually starts handing out ranges.
+UIDS = range(70000, 100000)
+INSIDE_UID = "1000"  # the uid an ordinary user's sandbox sees itself run as
+TMP_BYTES = 16 << 20  # the worker's private /tmp
+NAMESPACES = [
+    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--die-with-parent", "--new-session", "--hostname", "sandbox",
+    "--dev", "/dev", "--remount-ro", "/dev",
+]
+# Without root: in a user namespace of its own, as an unprivileged uid there.
+UNPRIVILEGED = ["--unshare-user", "--uid", INSIDE_UID, "--gid", INSIDE_UID, "--cap-drop", "ALL"]
+# The worker's, inside the supervisor's view: no /proc at all (a new one can't
+# be mounted under root's bwrap, whose /proc has folders mounted over), and
+# no user namespace of its own to make.
+WORKER = [*UNPRIVILEGED, *NAMESPACES, "--disable-userns"]
+# The system's programs and libraries: where the interpreter's own libraries
+# (libc, libpython) are found. Each is bound, or made the symlink it is here.
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+FILES = ("/etc/ld.so.cache",)  # the dynamic linker's index of libraries
+
+
+@functools.cache
+def command() -> str | None:
+    """bwrap's path, where it is installed and can make both views here."""
+    found = shutil.which("bwrap")
+    if found is None:
+        return None
+    inner = [found, "--ro-bind", "/", "/", *WORKER, "true"]
+    probe = [found, "--ro-bind", "/", "/", "--tmpfs", "/tmp", *_outer_options(), "--chdir", "/",
+             *_drop(outside_uid()), *inner]
+    done = subprocess.run(probe, capture_output=True, check=False, timeout=30)
+    return found if done.returncode == 0 else None
+
+
+def outside_uid() -> int | None:
+    """The uid a run's sandbox runs as: one of its own as root, else ours."""
+    return UIDS[secrets.randbelow(len(UIDS))] if os.geteuid() == 0 else None
+
+
+def _outer_options() -> list[str]:
+    # As root, bwrap makes the namespaces with root's privileges and setpriv
+    # (``_drop``) then takes them all away: a user namespace made by root
+    # would map the sandbox's uid to root's own outside it.
+    options = [*NAMESPACES, "--proc", "/proc"]
+    return options if os.geteuid() == 0 else [*UNPRIVILEGED, *options]
+
+
+def _drop(uid: int | None) -> list[str]:
+    """The command that runs the next one as ``uid``, with no group, no capability
+    and no way to gain any (setuid programs); nothing when ``uid`` is None."""
+    if uid is None:
+        return []
+    return [shutil.which("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}",
+            "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+
+
+def _interpreter_folders() -> list[str]:
+    return [sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+
+
+def _within(path: str, folders: Iterable[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def _binds(folders: Iterable[str]) -> list[str]:
+    """bwrap's options that bind the system's folders and ``folders`` read-only."""
+    args: list[str] = []
+    bound: list[str] = []
+    for path in SYSTEM:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+            bound.append(path)
+    for path in folders:
+        if not _within(path, bound):
+            args += ["--ro-bind", path, path]
+            bound.append(path)
+    for path in FILES:
+        args += ["--ro-bind-try", path, path]
+    return args
+
+
+def _folders_to(paths: Iterable[str]) -> list[str]:
+    """bwrap's options that make the folders on the way to ``paths`` in the new
+    root, open to all (as root, bwrap would make them root's alone)."""
+    made = sorted({str(folder) for path in paths for folder in Path(path).parents
+                   if str(folder) != "/" and not _within(str(folder), SYSTEM)},
+                  key=lambda folder: folder.count("/"))
+    return [arg for folder in made for arg in ("--perms", "0755", "--dir", folder)]
+
+
+def _worker_files() -> list[str]:
+    """bwrap's options that bind the worker's modules, and their bytecode where
+    it was compiled (the worker runs with -B: it never compiles its own)."""
+    args = []
+    for module in closure.worker_modules():
+        spec = util.find_spec(module)
+        if spec is not None and spec.origin:
+            cached = util.cache_from_source(spec.origin)
+            args += ["--ro-bind", spec.origin, spec.origin, "--ro-bind-try", cached, cached]
+    return args
+
+
+def _bwrap() -> str:
+    found = command()
+    assert found is not None, "only where bwrap is usable"
+    return found
+
+
+def supervisor_command(work: Path, uid: int | None, argv: Sequence[str]) -> list[str]:
+    """The command that runs ``argv``, the supervisor, in its view of a run in
+    ``work`` (the only writable place), as ``uid`` when given (root's runs)."""
+    drop = _drop(uid)
+    folders = [*_interpreter_folders(), sys.prefix, str(resources.package()), _bwrap(),
+               *drop[:1]]
+    # The private /tmp first: the job folder may lie under /tmp.
+    return [_bwrap(), "--tmpfs", "/tmp", *_folders_to([*folders, *FILES, str(work)]),
+            *_binds(folders), "--bind", str(work), str(work), *_outer_options(),
+            "--chdir", str(work), "--remount-ro", "/", "--", *drop, *argv]
+
+
+def worker_prefix(submission: str, provided: str) -> list[str]:
+    """The command that starts a worker in its own view, inside the supervisor's
+    (the interpreter and the worker's arguments follow it)."""
+    package = str(resources.package())
+    # Nothing of the package but the worker's closure, even where the package
+    # lies inside a folder bound for the interpreter (installed beside it).
+    return [_bwrap(), "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
+            *_binds(_interpreter_folders()),
+            "--tmpfs", package, *_worker_files(), "--remount-ro", package,
+            "--ro-bind", submission, submission, "--ro-bind", provided, provided,
+            "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", *WORKER,
+            "--chdir", submission, "--remount-ro", "/", "--"]
