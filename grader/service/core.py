@@ -11,6 +11,7 @@ import json
 import logging
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session, selectinload
 from grader import __version__, exercises, grading, image, intake, report
 from grader.exercises import Exercise
 from grader.sandbox import Sandbox
-from grader.service import db, tokens
+from grader.service import db, fair, tokens
 from grader.service.gate import Gate
 from grader.service.models import (
     ExerciseSetting,
@@ -39,6 +40,7 @@ from grader.service.store import Store
 log = logging.getLogger("grader.service")
 
 MAX_ATTEMPTS = 3  # a job whose grading raises this often becomes a grader-error report
+TURN_SECONDS = 0.2  # how often a grading host waiting for a student's turn looks again
 INSTRUCTOR = "instructor_hash"
 CSRF_KEY = "csrf_key"
 
@@ -62,6 +64,10 @@ class Options:
     max_upload: int = 2 * 1024 * 1024  # bytes of one upload request
     version: str = field(default_factory=lambda: grader_version())  # reports are kept under it
     broker: str | None = None  # a Celery broker URL: grading hosts grade, not this process
+    student_slots: int = 1  # grading slots one student's jobs may hold at once
+    student_quota: int = 20 * 1024 * 1024  # bytes of distinct files one student may store
+    body_idle_seconds: float = 5.0  # a request body that sends nothing this long is cut off
+    body_seconds: float = 60.0  # and one that takes this long in all
 
 
 def grader_version() -> str:
@@ -255,6 +261,7 @@ class Service:
         with self._submitting:
             now = self.now()
             late = self._check_window(student_id, exercise_id, now)
+            self._check_quota(student_id, taken.files)
             stored = {name: self.store.put(data) for name, data in taken.files.items()}
             with self.sessions.begin() as session:
                 submission = Submission(student_id=student_id, exercise_id=exercise_id,
@@ -264,13 +271,28 @@ class Service:
                 session.add_all(StoredFile(submission_id=submission.id, name=name, sha256=sha,
                                            size=len(taken.files[name]))
                                 for name, sha in stored.items())
+                replaced = fair.replace_waiting(session, submission, now)
                 job = self._job(submission.id, now)
                 session.add(job)
                 session.flush()
                 submission_id, job_id = submission.id, job.id
         log.info("submission %d received for %s (late: %s)", submission_id, exercise_id, late)
+        if replaced:
+            log.info("submission %d replaces %s, which waited ungraded", submission_id,
+                     ", ".join(map(str, replaced)))
         self.queued([job_id])
         return submission_id
+
+    def _check_quota(self, student_id: int, files: dict[str, bytes]) -> None:
+        """Refused when storing ``files`` would take the student past their quota."""
+        sizes = {Store.digest(data): len(data) for data in files.values()}
+        with self.sessions() as session:
+            used, adding = fair.stored_bytes(session, student_id, sizes)
+        quota = self.options.student_quota
+        if used + adding > quota:
+            raise Refused(f"your files would take more than your storage quota of "
+                          f"{quota // 1024} KB (your earlier hand-ins hold {used // 1024} KB, "
+                          f"this one {adding // 1024} KB more): ask your instructor", 413)
 
     def submission(self, submission_id: int, student_id: int | None = None) -> Submission | None:
         """A submission with its files and reports; None when there is none, or it is
@@ -303,7 +325,7 @@ class Service:
     def queue_counts(self) -> dict[str, int]:
         with self.sessions() as session:
             rows = session.execute(select(Job.state, func.count()).group_by(Job.state)).all()
-        counts = dict.fromkeys(("waiting", "running", "done", "error"), 0)
+        counts = dict.fromkeys(("waiting", "running", "done", "error", "replaced"), 0)
         counts.update({state: count for state, count in rows})
         return counts
 
@@ -317,27 +339,48 @@ class Service:
         with self.sessions() as session:
             return session.scalar(select(Job.state).where(Job.id == job_id))
 
+    def _fairest(self) -> int | None:
+        with self.sessions() as session:
+            return fair.fairest(session, self.options.student_slots)
+
     def claim(self) -> int | None:
-        """Take the oldest waiting job (state running, one attempt more): its id, or None."""
-        while (job_id := next(iter(self.jobs("waiting")), None)) is not None:
-            if self.take(job_id, "waiting"):
+        """Take the fairest waiting job (see ``fair``): its id, or None when no student
+        with a free grading slot waits."""
+        while (job_id := self._fairest()) is not None:
+            if self._take_into(job_id, job_id, "waiting"):
                 return job_id
         return None
 
     def take(self, job_id: int, *states: str) -> bool:
-        """Mark the job running, one attempt more, if it is in ``states``: whether it was.
+        """Take job ``job_id``'s place in the queue to grade, if it is in ``states``:
+        whether it was (then ``run`` grades what the place holds).
 
-        The attempt is counted before grading, so that one whose grader was killed
-        counts too; the update is conditional, so two takers never both win."""
-        with self.sessions.begin() as session:
-            job = session.get(Job, job_id)
-            if job is None or job.state not in states:
-                return False
-            result = session.execute(
-                update(Job).where(Job.id == job_id, Job.state == job.state,
-                                  Job.attempts == job.attempts)
-                .values(state="running", attempts=job.attempts + 1, updated_at=self.now()))
-            return getattr(result, "rowcount", 0) == 1
+        Grading hosts are handed job ids in the order the jobs were queued, so a
+        waiting job's place is given what ``claim`` would take (the fairest waiting
+        job's submission, whose place gets this one's). While every waiting student
+        holds all their slots, the host waits here for a turn: each waiting job keeps
+        one place in the broker, so none is lost. A running job (sent again, its
+        host died) is graded again as it is."""
+        while (state := self.state(job_id)) in states:
+            if state == "running":
+                return self._take_into(job_id, job_id, "running")
+            fairest = self._fairest()
+            if fairest is None:
+                time.sleep(TURN_SECONDS)
+            elif self._take_into(job_id, fairest, "waiting"):
+                return True
+        return False
+
+    def _take_into(self, place: int, source: int, state: str) -> bool:
+        """Mark ``place`` running with ``source``'s submission, one attempt more (counted
+        before grading, so that one whose grader was killed counts too): whether no
+        other taker got there first."""
+        try:
+            with self.sessions.begin() as session:
+                fair.take_into(session, place, source, state, self.now())
+        except fair.Moved:
+            return False
+        return True
 
     def put_back(self, job_id: int, why: str | None = None) -> bool:
         """A running job waits again (its grader is gone; ``why`` is noted): whether it ran."""
@@ -460,8 +503,8 @@ class Service:
         Reports of other versions are kept."""
         version = self.options.version
         with self.sessions.begin() as session:
-            ids = list(session.scalars(select(Submission.id)
-                                       .where(Submission.exercise_id == exercise_id)))
+            ids = list(session.scalars(select(Submission.id).where(
+                Submission.exercise_id == exercise_id, Submission.replaced_by.is_(None))))
             session.execute(delete(Report).where(
                 Report.submission_id.in_(ids), Report.grader_version == version,
                 Report.status == "error"))

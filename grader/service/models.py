@@ -17,7 +17,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-JOB_STATES = ("waiting", "running", "done", "error")
+# "replaced": a later hand-in took its place before it was graded
+JOB_STATES = ("waiting", "running", "done", "error", "replaced")
 SCORE_RULES = ("best", "last")
 
 
@@ -59,6 +60,9 @@ class Student(Base):
     # sha256 of the token: a stolen database holds no working link
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    # The queue's turn at which one of the student's jobs was last taken: the
+    # lowest goes first (round robin over students; 0 for never).
+    served: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ExerciseSetting(Base):
@@ -79,6 +83,9 @@ class Submission(Base):
     received_at: Mapped[datetime] = mapped_column(DateTime)
     late: Mapped[bool] = mapped_column(Boolean, default=False)
     digest: Mapped[str] = mapped_column(String(64))  # of the files' names and contents
+    # The later hand-in (a submission's id) that took this one's place in the queue
+    # before it was graded; no foreign key: SQLite adds one only by copying the table.
+    replaced_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     files: Mapped[list["StoredFile"]] = relationship(order_by="StoredFile.name")
     reports: Mapped[list["Report"]] = relationship(order_by="Report.id")
 

@@ -10,6 +10,7 @@ from grader.service.core import Service, when
 from grader.service.models import ExerciseSetting, Submission
 
 NOT_COUNTED = "we could not grade this, it does not count"
+REPLACED = "replaced by a later hand-in before it was graded, it does not count"
 
 
 @dataclass
@@ -18,7 +19,7 @@ class Attempt:
     exercise_id: str
     received: str
     late: bool
-    state: str  # "waiting", "graded" or "error"
+    state: str  # "waiting", "replaced", "graded" or "error"
     result: str  # in words
     report_text: str | None = None
 
@@ -46,6 +47,8 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool)
     shown = Attempt(submission.id, submission.exercise_id, when(submission.received_at),
                     submission.late, "waiting", "waiting to be graded")
     if report is None:
+        if submission.replaced_by is not None:
+            shown.state, shown.result = "replaced", REPLACED
         return shown
     shown.state = report.status
     if report.status != "graded" or report.score is None:

@@ -34,9 +34,14 @@ class Store:
             raise ValueError("not a sha256 digest")
         return self.root / digest[:2] / digest
 
+    @staticmethod
+    def digest(data: bytes) -> str:
+        """The name ``put`` stores ``data`` under: its sha256."""
+        return hashlib.sha256(data).hexdigest()
+
     def put(self, data: bytes) -> str:
         """Store ``data`` durably; its sha256, by which ``get`` finds it again."""
-        digest = hashlib.sha256(data).hexdigest()
+        digest = self.digest(data)
         target = self.path(digest)
         if target.exists():  # the same bytes: already durable
             return digest

@@ -1,0 +1,110 @@
+"""The queue's fairness rules, as queries on the service's tables.
+
+* Round robin over students: the waiting job taken next is one of the student
+  whose last job was taken longest ago (their ``served`` turn is the lowest),
+  not the oldest job. A student holds at most ``slots`` grading slots at once,
+  so that a student whose files never return can't fill the pool.
+* One waiting hand-in per student and exercise: a newer hand-in replaces one
+  that waits ungraded; the replaced one is kept, marked, and never counts.
+* A storage quota per student, over the distinct files they stored.
+
+Takes are conditional updates, so that two takers (threads of the pool,
+grading hosts) never both win, and a loser sees :class:`Moved`.
+"""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, aliased
+
+from grader.service.models import Job, StoredFile, Student, Submission
+
+# What a job grades: it moves with the job's place in the queue (see ``take_into``).
+CONTENT = (Job.submission_id, Job.grader_version, Job.attempts, Job.last_error, Job.created_at)
+
+
+class Moved(Exception):
+    """A job was not as read: another taker got there first."""
+
+
+def fairest(session: Session, slots: int) -> int | None:
+    """The id of the waiting job to take next, or None when no student with a free
+    slot waits."""
+    running, theirs = aliased(Job), aliased(Submission)
+    busy = (select(func.count()).select_from(running)
+            .join(theirs, theirs.id == running.submission_id)
+            .where(running.state == "running", theirs.student_id == Submission.student_id)
+            .scalar_subquery())
+    return session.scalar(
+        select(Job.id).join(Submission, Submission.id == Job.submission_id)
+        .join(Student, Student.id == Submission.student_id)
+        .where(Job.state == "waiting", busy < slots)
+        .order_by(Student.served, Job.id).limit(1))
+
+
+def take_into(session: Session, place: int, source: int, state: str, now: datetime) -> None:
+    """Mark job ``place`` (now in ``state``) running with what job ``source`` (waiting)
+    grades, one attempt more; ``source`` gets what ``place`` held. The student's turn
+    becomes the newest. Moved when either job is not as read."""
+    rows = {row.id: row._asdict() for row in session.execute(
+        select(Job.id, Job.state, *CONTENT).where(Job.id.in_({place, source})))}
+    if place not in rows or source not in rows or rows[place]["state"] != state \
+            or rows[source]["state"] != "waiting":
+        raise Moved
+    taken = _content(rows[source])
+    _set(session, rows[place], now, **{**taken, "attempts": taken["attempts"] + 1},
+         state="running")
+    if source != place:
+        _set(session, rows[source], now, **_content(rows[place]))
+    student = select(Submission.student_id).where(Submission.id == taken["submission_id"])
+    newest = select(func.max(Student.served)).scalar_subquery()
+    session.execute(update(Student).where(Student.id == student.scalar_subquery())
+                    .values(served=newest + 1))
+
+
+def _content(row: dict[str, Any]) -> dict[str, Any]:
+    return {column.key: row[column.key] for column in CONTENT}
+
+
+def _set(session: Session, was: dict[str, Any], now: datetime, **values: object) -> None:
+    """Update job ``was["id"]`` if it still holds what was read: else Moved."""
+    same = [column == was[column.key] for column in CONTENT
+            if column.key not in ("last_error", "created_at")]
+    result = session.execute(update(Job).where(Job.id == was["id"], Job.state == was["state"],
+                                               *same).values(updated_at=now, **values))
+    if getattr(result, "rowcount", 0) != 1:
+        raise Moved
+
+
+def replace_waiting(session: Session, newer: Submission, now: datetime) -> list[int]:
+    """Replace the student's hand-ins of the exercise that wait, never graded, by
+    ``newer``: the ids replaced. A late hand-in replaces only late ones, so that an
+    attempt made in time is never lost to a late one."""
+    waiting = select(Job.submission_id).where(Job.state == "waiting")
+    older = list(session.scalars(select(Submission.id).where(
+        Submission.student_id == newer.student_id,
+        Submission.exercise_id == newer.exercise_id, Submission.id != newer.id,
+        Submission.late == newer.late, Submission.replaced_by.is_(None),
+        Submission.id.in_(waiting), ~Submission.reports.any())))
+    replaced = []
+    for old in older:
+        result = session.execute(update(Job).where(Job.submission_id == old,
+                                                   Job.state == "waiting")
+                                 .values(state="replaced", updated_at=now))
+        if getattr(result, "rowcount", 0):  # else a taker got it first: it is graded
+            session.execute(update(Submission).where(Submission.id == old)
+                            .values(replaced_by=newer.id))
+            replaced.append(old)
+    return replaced
+
+
+def stored_bytes(session: Session, student_id: int, sizes: dict[str, int]) -> tuple[int, int]:
+    """(bytes the student's files hold, bytes ``sizes`` (sha256 -> size) would add):
+    a file counts once however often it is handed in."""
+    mine = (select(StoredFile.sha256, StoredFile.size)
+            .join(Submission, Submission.id == StoredFile.submission_id)
+            .where(Submission.student_id == student_id).distinct().subquery())
+    used = session.scalar(select(func.coalesce(func.sum(mine.c.size), 0))) or 0
+    known = set(session.scalars(select(mine.c.sha256).where(mine.c.sha256.in_(sizes))))
+    return used, sum(size for sha, size in sizes.items() if sha not in known)
