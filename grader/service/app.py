@@ -1,10 +1,12 @@
 """The web app (Starlette): students' pages under /s/<token>, the instructor's under /i.
 
 Every page is a Jinja2 template with autoescape on; every form carries a CSRF
-token (see ``tokens``); uploads are capped while they are read; tokens and
-files never reach the log (uvicorn's access log is off, see ``server``).
+token (see ``tokens``); uploads are capped while they are read, and cut off
+when they stall (``BodyDeadline``); tokens and files never reach the log
+(uvicorn's access log is off, see ``server``).
 """
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -64,6 +66,54 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class BodyDeadline:
+    """Cuts off a request body that stalls: each part of it must come within ``idle``
+    seconds, and the whole within ``whole`` seconds of the first read. uvicorn has
+    no such bound (its keep-alive timeout is for a connection between requests),
+    so a body sent a byte at a time would hold its connection for ever.
+
+    A cut-off read raises HTTPException 408 in the endpoint reading it; and any
+    response that starts before its request's body was read to the end says
+    ``connection: close``, so that the server closes the connection instead of
+    reading on what is left of the body."""
+
+    def __init__(self, app: ASGIApp, idle: float, whole: float) -> None:
+        self.app = app
+        self.idle = idle
+        self.whole = whole
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        unread = headers.get(b"content-length", b"0") != b"0" or b"transfer-encoding" in headers
+        loop = asyncio.get_running_loop()
+        ends: float | None = None
+
+        async def bounded() -> Message:
+            nonlocal ends, unread
+            ends = ends or loop.time() + self.whole
+            try:
+                message = await asyncio.wait_for(receive(),
+                                                 max(0.0, min(self.idle, ends - loop.time())))
+            except TimeoutError:
+                raise HTTPException(408, f"The upload was too slow: nothing came for "
+                                         f"{self.idle:g} s, or it took more than "
+                                         f"{self.whole:g} s in all. Nothing was stored: "
+                                         "try again.") from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                unread = False
+            return message
+
+        async def closing(message: Message) -> None:
+            if message["type"] == "http.response.start" and unread:
+                message["headers"] = [*message.get("headers", []), (b"connection", b"close")]
+            await send(message)
+
+        await self.app(scope, bounded, closing)
 
 
 class Web:
@@ -266,8 +316,8 @@ class Web:
                                          "sent was lost. Try again later.", 500)
         # A 404 says nothing of what was looked for, nor whether it exists.
         detail = "There is no such page." if exc.status_code == 404 else exc.detail
-        title = {403: "Not allowed", 404: "Not found", 413: "Too large"}.get(exc.status_code,
-                                                                              "Error")
+        title = {403: "Not allowed", 404: "Not found", 408: "Too slow",
+                 413: "Too large"}.get(exc.status_code, "Error")
         return self.message(title, detail, exc.status_code)
 
 
@@ -319,4 +369,7 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
                             for path, endpoint, methods in routes],
                     exception_handlers={HTTPException: web.error, 500: web.error},
                     lifespan=lifespan)
-    return SecurityHeaders(app)  # outermost: error pages get the headers too
+    # Outermost: error pages get the headers too, and every response is seen by the
+    # deadline's check of an unread body.
+    options = service.options
+    return BodyDeadline(SecurityHeaders(app), options.body_idle_seconds, options.body_seconds)
