@@ -31,6 +31,17 @@ def is_move(value: object) -> TypeGuard[tuple[int, int]]:
     return type(value) is tuple and len(value) == 2 and all(type(c) is int for c in value)
 
 
+def move_like(value: object) -> bool:
+    """Whether a decision's answer is of a kind its models can give: a move,
+    None (no move found) or a number (a score returned instead)."""
+    return is_move(value) or value is None or type(value) in (int, float)
+
+
+def not_a_move(function: str, value: object) -> str:
+    """What is wrong with an answer that is not ``move_like`` (a list [x, y], a dict)."""
+    return f"{function} returned {describe(value, 100)} where a move (x, y) tuple is due"
+
+
 def raised(observation: Observation) -> bool:
     """Whether the student's code failed instead of answering: it raised, was
     stopped (too many counted calls), or a call on what an earlier call

@@ -52,8 +52,7 @@ class NotAMove(Raised):
     a failed call, with a plain message; no model is asked about it."""
 
     def __init__(self, function: str, value: object) -> None:
-        Exception.__init__(self, f"{function} returned {describe(value, 100)} where a "
-                                 "move (x, y) tuple is due")
+        Exception.__init__(self, checks.not_a_move(function, value))
         self.name, self.raised = function, {"type": "NotAMove", "message": str(self)}
 
 
@@ -87,9 +86,8 @@ def _ask_move(decider: Decider, probe: SearchProbe, positions: Positions, depth:
 
     def ask(state: State, path: Path) -> Any:
         answer = answers(state, path)
-        move = answer[0]
-        if not (checks.is_move(move) or move is None or _is_number(move)):
-            raise NotAMove(decider.function, move)
+        if not checks.move_like(answer[0]):
+            raise NotAMove(decider.function, answer[0])
         return answer
 
     return ask
@@ -223,7 +221,7 @@ def _reproduces_count(decider: Decider, flaws: Flaws, observation: Observation) 
     assert isinstance(decided, tuple)  # not Stuck
     move, calls = observation.answer
     return calls == decided[0] and (
-        move in decided[1] or move is not None and not checks.is_move(move))
+        move is not None and not checks.is_move(move) or move in decided[1])
 
 
 def _no_search(found: list[Observation]) -> list[str]:

@@ -123,6 +123,17 @@ def _diagnose(observations: list[Observation],
     return mistakes.diagnose(deepening.MODELS, likelihood, observations)
 
 
+def _diagnose_moves(observations: list[Observation],
+                    alike: Callable[[Deepened, Observation], bool]) -> checks.Diagnosis:
+    """``_diagnose`` of the moves, unless one is of a kind no model gives (a
+    list [x, y], say): then the report says what is due, and names nothing."""
+    odd = [o.answer[0] for o in checks.wrong(observations)
+           if not checks.raised(o) and not checks.move_like(o.answer[0])]
+    if odd:
+        return [], checks.not_a_move(FUNCTION, odd[0]) + "."
+    return _diagnose(observations, alike)
+
+
 def _legal(state: State, move: object) -> bool:
     return checks.is_move(move) and move in isolation.legal_moves(state)
 
@@ -138,7 +149,7 @@ def check_moves(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None
                          + ", ".join(f"({x}, {y})" for x, y in sorted(_best(s, d)))),
         fallback=False)
     checks.verdict(f"The move of {FUNCTION}", observations,
-                   lambda found: _diagnose(found, lambda run, o: run.move == o.answer[0]),
+                   lambda found: _diagnose_moves(found, lambda run, o: run.move == o.answer[0]),
                    shown=lambda answer: describe(answer[0]), cases=CASES,
                    detail=lambda first: on_a_tree(probe))
 
@@ -169,7 +180,7 @@ def check_fallback(probe: SearchProbe, positions: list[tuple[State, Path]]) -> N
     observations = observe(probe, positions, lambda s, b, d, answer: _legal(s, answer[0]),
                            lambda s, b, d: "a legal move (the first, say)", fallback=True)
     checks.verdict(f"The move of {FUNCTION}", observations,
-                   lambda found: _diagnose(found, alike),
+                   lambda found: _diagnose_moves(found, alike),
                    shown=lambda answer: describe(answer[0]), cases=CASES,
                    detail=lambda first: on_a_tree(probe))
 
@@ -237,8 +248,8 @@ def on_a_tree(probe: SearchProbe) -> list[str]:
 def _tree_lines(probe: SearchProbe) -> list[str]:
     cases = st.tuples(trees.trees(), st.integers(0, trees.MAX_DEPTH - 1)).map(_clocked)
     found = trees.smallest(probe, FUNCTION, cases.filter(bool),  # type: ignore[arg-type]
-                           lambda drawn, extra, answer:
-                           answer[0] not in _tree_reference(drawn, extra)[1], EXAMPLES)
+                           lambda drawn, extra, answer: not checks.is_move(answer[0])
+                           or answer[0] not in _tree_reference(drawn, extra)[1], EXAMPLES)
     if found is None:
         return []
     run, best = _tree_reference(found.tree, found.extra)

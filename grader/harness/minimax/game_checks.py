@@ -374,10 +374,10 @@ def new_state_problem(position: OwnPosition) -> tuple[str, str] | None:
     for trial in position.trials:
         if trial.same:
             return "same", f"forecast_move({trial.move}) returned the very state it was called on"
+        if trial.failed == "moves" and isinstance(trial.fault, Missing):
+            return "not_state", str(trial.fault)  # no state, whatever became of the parent
         if trial.ran("after") and not unchanged(before, trial.value("after")):
             return None  # the parent changed: what follows is the other test's to judge
-        if trial.failed == "moves" and isinstance(trial.fault, Missing):
-            return "not_state", str(trial.fault)
         if trial.failed == "child" and trusted_legal(position.path + (trial.move,)):
             return "refused", (f"forecast_move({trial.move}) failed, though the move is legal "
                                f"here and your get_legal_moves offers it: {trial.fault}")

@@ -158,7 +158,7 @@ def _right(board: str, found: Searched) -> bool:
     answer = found.answer
     return (type(answer) is tuple and len(answer) == 3
             and type(answer[0]) in (int, float) and answer[0] == search.value(board)
-            and (answer[1], answer[2]) in search.best_moves(board)
+            and checks.is_move(answer[1:]) and answer[1:] in search.best_moves(board)
             and _as_board(found.board) == board and found.turn == tictactoe.mark(board))
 
 
