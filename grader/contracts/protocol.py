@@ -22,7 +22,7 @@ MAX_DEPTH = 4  # containers nest no deeper in any answer the grader reads
 # Lines the worker sends between replies, as things happen in the student's
 # call (the supervisor tallies them; no count is kept in the worker):
 TESTED = b"t "  # the grader's terminal_test was called: then the position's label
-ENTERED = b"e"  # a stand-in min_value or max_value of the grader's was entered
+ENTERED = b"e "  # a stand-in of the grader's search was entered: then the position's label
 ALARM = b"x "  # the guard refused the student's code something: then what
 
 

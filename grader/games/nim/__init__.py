@@ -9,12 +9,12 @@ grader's kit in the student's process.
 from typing import Any
 
 from grader.games.nim.rules import LOSING_VALUE, WINNING_VALUE, Nim
-from grader.games.nim.variants import MisereNim, OwnPiles, label, score
+from grader.games.nim.variants import MisereNim, OwnPiles, kinds, label, score
 
 __all__ = ["LOSING_VALUE", "WINNING_VALUE", "Nim", "MisereNim", "OwnPiles", "label", "score",
            "KINDS", "describe"]
 
-KINDS = {"nim": Nim, "misere": MisereNim, "piles": OwnPiles}
+KINDS = kinds(Nim)
 
 
 def describe(game: Any) -> list[Any]:

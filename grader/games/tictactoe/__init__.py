@@ -1,7 +1,7 @@
 """Tic-tac-toe, the lab's game, under the ``grader.games.Game`` interface.
 
-``rules`` holds the trusted rules (run in the student's process by the
-grader's stand-ins); ``flawed_rules`` the models of known ``is_end``
+``rules`` holds the trusted rules (sent to the student's process for the
+grader's stand-ins, in the tests that use them); ``flawed_rules`` the models of known ``is_end``
 mistakes. A state is a board string; a move is (row, col). Player 0 is X,
 who moves first; the lab scores for O (max): +1 an O win, -1 an X win.
 """
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CELLS", "EMPTY", "START", "VALUES", "end", "moves", "place", "rows", "start",
            "legal_moves", "play", "terminal", "utility", "to_move", "key", "label", "draw",
-           "positions", "flawed", "mark", "value"]
+           "positions", "flawed", "mark", "value", "descends"]
 
 MARKS = ("X", "O")
 
@@ -102,3 +102,10 @@ def flawed() -> Sequence["EndModel"]:
     from grader.games.tictactoe.flawed_rules import END_MODELS
 
     return END_MODELS
+
+
+def descends(root: str, label: str) -> bool:
+    """Whether board ``label`` follows from board ``root`` by one move or more:
+    every mark of the root still there, and more marks."""
+    return (len(label) == len(root) == 9 and label.count(EMPTY) < root.count(EMPTY)
+            and all(mark in (EMPTY, there) for mark, there in zip(root, label, strict=True)))

@@ -140,7 +140,8 @@ class SearchProbe(Probe):
             return steps.add(call_step(("module", self.module), name,
                                        {"trusted": isolation.to_data(state)}, *extra,
                                        count_in=count_in, trusted=trusted,
-                                       depth_limited=bool(extra)))
+                                       depth_limited=bool(extra),
+                                       root=isolation.label(state) if trusted else None))
 
         return self.ask(positions, one_call, pick)
 

@@ -15,8 +15,10 @@ imported; it refuses, and reports to the supervisor:
   further audit hooks, which could break the grader's own steps, and
   symbolic links, which could name a process's memory under another name;
 - importing the trusted games (``grader.games``) or opening their files:
-  the stand-ins run the game's rules here, and a student's ``is_end`` must
-  not borrow them (the worker also drops them from ``sys.modules``).
+  a student's ``is_end`` must not borrow them. The worker never imports
+  them (a stand-in's rules come over the pipe, to a worker granted it) and
+  the student's user can't read them in the image; this is the last line
+  where neither holds (the local sandbox without bubblewrap).
 
 Module dictionaries and classes are not covered by audit events: the worker
 takes what it needs at call time from its functions' defaults, and

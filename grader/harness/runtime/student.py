@@ -10,6 +10,7 @@ worker nor fill the supervisor's memory.
 import ast
 import collections
 import difflib
+import importlib.util
 import os
 import re
 import select
@@ -21,16 +22,20 @@ from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
+from grader.harness.runtime import standins
 from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner, Spawned, SpawnFailed
 
 START_SECONDS = 10  # importing the student's files
 REACHED = ("For your instructor: this submission reached into the grader's own code or "
            "objects while it was tested; the tests where it did fail")
+OUT_OF_TURN_NOTE = ("For your instructor: this submission called the grader's stand-in for "
+                    "another of its functions on positions that don't follow from the one the "
+                    "function was given; those answers were not counted")
 INTERFERED_AT_IMPORT = "your code interfered with the grader's channel while importing your files"
 MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
-# A line that is no tally (a reply, an alarm): neither "t <label>" nor "e".
+# A line that is no tally (a reply, an alarm): neither "t <label>" nor "e <label>".
 OTHER_LINE = re.compile(b"^(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
-                        + b"$)[^\n]*", re.MULTILINE)
+                        + b")[^\n]*", re.MULTILINE)
 
 # A step (``call_step``, ``inspect_step``) and the worker's reply to it: plain
 # data, and the reply untrusted (nothing in it is sure to have its keys or types).
@@ -77,6 +82,21 @@ class Raised(StudentFault):
         where = f"\n{raised['traceback']}" if raised["traceback"] else ""
         why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
         super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}{where}")
+
+
+class OutOfTurn(Raised):
+    """The student's function called the grader's stand-in for its other
+    function on a position that does not follow from the one it was given
+    (the same one, say: min_value(state) = -max_value(state)): what the
+    stand-in answered there can't count."""
+
+    def __init__(self, name: str, others: Iterable[str]) -> None:
+        others = " and ".join(others)
+        message = (f"{name} called {others} (the grader's, standing in for yours) on a position "
+                   f"that does not follow by a move from the one {name} was given, so the "
+                   f"answer can't count: call {others} on the positions after each legal move")
+        super().__init__(name, {"type": "OutOfTurn", "message": message})
+        self.args = (message,)
 
 
 class ChangedGrader(StudentFault):
@@ -173,7 +193,7 @@ def self_import_text(name: str, line: str, provided: list[str]) -> str:
 def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
               keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False,
               most: int | None = None, setup: dict[str, object] | None = None,
-              read: Iterable[str] = ()) -> Step:
+              read: Iterable[str] = (), root: str | None = None) -> Step:
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
     ("handle", number) or the value of an earlier step of the chain ("step", index).
 
@@ -186,11 +206,34 @@ def call_step(target: Target, name: str, *args: object, count_in: str | None = N
     run to its time limit. For the lab's kind of object, whose state is in
     its attributes, ``setup`` (name -> value; ``{"trusted": data}`` is made by
     the game's kit) sets them on the target first, and the reply's ``read``
-    holds the attributes named in ``read``, once the call returned."""
+    holds the attributes named in ``read``, once the call returned. ``root``
+    is the label of the position the call starts from: the ``trusted``
+    stand-ins must be entered only on positions that follow from it."""
+    trusted = list(trusted)
+    assert name not in trusted, "a function never runs with the grader's own in its place"
     return {"op": "call", "target": list(target), "name": name, "args": list(args),
-            "count_in": count_in, "keep": keep, "trusted": list(trusted),
+            "count_in": count_in, "keep": keep, "trusted": trusted,
             "depth_limited": depth_limited, "most": most, "setup": setup or {},
-            "read": list(read)}
+            "read": list(read), "root": root}
+
+
+def grant(chains: Iterable[Sequence[Step]]) -> frozenset[str]:
+    """The stand-ins a request's steps use ("counted" for the counting ones):
+    what its worker may hold. None of them may be a function that the request
+    calls, or the student's code could call the grader's version instead."""
+    granted: set[str] = set()
+    called: set[str] = set()
+    for chain in chains:
+        for step in chain:
+            if step["op"] != "call":
+                continue
+            called.add(step["name"])
+            if step.get("count_in"):
+                granted.update(["counted", *step["trusted"]])
+            # an OutOfTurn ends its chain here, where the worker goes on
+            assert step.get("root") is None or step is chain[-1], "a rooted call ends its chain"
+    assert not granted & called, f"{sorted(granted & called)} both tested and stood in for"
+    return frozenset(granted)
 
 
 def inspect_step(op: str, a: Target, b: Target) -> Step:
@@ -245,6 +288,23 @@ def _call_text(step: Step) -> str:
     return f"{step['name']}({', '.join(arg(a) for a in step.get('args', []))})"
 
 
+_SOURCES: dict[str, str] = {}
+
+
+def _source(module: str) -> str:
+    """A trusted game module's source, to send to the worker (whose user can't read it)."""
+    if module not in _SOURCES:
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin is not None, module
+        _SOURCES[module] = Path(spec.origin).read_text(encoding="utf-8")
+    return _SOURCES[module]
+
+
+def _game(name: str) -> Any:
+    """The trusted game ``name`` (``grader.games``), for its ``descends``."""
+    return importlib.import_module(f"grader.games.{name}")
+
+
 class OutputTap:
     """Keeps the first ``cap`` bytes of a stream and counts the rest."""
 
@@ -271,7 +331,7 @@ class Student:
     lines: collections.deque[bytearray | collections.Counter[bytes]]
     ids: dict[int, int]
     counted: collections.Counter[bytes]  # the tally lines of the step that runs
-    entered: int
+    entered: collections.Counter[bytes]  # where the step's stand-ins of the search were entered
     alarms: list[str]
 
     def __init__(self, submission: str | Path, modules: Iterable[str], provided: str | Path,
@@ -291,6 +351,8 @@ class Student:
         # kept object's handle -> which call made it, for messages
         self.origins: dict[int, str] = {}
         self.reached: set[str] = set()  # what of the grader's the student's code reached into
+        self.out_of_turn = False  # a stand-in was entered where no search of the call goes
+        self.granted: frozenset[str] = frozenset()  # the running worker's stand-ins
         self.self_imports = self_imports(self.submission, self.modules)
 
     def provided_modules(self) -> list[str]:
@@ -306,11 +368,13 @@ class Student:
                  for name, line in self.self_imports.items()]
         if self.reached:
             notes.append(f"{REACHED} ({', '.join(sorted(self.reached)[:5])}).")
+        if self.out_of_turn:
+            notes.append(f"{OUT_OF_TURN_NOTE}.")
         return notes
 
     # -- the worker's life -------------------------------------------------
 
-    def _spawn(self) -> None:
+    def _spawn(self, granted: frozenset[str]) -> None:
         try:
             self.worker = self.spawner.spawn(
                 [self.submission, self.provided, self.game, *self.modules], cwd=self.submission)
@@ -321,16 +385,23 @@ class Student:
         self.lines = collections.deque()
         self.origins = {}
         self.ids = {}  # kept object's handle -> its id in the worker
-        self.counted, self.entered, self.alarms = collections.Counter(), 0, []
+        self.counted, self.entered, self.alarms = (collections.Counter(), collections.Counter(),
+                                                   [])
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
+        self.granted = granted
+        needed = standins.kit(self.game).sources(granted)
+        self._send({"grant": sorted(granted), "sources": {name: _source(name) for name in needed}},
+                   time.monotonic() + START_SECONDS, "importing your files")
 
-    def start(self) -> None:
-        """Start the worker unless it runs; raise ImportFailed if the files don't import."""
+    def start(self, granted: frozenset[str] = frozenset()) -> None:
+        """Start the worker unless one with the same grant runs (another is
+        stopped first); raise ImportFailed if the files don't import."""
         if self.import_failure:
             raise ImportFailed(self.import_failure)
-        if self.worker:
+        if self.worker and self.granted == granted:
             return
-        self._spawn()
+        self.stop()
+        self._spawn(granted)
         try:
             hello = self._receive(time.monotonic() + START_SECONDS, "importing your files")
         except (CallTimeout, WorkerDied) as exc:  # no use trying again in the next test
@@ -372,7 +443,7 @@ class Student:
         outcomes: list[tuple[list[Reply], StudentFault | None]] = []
         due = deadline()
         try:
-            self.start()
+            self.start(grant(chains))
             self._send({"op": "run", "chains": chains}, due, _doing(chains[0][0]))
             for chain in chains:
                 replies: list[Reply]
@@ -418,7 +489,7 @@ class Student:
         (``calls``: the positions tested, ``entered``), or raise the fault it
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
-        self.counted, self.entered, self.alarms = collections.Counter(), 0, []
+        self.counted, self.entered, self.alarms = collections.Counter(), collections.Counter(), []
         reply = self._receive(due, doing, step.get("most"))
         self._believable(reply, doing)
         name = step.get("name")
@@ -437,7 +508,8 @@ class Student:
             except protocol.BadMessage as exc:
                 self._interfered(doing, f"an unreadable answer from {name}: {exc}")
             self._check_identity(step, reply, replies, doing)
-            reply["calls"], reply["entered"] = self._tested(), self.entered
+            self._check_turns(step)
+            reply["calls"], reply["entered"] = self._tested(), self.entered.total()
             if "handle" in reply:
                 self.origins[reply["handle"]] = _returned(step, reply["value"])
         elif not _strings(reply.get("value")):
@@ -452,6 +524,17 @@ class Student:
         if type(values) is not list or len(values) != len(step["read"]):
             raise protocol.BadMessage("not one value per attribute read")
         return [protocol.decode(value) for value in values]
+
+    def _check_turns(self, step: Step) -> None:
+        """The stand-ins of the search were entered only on positions that
+        follow from the call's root (see ``OutOfTurn``)."""
+        root = step.get("root")
+        if root is None or not self.entered:
+            return
+        descends = _game(self.game).descends
+        if not all(descends(root, label.decode("utf-8", "replace")) for label in self.entered):
+            self.out_of_turn = True
+            raise OutOfTurn(step["name"], step["trusted"])
 
     def _tested(self) -> protocol.Tested:
         """What the step's counted stand-ins were called on: labels, with how often."""
@@ -549,7 +632,8 @@ class Student:
         while True:
             line = self._line(due, doing)
             if isinstance(line, collections.Counter):
-                self.entered += line.pop(protocol.ENTERED, 0)
+                for key in [key for key in line if key.startswith(protocol.ENTERED)]:
+                    self.entered[key[len(protocol.ENTERED):]] += line.pop(key)
                 self.counted.update(line)
                 if len(self.counted) > MAX_TESTED:
                     self._interfered(doing, "more positions tested than the game has")

@@ -16,10 +16,18 @@ and what it needs at call time is bound in its functions' defaults.
 
 Run as a script: ``python -I worker.py RPC_IN RPC_OUT SUBMISSION PROVIDED GAME MODULE...``,
 where PROVIDED is the folder of the modules the course gives students and
-GAME names the kit of stand-ins (``standins``). The
-worker imports nothing of the grader but ``grader.contracts.protocol``, ``guard``,
-its game's kit and the trusted rules the kit uses: in the Docker sandbox the
-student's user can read nothing else (``closure`` lists them).
+GAME names the kit of stand-ins (``standins``). The first request is the
+worker's grant: the stand-ins its test may use, and the source of the trusted
+game modules they need, which the student's user can't read (``Grant``).
+The worker imports nothing of the grader but ``grader.contracts.protocol``,
+``guard`` and its game's kit: in the Docker sandbox the student's user can
+read nothing else (``closure`` lists them).
+
+Nothing here is worth calling in the student's place (the design's
+principle 9): the process holds the stand-ins of its grant only, never the
+grader's version of a function the test calls, and the supervisor checks
+that a stand-in of the search was entered only on positions that follow
+from the call's root (``student.OutOfTurn``).
 """
 
 from __future__ import annotations
@@ -320,25 +328,27 @@ Session = collections.namedtuple(
     "Session", "submission modules handles kit convert snapshot stand_ins")
 
 
-def _hide_games() -> None:
-    """Drop the trusted games the kit loaded from where the student's code
-    would find them (the guard refuses importing them again): their rules
-    answer what the student writes. The kit keeps what it needs bound."""
-    for name in [name for name in sys.modules if name.startswith(guard.HIDDEN_MODULES)]:
-        del sys.modules[name]
-    vars(sys.modules["grader"]).pop("games", None)
-
-
 def _stand_ins(kit: types.ModuleType, modules: dict[str, types.ModuleType], trusted: Any,
-               protect: Callable[..., None], tick: Callable[[bytes], object]
+               protect: Callable[..., None], tick: Callable[[bytes], object],
+               grant: frozenset[str]
                ) -> Mapping[str, Mapping[tuple[str, bool], Callable[..., object]]]:
-    """Each module's stand-ins, made and protected."""
+    """Each module's stand-ins of the grant, made and protected."""
     made: dict[str, Mapping[tuple[str, bool], Callable[..., object]]] = {}
     for name, module in modules.items():
-        functions = kit.stand_ins(module, trusted, tick)
+        functions = kit.stand_ins(module, trusted, tick, grant)
         protect(*functions.values())
         made[name] = types.MappingProxyType(functions)
     return types.MappingProxyType(made)
+
+
+def _games(sources: Mapping[str, str]) -> dict[str, types.ModuleType]:
+    """The trusted game modules the supervisor sent, run from their source
+    (each imports nothing): never in ``sys.modules``, never read from disk."""
+    games: dict[str, types.ModuleType] = {}
+    for name, source in sources.items():
+        module = games[name] = types.ModuleType(name)
+        exec(compile(source, f"<{name}>", "exec"), vars(module))  # noqa: S102 (the grader's own)
+    return games
 
 
 def main(argv: list[str]) -> None:
@@ -347,11 +357,11 @@ def main(argv: list[str]) -> None:
     requests = os.fdopen(int(rpc_in), "rb")
     answers = os.fdopen(int(rpc_out), "wb")
     sys.path[:0] = [submission, provided]
+    grant: dict[str, Any] = protocol.loads(requests.readline())
     kit = standins.kit(game)
-    trusted = kit.load(provided, module_names)
+    trusted = kit.load(provided, module_names, _games(grant["sources"]))
     convert, made = kit.arguments(trusted, answers.write)
     snapshot, protect = _guarded(answers, kit, trusted, [convert, *made])
-    _hide_games()
     submission = os.path.realpath(submission)
     modules, failure = import_all(module_names, submission)
     answers.write(protocol.dumps({"import_failed": failure} if failure else {"ready": True}))
@@ -359,7 +369,8 @@ def main(argv: list[str]) -> None:
     if failure:
         return
     session = Session(submission, modules, {}, kit, convert, snapshot,
-                      _stand_ins(kit, modules, trusted, protect, answers.write))
+                      _stand_ins(kit, modules, trusted, protect, answers.write,
+                                 frozenset(grant["grant"])))
     for line in requests:
         for reply in serve(protocol.loads(line), session):
             answers.write(protocol.dumps(reply))

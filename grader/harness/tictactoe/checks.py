@@ -101,7 +101,8 @@ class LabProbe(Probe):
         """``name(*window)`` on each position, the grader's partner standing in."""
         def script(steps: Steps, board: str, path: Path) -> Ref:
             return self._on_board(steps, board, name, *window, count_in=MODULE,
-                                  trusted=[PARTNER[name]], read=["current_state", "player_turn"])
+                                  trusted=[PARTNER[name]], read=["current_state", "player_turn"],
+                                  root=board)
 
         def pick(called: Ref) -> Searched:
             assert called.reply is not None  # it ran

@@ -12,32 +12,42 @@ class, so the whole tree counts.
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 
 from grader.contracts import protocol
-from grader.games.nim import KINDS as GAMES
-from grader.games.nim import rules, variants
 
 TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
 if TYPE_CHECKING:
     from typing import Any
 
 COUNTED: tuple[str, ...] = ()
+RULES, VARIANTS = "grader.games.nim.rules", "grader.games.nim.variants"
 
 
-def load(provided: str, module_names: list[str]) -> types.ModuleType:
-    return rules
+def sources(grant: Collection[str]) -> tuple[str, ...]:
+    """Nim (which the course hands out as nim.py) and the other games the
+    search is run on: the games the student's search is handed, always."""
+    return (RULES, VARIANTS)
 
 
-def guarded(trusted: types.ModuleType) -> list[object]:
-    return [rules, variants, variants._TwoPlayers, *GAMES.values()]
+def load(provided: str, module_names: list[str], games: Mapping[str, types.ModuleType]
+         ) -> types.SimpleNamespace:
+    """The games, by the name the wire gives them, and their label and score."""
+    variants = games[VARIANTS]
+    return types.SimpleNamespace(modules=(games[RULES], variants), label=variants.label,
+                                 score=variants.score, kinds=variants.kinds(games[RULES].Nim),
+                                 base=variants._TwoPlayers)
 
 
-def _counted(game: type, tick: Callable[[bytes], object]) -> type:
+def guarded(trusted: types.SimpleNamespace) -> list[object]:
+    return [*trusted.modules, trusted.base, *trusted.kinds.values()]
+
+
+def _counted(game: type, tick: Callable[[bytes], object], label: Callable[[Any], str]) -> type:
     """``game``'s class with a ``move`` that reports each call."""
     def move(self: Any, player: Any, take: Any, _tick: Callable[[bytes], object] = tick,
              _move: Callable[..., Any] = game.move,  # type: ignore[attr-defined]
-             _label: Callable[[Any], str] = variants.label,
+             _label: Callable[[Any], str] = label,
              _line: bytes = protocol.TESTED + b"m ", _str: type[str] = str) -> Any:
         _tick(_line + f"{_str(player)}|{_label(self)}|{_str(take)}".encode() + b"\n")
         return _move(self, player, take)
@@ -46,16 +56,16 @@ def _counted(game: type, tick: Callable[[bytes], object]) -> type:
                                          "__qualname__": game.__qualname__})
 
 
-def arguments(trusted: types.ModuleType, tick: Callable[[bytes], object]
+def arguments(trusted: types.SimpleNamespace, tick: Callable[[bytes], object]
               ) -> tuple[Callable[[object], object], list[object]]:
     """What ``{"trusted": data}`` stands for: ``["game", kind, state, players,
     last]`` a counting game, ``["score"]`` the counting score function; and
     the classes made, for the guard."""
-    counted = {kind: _counted(game, tick) for kind, game in GAMES.items()}
+    counted = {kind: _counted(game, tick, trusted.label) for kind, game in trusted.kinds.items()}
 
     def score(game: Any, player: Any, _tick: Callable[[bytes], object] = tick,
-              _label: Callable[[Any], str] = variants.label,
-              _score: Callable[[Any, Any], int] = variants.score,
+              _label: Callable[[Any], str] = trusted.label,
+              _score: Callable[[Any, Any], int] = trusted.score,
               _line: bytes = protocol.TESTED + b"s ", _str: type[str] = str) -> int:
         _tick(_line + _label(game).encode() + b"\n")  # the game only: a count, not a value
         return _score(game, player)
@@ -74,6 +84,7 @@ def owner(module: types.ModuleType) -> object:
     return None
 
 
-def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callable[[bytes], object]
+def stand_ins(module: types.ModuleType, trusted: types.SimpleNamespace,
+              tick: Callable[[bytes], object], grant: Collection[str]
               ) -> dict[tuple[str, bool], Callable[..., object]]:
     return {}

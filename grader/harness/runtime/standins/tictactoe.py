@@ -7,39 +7,52 @@ rules, so that the search is judged apart from the student's own is_end.
 student's so that the other function of the pair is tested alone: each
 searches as the lab's code does,
 calling back into the student's other function, looked up on the object at
-call time, for the children.
+call time, for the children, and reports being entered with the board (an
+``e`` line), which the supervisor checks follows from the call's board.
+
+The trusted rules reach this process only when a test is granted a stand-in
+(the supervisor sends them, ``sources``): while the student's ``is_end`` is
+tested, nothing here knows how a game ends.
 """
 
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 
 from grader.contracts import protocol
-from grader.games.tictactoe import rules
 
 TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
 if TYPE_CHECKING:
     from typing import Any
 
 COUNTED = ("is_end",)
+RULES = "grader.games.tictactoe.rules"
 
 
-def load(provided: str, module_names: list[str]) -> types.ModuleType:
-    return rules
+def sources(grant: Collection[str]) -> tuple[str, ...]:
+    """The rules, for a test granted stand-ins only."""
+    return (RULES,) if grant else ()
 
 
-def guarded(trusted: types.ModuleType) -> list[object]:
-    return [rules]
+def load(provided: str, module_names: list[str], games: Mapping[str, types.ModuleType]
+         ) -> types.ModuleType | None:
+    return games.get(RULES)
 
 
-def arguments(trusted: types.ModuleType, tick: Callable[[bytes], object]
+def guarded(trusted: types.ModuleType | None) -> list[object]:
+    return [trusted] if trusted else []
+
+
+def _rows(board: Any) -> object:
+    """A board string as the lab's ``current_state``: fresh lists."""
+    return [list(board[0:3]), list(board[3:6]), list(board[6:9])]
+
+
+def arguments(trusted: types.ModuleType | None, tick: Callable[[bytes], object]
               ) -> tuple[Callable[[object], object], list[object]]:
-    """A board string, as the lab's ``current_state``: fresh lists (nothing more to guard)."""
-    def board(data: object, _rows: Callable[[Any], list[list[str]]] = rules.rows) -> object:
-        return _rows(data)
-
-    return board, []
+    """A board string, as the lab's ``current_state`` (nothing more to guard)."""
+    return _rows, []
 
 
 def owner(module: types.ModuleType) -> object:
@@ -55,14 +68,6 @@ def _unreadable(game: Any) -> TypeError:
                         "be three lists of three marks, '.', 'X' or 'O'")
 
 
-def _ended(board: object, _end: Callable[[str], str | None] = rules.end
-           ) -> tuple[bytes, str | None] | None:
-    """A board's tally line and is_end answer; None for what is no board."""
-    if type(board) is not str or len(board) != 9 or board.strip(".XO"):
-        return None
-    return protocol.TESTED + board.encode() + b"\n", _end(board)
-
-
 def _value(found: Any, name: str) -> Any:
     """The value in what the student's ``name`` returned: (value, row, col)."""
     if type(found) in (tuple, list) and len(found) == 3 and type(found[0]) in (int, float):
@@ -72,11 +77,24 @@ def _value(found: Any, name: str) -> Any:
                     "function)")
 
 
-def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callable[[bytes], object]
+def stand_ins(module: types.ModuleType, trusted: types.ModuleType | None,
+              tick: Callable[[bytes], object], grant: Collection[str]
               ) -> dict[tuple[str, bool], Callable[..., object]]:
-    """The grader's is_end, and its searches that stand in for the student's."""
+    """The grader's is_end, and its searches that stand in for the student's:
+    those in ``grant`` only."""
+    if trusted is None:
+        return {}
+    rules = trusted
+
+    def ended(board: object, _end: Callable[[str], str | None] = rules.end
+              ) -> tuple[bytes, str | None] | None:
+        """A board's tally line and is_end answer; None for what is no board."""
+        if type(board) is not str or len(board) != 9 or board.strip(".XO"):
+            return None
+        return protocol.TESTED + board.encode() + b"\n", _end(board)
+
     def is_end(self: Any, _tick: Callable[[bytes], object] = tick,
-               _label: Callable[[Any], str] = rules.label, _ended: Callable[..., Any] = _ended,
+               _label: Callable[[Any], str] = rules.label, _ended: Callable[..., Any] = ended,
                _unreadable: Callable[[Any], TypeError] = _unreadable,
                _seen: dict[object, Any] = {}) -> str | None:  # noqa: B006 (a cache, bound, guarded)
         try:
@@ -96,9 +114,16 @@ def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callabl
                _is_end: Callable[[Any], str | None] = is_end,
                _values: dict[str, int] = dict(rules.VALUES),  # noqa: B006 (bound and guarded)
                _cells: tuple[tuple[int, int], ...] = rules.CELLS, _number: Any = _value,
-               _getattr: Callable[..., Any] = getattr) -> tuple[Any, Any, Any]:
+               _getattr: Callable[..., Any] = getattr, _tick: Callable[[bytes], object] = tick,
+               _label: Callable[[Any], str] = rules.label, _entered: bytes = protocol.ENTERED
+               ) -> tuple[Any, Any, Any]:
         """The lab's max (``maximising``) or min, with alpha-beta when a
         ``window`` (alpha, beta) is given: prune on >= beta / <= alpha."""
+        try:
+            where = _label(self.current_state).encode()
+        except Exception:  # no board: is_end says so below
+            where = b"?"
+        _tick(_entered + where + b"\n")
         result = _is_end(self)
         if result is not None:
             return (_values[result], 0, 0)
@@ -144,5 +169,8 @@ def stand_ins(module: types.ModuleType, trusted: types.ModuleType, tick: Callabl
                        ) -> Any:
         return _search(self, (alpha, beta), False)
 
-    return {("is_end", False): is_end, ("max", False): max, ("min", False): min,
+    made: dict[tuple[str, bool], Callable[..., object]] = {
+            ("is_end", False): is_end, ("max", False): max, ("min", False): min,
             ("max_alpha_beta", False): max_alpha_beta, ("min_alpha_beta", False): min_alpha_beta}
+    granted = {*grant, *(COUNTED if "counted" in grant else ())}
+    return {key: function for key, function in made.items() if key[0] in granted}
