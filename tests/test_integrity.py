@@ -13,16 +13,18 @@ import time
 import pytest
 
 from grader.contracts.provided import provide
-from grader.games import isolation
+from grader.games import isolation, tictactoe
 from grader.harness.minimax.search import Search
 from grader.harness.runtime.student import (
     ChangedGrader,
     ImportFailed,
+    OutOfTurn,
     Raised,
     Student,
     StudentFault,
     WorkerDied,
     call_step,
+    grant,
     inspect_step,
 )
 
@@ -284,3 +286,77 @@ def test_the_stand_ins_rules_are_out_of_the_students_reach(tmp_path, name):
         assert worker.call(("module", "code"), "by_modules", deadline=soon())["value"] == []
     finally:
         worker.stop()
+
+
+HOLDS = r'''
+import sys
+
+def stand_ins():
+    """What the worker's session holds, found on the stack as an attacker would."""
+    frame = sys._getframe(1)
+    while "session" not in frame.f_locals:
+        frame = frame.f_back
+    session = frame.f_locals["session"]
+    return sorted({name for held in session.stand_ins.values() for name, _ in held})
+
+def holds(gameState):
+    return stand_ins()
+
+def min_value(gameState):
+    return -max_value(gameState)
+
+def max_value(gameState):
+    return 0
+'''
+
+
+@pytest.fixture
+def holder(tmp_path):
+    (tmp_path / "code.py").write_text(HOLDS)
+    provide(["gamestate"], tmp_path / "provided")
+    worker = Student(tmp_path, ["code"], tmp_path / "provided")
+    yield worker
+    worker.stop()
+
+
+def test_a_worker_holds_only_the_stand_ins_of_its_grant(holder):
+    """Testing min_value with the grader's max_value: no trusted min_value, nor
+    anything at all without a counted call."""
+    def held(**step):
+        [(replies, fault)] = holder.run(
+            [[call_step(("module", "code"), "holds", root(), **step)]], soon)
+        assert fault is None
+        return replies[0]["value"]
+
+    assert held() == []
+    assert held(count_in="code", trusted=["max_value"]) == ["max_value", "terminal_test"]
+    assert held(count_in="code") == ["terminal_test"]
+
+
+def test_no_request_grants_the_function_it_tests():
+    with pytest.raises(AssertionError):
+        call_step(("module", "code"), "min_value", trusted=["min_value"])
+    both = [[call_step(("module", "code"), "min_value", count_in="code", trusted=["max_value"])],
+            [call_step(("module", "code"), "max_value", count_in="code", trusted=["min_value"])]]
+    with pytest.raises(AssertionError, match="both tested and stood in for"):
+        grant(both)
+
+
+def test_a_stand_in_used_out_of_turn_is_no_answer(holder):
+    """-max_value(state) on the very state is minimax's min_value, but not a search."""
+    [(_, fault)] = holder.run([[call_step(("module", "code"), "min_value", root(), count_in="code",
+                                          trusted=["max_value"], root=root_label())]], soon)
+    assert isinstance(fault, OutOfTurn) and "does not follow by a move" in str(fault)
+    assert any("out of turn" in note or "don't follow" in note for note in holder.notes())
+
+
+@pytest.mark.parametrize("game, root, below, other", [
+    (tictactoe, "X........", "XO.......", "O........"),
+    (isolation, root_label(), isolation.label(isolation.new_game().forecast_move((0, 0))),
+     isolation.label(isolation.new_game())),
+])
+def test_what_follows_from_a_root(game, root, below, other):
+    assert game.descends(root, below)
+    assert not game.descends(root, root)  # the same position: no move made
+    assert not game.descends(below, root)
+    assert not game.descends(root, "?")
