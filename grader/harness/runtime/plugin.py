@@ -54,6 +54,8 @@ class BoundStudent:
 
 
 IMPORT_FAILED = "not run: your files could not be imported (the report's message says why)"
+# A fault in the grader's own check of one test: that test alone is left unjudged.
+NOT_CHECKED = "could not be checked: the grader failed in its own check of this test"
 
 
 def _status(excinfo: pytest.ExceptionInfo[BaseException], told_import: bool
@@ -68,7 +70,8 @@ def _status(excinfo: pytest.ExceptionInfo[BaseException], told_import: bool
         return exc.status, str(exc), _fault_mistakes(exc), False
     if excinfo.typename == "Failed" and str(exc).lstrip().startswith("Timeout"):
         return "timeout", "the test's time limit was reached", [], False
-    return "error", f"internal grader error: {excinfo.typename}: {exc}", [], True
+    return "error", (f"{NOT_CHECKED} ({excinfo.typename}: {exc}); not a mistake of "
+                     "yours: your instructor is told, to grade it again"), [], True
 
 
 def _fault_mistakes(exc: StudentFault) -> list[str]:
