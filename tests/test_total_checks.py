@@ -10,6 +10,7 @@ oddly must lose its points.
 """
 
 import re
+import shutil
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
@@ -18,8 +19,10 @@ from conftest import ROOT, SOLUTIONS, grade
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from grader import exercises
+from grader import exercises, intake
+from grader.contracts import events
 from grader.harness.runtime.plugin import NOT_CHECKED
+from grader.sandbox.local import LocalSandbox
 
 ODD_RETURNS = ROOT / "tests" / "odd_returns.py"
 # exercise -> {a graded function: the tests that judge what it returns}
@@ -129,3 +132,27 @@ def test_odd_answers_are_verdicts(exercise_id):
         check_report(report, {t for f in functions for t in JUDGED[exercise_id][f]})
 
     graded()
+
+
+FAULT = '''
+
+def test_max_value(helpers):
+    {}["a grader bug"]  # a fault of the check itself, not of the student's answers
+'''
+
+
+def test_a_fault_in_one_check_costs_that_test_alone(tmp_path):
+    """A grader fault inside one test's check leaves that test "could not be
+    checked", flagged internal, and every other test its own verdict."""
+    root = tmp_path / "exercises"
+    shutil.copytree(exercises.load("helpers").folder, root / "helpers")
+    with open(root / "helpers" / "suite" / "test_helpers.py", "a", encoding="utf-8") as suite:
+        suite.write(FAULT)  # replaces the real test_max_value
+    exercise = exercises.load("helpers", root)
+    submission = intake.take(SOLUTIONS / "helpers", exercise.files)
+    verdicts = events.verdicts(LocalSandbox().run(exercise, submission, exercise.limits).events)
+    broken = verdicts.pop("test_max_value")
+    assert broken["status"] == "error" and broken["internal"] is True
+    assert broken["message"].startswith(NOT_CHECKED) and "KeyError" in broken["message"]
+    assert set(verdicts) == {t.name for t in exercise.tests} - {"test_max_value"}
+    assert all(v["status"] == "passed" and not v["internal"] for v in verdicts.values())
