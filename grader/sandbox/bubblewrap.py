@@ -46,10 +46,9 @@ NAMESPACES = [
 ]
 # Without root: in a user namespace of its own, as an unprivileged uid there.
 UNPRIVILEGED = ["--unshare-user", "--uid", INSIDE_UID, "--gid", INSIDE_UID, "--cap-drop", "ALL"]
-# The worker's, inside the supervisor's view: no /proc at all (a new one can't
-# be mounted under root's bwrap, whose /proc has folders mounted over), and
-# no user namespace of its own to make.
-WORKER = [*UNPRIVILEGED, *NAMESPACES, "--disable-userns"]
+# The worker's, inside the supervisor's view: the /proc of its own PID
+# namespace, and no user namespace of its own to make.
+WORKER = [*UNPRIVILEGED, *NAMESPACES, "--proc", "/proc", "--disable-userns"]
 # The system's programs and libraries: where the interpreter's own libraries
 # (libc, libpython) are found. Each is bound, or made the symlink it is here.
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -62,9 +61,9 @@ def command() -> str | None:
     found = shutil.which("bwrap")
     if found is None:
         return None
-    inner = [found, "--ro-bind", "/", "/", *WORKER, "true"]
-    probe = [found, "--ro-bind", "/", "/", "--tmpfs", "/tmp", *_outer_options(), "--chdir", "/",
-             *_drop(outside_uid()), *inner]
+    whole = ["--ro-bind", "/", "/", "--tmpfs", "/tmp"]
+    worker = [found, "--ro-bind", "/", "/", *WORKER, "true"]
+    probe = _layers(found, whole, "/", outside_uid(), worker)
     done = subprocess.run(probe, capture_output=True, check=False, timeout=30)
     return found if done.returncode == 0 else None
 
@@ -74,12 +73,23 @@ def outside_uid() -> int | None:
     return UIDS[secrets.randbelow(len(UIDS))] if os.geteuid() == 0 else None
 
 
-def _outer_options() -> list[str]:
-    # As root, bwrap makes the namespaces with root's privileges and setpriv
-    # (``_drop``) then takes them all away: a user namespace made by root
-    # would map the sandbox's uid to root's own outside it.
-    options = [*NAMESPACES, "--proc", "/proc"]
-    return options if os.geteuid() == 0 else [*UNPRIVILEGED, *options]
+def _layers(bwrap: str, view: list[str], cwd: str, uid: int | None, argv: Sequence[str]
+            ) -> list[str]:
+    """The command that runs ``argv`` in the supervisor's ``view`` (bwrap's binds).
+
+    As root (``uid`` given), two layers: a user namespace made by root would
+    map the sandbox's uid to root's own outside it, so root's bwrap only
+    makes the view and setpriv (``_drop``) takes every privilege away; the
+    same view is then made again, unprivileged, as for an ordinary user. Its
+    /proc is the machine's: the one root's bwrap mounts has folders mounted
+    over it, below which no unprivileged bwrap may mount one of its own.
+    """
+    unprivileged = [bwrap, *view, *UNPRIVILEGED, *NAMESPACES, "--proc", "/proc",
+                    "--chdir", cwd, "--remount-ro", "/", "--", *argv]
+    if uid is None:
+        return unprivileged
+    return [bwrap, *view, "--bind", "/proc", "/proc", "--dev", "/dev", "--die-with-parent",
+            "--chdir", cwd, "--remount-ro", "/", "--", *_drop(uid), *unprivileged]
 
 
 def _drop(uid: int | None) -> list[str]:
@@ -148,13 +158,12 @@ def _bwrap() -> str:
 def supervisor_command(work: Path, uid: int | None, argv: Sequence[str]) -> list[str]:
     """The command that runs ``argv``, the supervisor, in its view of a run in
     ``work`` (the only writable place), as ``uid`` when given (root's runs)."""
-    drop = _drop(uid)
     folders = [*_interpreter_folders(), sys.prefix, str(resources.package()), _bwrap(),
-               *drop[:1]]
+               *_drop(uid)[:1]]
     # The private /tmp first: the job folder may lie under /tmp.
-    return [_bwrap(), "--tmpfs", "/tmp", *_folders_to([*folders, *FILES, str(work)]),
-            *_binds(folders), "--bind", str(work), str(work), *_outer_options(),
-            "--chdir", str(work), "--remount-ro", "/", "--", *drop, *argv]
+    view = ["--tmpfs", "/tmp", *_folders_to([*folders, *FILES, str(work)]), *_binds(folders),
+            "--bind", str(work), str(work)]
+    return _layers(_bwrap(), view, str(work), uid, argv)
 
 
 def worker_prefix(submission: str, provided: str) -> list[str]:
