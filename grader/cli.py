@@ -17,7 +17,8 @@ from grader import __version__, batch, exercises, files, grading, intake, render
 from grader.batch import roster, summary
 from grader.errors import UsageError
 from grader.handout import handout, self_check
-from grader.sandbox import Sandbox
+from grader.sandbox import Sandbox, local_is_boundary
+from grader.service.lti import commands as lti_commands
 
 if TYPE_CHECKING:  # docker is imported where it is used (grader.image)
     from docker import DockerClient
@@ -103,7 +104,7 @@ def _warn(text: str) -> None:
 
 def _isolated(name: str, jobs: int) -> Sandbox:
     """The batch's sandbox: Docker unless local is asked for by name."""
-    if name == "local":
+    if name == "local" and not local_is_boundary():
         _warn("warning: grading in the local sandbox, which is not a security boundary: "
               "the students' code runs as you, on this machine")
     return grading.isolated(name, warm=jobs)
@@ -266,7 +267,7 @@ def cmd_image(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     from docker.errors import DockerException
 
-    tag = args.tag or image.IMAGE
+    tag = args.tag or image.default_tag()
     try:
         if not args.force and not image.problem(client, tag):
             print(f"{tag} is up to date; nothing to do (--force rebuilds it)")
@@ -320,7 +321,8 @@ def cmd_gradescope_package(args: argparse.Namespace) -> int:
 def _service_extra() -> None:
     """Refuse, with the way out, where the service's packages are not installed."""
     missing = [name for name in ("sqlalchemy", "alembic", "starlette", "uvicorn", "jinja2",
-                                 "celery", "psycopg") if importlib.util.find_spec(name) is None]
+                                 "celery", "psycopg", "pylti1p3")
+               if importlib.util.find_spec(name) is None]
     if missing:
         raise UsageError(f"the web service needs {', '.join(missing)}: install the grader with "
                          "its service extra (pip install 'minimax-grader[service]', or "
@@ -348,6 +350,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
     options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
                            broker=args.broker)
     return worker.run(options, args.concurrency, args.pretend_image)
+
+
+def cmd_lti(args: argparse.Namespace) -> int:
+    _service_extra()
+    from grader.service.lti import commands
+
+    return commands.run(args)
 
 
 LIMIT_FLAGS = (("call-seconds", float), ("test-seconds", float), ("total-seconds", float),
@@ -398,8 +407,8 @@ def parser() -> argparse.ArgumentParser:
     many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
     many.add_argument("--jobs", type=int, help="submissions graded at once (default: the cores)")
     many.add_argument("--sandbox", choices=("docker", "local"), default="docker", help=(
-        "docker (the default; refused when no engine answers) or local, which isolates "
-        "nothing"))
+        "docker (the default; refused when no engine answers) or local, a boundary only "
+        "where bubblewrap is installed"))
     many.add_argument("--resume", action="store_true",
                       help="keep the reports of students whose files are unchanged")
     many.add_argument("--retry-errors", action="store_true",
@@ -472,12 +481,14 @@ def parser() -> argparse.ArgumentParser:
     host.add_argument("--sandbox", choices=("docker", "local"), default="docker",
                       help=argparse.SUPPRESS)
     host.add_argument("--pretend-image", help=argparse.SUPPRESS)
+    lti_commands.add_parser(commands)
     return top
 
 
 COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd_batch,
             "image": cmd_image, "gradescope-package": cmd_gradescope_package,
-            "check-solutions": cmd_check_solutions, "serve": cmd_serve, "worker": cmd_worker}
+            "check-solutions": cmd_check_solutions, "serve": cmd_serve, "worker": cmd_worker,
+            "lti": cmd_lti}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

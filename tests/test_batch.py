@@ -60,7 +60,7 @@ def test_a_class_through_the_local_sandbox(tmp_path, capsys):
     code, stdout, stderr = batch_cli(capsys, tmp_path / "class", "-o", out, "--sandbox", "local",
                                      "--jobs", "2")
     assert code == 0, stdout + stderr
-    assert "not a security boundary" in stderr
+    assert ("not a security boundary" in stderr) != sandbox.local_is_boundary()  # without bwrap
     reports = read_reports(out)
     assert {s: r["score"] for s, r in reports.items()} == expected
     for student, made in reports.items():
