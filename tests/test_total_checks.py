@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from grader import exercises, intake
 from grader.contracts import events
 from grader.harness.runtime.plugin import NOT_CHECKED
-from grader.sandbox.local import LocalSandbox
+from grader.sandbox import common, local
 
 ODD_RETURNS = ROOT / "tests" / "odd_returns.py"
 # exercise -> {a graded function: the tests that judge what it returns}
@@ -141,16 +141,23 @@ def test_max_value(helpers):
 '''
 
 
-def test_a_fault_in_one_check_costs_that_test_alone(tmp_path):
+def test_a_fault_in_one_check_costs_that_test_alone(tmp_path, monkeypatch):
     """A grader fault inside one test's check leaves that test "could not be
     checked", flagged internal, and every other test its own verdict."""
-    root = tmp_path / "exercises"
-    shutil.copytree(exercises.load("helpers").folder, root / "helpers")
-    with open(root / "helpers" / "suite" / "test_helpers.py", "a", encoding="utf-8") as suite:
-        suite.write(FAULT)  # replaces the real test_max_value
-    exercise = exercises.load("helpers", root)
+    exercise = exercises.load("helpers")
+    suite = shutil.copytree(exercise.suite, tmp_path / "suite")
+    with open(suite / "test_helpers.py", "a", encoding="utf-8") as broken:
+        broken.write(FAULT)  # in place of the real test_max_value
+
+    def job(exercise, limits, _suite, work, **options):
+        # the suite goes into the run's own folder, which its sandbox can read
+        return common.job(exercise, limits, shutil.copytree(suite, work / "suite"), work,
+                          **options)
+
+    monkeypatch.setattr(local, "job", job)
     submission = intake.take(SOLUTIONS / "helpers", exercise.files)
-    verdicts = events.verdicts(LocalSandbox().run(exercise, submission, exercise.limits).events)
+    verdicts = events.verdicts(local.LocalSandbox().run(exercise, submission,
+                                                        exercise.limits).events)
     broken = verdicts.pop("test_max_value")
     assert broken["status"] == "error" and broken["internal"] is True
     assert broken["message"].startswith(NOT_CHECKED) and "KeyError" in broken["message"]
