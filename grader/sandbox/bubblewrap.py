@@ -137,11 +137,12 @@ def _folders_to(paths: Iterable[str]) -> list[str]:
     return [arg for folder in made for arg in ("--perms", "0755", "--dir", folder)]
 
 
-def _worker_files() -> list[str]:
-    """bwrap's options that bind the worker's modules, and their bytecode where
-    it was compiled (the worker runs with -B: it never compiles its own)."""
+def _worker_files(root: str = closure.WORKER) -> list[str]:
+    """bwrap's options that bind the worker's modules (or ``root``'s), and their
+    bytecode where it was compiled (the worker runs with -B: it never compiles
+    its own)."""
     args = []
-    for module in closure.worker_modules():
+    for module in closure.worker_modules(root):
         spec = util.find_spec(module)
         if spec is not None and spec.origin:
             cached = util.cache_from_source(spec.origin)
@@ -178,3 +179,19 @@ def worker_prefix(submission: str, provided: str) -> list[str]:
             "--ro-bind", submission, submission, "--ro-bind", provided, provided,
             "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", *WORKER,
             "--chdir", submission, "--remount-ro", "/", "--"]
+
+
+def agent_command(folder: str, root: str, uid: int | None, argv: Sequence[str]) -> list[str]:
+    """The command that runs ``argv``, an agent's process in a match, in a view of
+    its own: the interpreter, the modules ``root`` imports (its closure), the
+    agent's ``folder`` read-only and a small private ``/tmp``; as ``uid`` when
+    given (root's runs)."""
+    package = str(resources.package())
+    folders = [*_interpreter_folders(), _bwrap(), *_drop(uid)[:1]]
+    files = _worker_files(root)
+    bound = [path for option, path in zip(files, files[1:], strict=False) if option == "--ro-bind"]
+    view = ["--size", str(TMP_BYTES), "--tmpfs", "/tmp",
+            *_folders_to([*folders, *FILES, package, folder]), *_binds(folders),
+            "--tmpfs", package, *_folders_to(bound), *files, "--remount-ro", package,
+            "--ro-bind", folder, folder, "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"]
+    return _layers(_bwrap(), view, folder, uid, argv)

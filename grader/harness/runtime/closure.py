@@ -37,10 +37,11 @@ def _imports(module: str) -> set[str]:
     return found
 
 
-def worker_modules() -> list[str]:
-    """The worker and every module of the grader's it imports, with their packages."""
+def worker_modules(root: str = WORKER) -> list[str]:
+    """The worker (or ``root``) and every module of the grader's it imports, with
+    their packages."""
     seen: set[str]
-    seen, todo = set(), [WORKER]
+    seen, todo = set(), [root]
     while todo:
         module = todo.pop()
         if module not in seen:

@@ -1,0 +1,1 @@
+"""An agent's process in a match: the student's agent, answering the referee."""

@@ -1,0 +1,64 @@
+"""Starting an agent's process: in bubblewrap (the local sandbox), in a Docker
+container, or plainly for the grader's own trusted baselines.
+
+The bubblewrap view is the local sandbox's (``bubblewrap.agent_command``): the
+system's programs and libraries and the interpreter, read-only; of the
+package, only what the agent's runner imports (its closure); the agent's
+folder, read-only; a small private ``/tmp``; new PID, network, IPC and UTS
+namespaces, no capabilities, and, as root, a uid of its own.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from grader import resources
+from grader.match import baselines
+from grader.match.player import ProcessAgent
+from grader.sandbox import bubblewrap, local
+from grader.sandbox.common import SandboxUnavailable
+
+RUNNER = "grader.harness.agent.runner"
+RUNNER_FILE = resources.package() / "harness" / "agent" / "runner.py"
+MEMORY_MB = 512
+
+
+def _argv(agent_file: str, class_name: str) -> list[str]:
+    return [os.path.realpath(sys.executable), "-I", "-B", str(RUNNER_FILE), agent_file,
+            class_name, str(MEMORY_MB)]
+
+
+def _env(home: str) -> dict[str, str]:
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",
+            "TMPDIR": home, "MALLOC_ARENA_MAX": "2"}
+
+
+def baseline(name: str) -> ProcessAgent:
+    """One of the grader's own baselines, trusted: in a plain process."""
+    argv = _argv(str(Path(baselines.__file__)), baselines.BASELINES[name].__name__)
+    return ProcessAgent(name, argv, _env(tempfile.gettempdir()), tempfile.gettempdir())
+
+
+def student(name: str, source: Path, class_name: str, sandbox: str = "local") -> ProcessAgent:
+    """A student's agent (the file ``source``) in its own sandboxed process.
+
+    Its file is copied into a folder of its own, which the agent's view shows
+    read-only and nothing else does; ``close`` on the agent removes it."""
+    folder = tempfile.mkdtemp(prefix="minimax-agent-")
+    os.chmod(folder, 0o755)
+    shutil.copyfile(source, Path(folder) / "agent.py")
+    os.chmod(Path(folder) / "agent.py", 0o644)
+    argv = _argv(str(Path(folder) / "agent.py"), class_name)
+    if sandbox == "docker":
+        raise SandboxUnavailable("agents do not run in Docker yet: use --sandbox local")
+    if local.is_boundary():
+        command = bubblewrap.agent_command(folder, RUNNER, bubblewrap.outside_uid(), argv)
+        return ProcessAgent(name, command, _env("/tmp"), folder, remove=folder)
+    if os.geteuid() == 0:
+        raise SandboxUnavailable(local.AS_ROOT)
+    # No boundary: the agent's processes are found by their TMPDIR, as the
+    # local sandbox finds a worker's, and killed with the agent's.
+    return ProcessAgent(name, argv, _env(folder), folder, remove=folder,
+                        cleanup=lambda: local.kill_leftovers(Path(folder)))
