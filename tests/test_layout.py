@@ -18,7 +18,9 @@ PACKAGE = ROOT / "grader"
 # requests: the Docker SDK's transport, whose errors the Docker sandbox tells apart.
 THIRD_PARTY = {"pytest", "_pytest", "pytest_timeout", "jsonschema", "rich", "docker", "requests",
                # the web service (grader.service): its data, pages, server and grading hosts
-               "sqlalchemy", "alembic", "starlette", "uvicorn", "jinja2", "celery", "redis"}
+               "sqlalchemy", "alembic", "starlette", "uvicorn", "jinja2", "celery", "redis",
+               # LTI 1.3: the library, and the tool's keys
+               "pylti1p3", "cryptography"}
 # The lesson's modules, which the worker and the students' self-check import
 # from the run's own folder: the course's, or the student's.
 LESSON = {"gamestate", "minimax_helpers", "minimax"}

@@ -124,3 +124,114 @@ class Job(Base):
     last_error: Mapped[str | None] = mapped_column(PrintableText, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+# -- LTI 1.3 (see grader.service.lti) ---------------------------------------------------
+
+
+class LaunchKey(Base):
+    """A link an LTI launch made: to a student's pages (``student_id``) or, without
+    one, to the instructor's; only its hash is kept, and it lapses."""
+
+    __tablename__ = "launch_keys"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    student_id: Mapped[int | None] = mapped_column(ForeignKey("students.id"), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+class LtiPlatform(Base):
+    """An LMS registered with the tool (``minimax-grader lti register``)."""
+
+    __tablename__ = "lti_platforms"
+    __table_args__ = (UniqueConstraint("issuer", "client_id", name="uq_lti_platform"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    issuer: Mapped[str] = mapped_column(String(255))
+    client_id: Mapped[str] = mapped_column(String(255))
+    deployment_ids: Mapped[str] = mapped_column(Text)  # a JSON list
+    key_set_url: Mapped[str] = mapped_column(String(1000))
+    auth_login_url: Mapped[str] = mapped_column(String(1000))
+    auth_token_url: Mapped[str] = mapped_column(String(1000))
+    auth_audience: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+
+
+class LtiKey(Base):
+    """The tool's RSA keys: the newest signs, the one before stays in the JWKS."""
+
+    __tablename__ = "lti_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_pem: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class LtiState(Base):
+    """pylti1p3's launch values (nonces above all), each for a while and used once."""
+
+    __tablename__ = "lti_state"
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)  # JSON
+    expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+class LtiContext(Base):
+    """A course on a platform, with its roster's address (NRPS) once a launch gave it."""
+
+    __tablename__ = "lti_contexts"
+    __table_args__ = (UniqueConstraint("platform_id", "context_id", name="uq_lti_context"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id"))
+    context_id: Mapped[str] = mapped_column(String(255))
+    title: Mapped[str] = mapped_column(Printable(255))
+    memberships_url: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+
+
+class LtiUser(Base):
+    """A platform's user; a learner is one of the roster's students."""
+
+    __tablename__ = "lti_users"
+    __table_args__ = (UniqueConstraint("platform_id", "sub", name="uq_lti_user"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id"))
+    sub: Mapped[str] = mapped_column(String(255))
+    student_id: Mapped[int | None] = mapped_column(ForeignKey("students.id"), nullable=True)
+
+
+class LtiMember(Base):
+    """A user seen in a course (a launch or a roster sync): their scores go there."""
+
+    __tablename__ = "lti_members"
+    context_id: Mapped[int] = mapped_column(ForeignKey("lti_contexts.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("lti_users.id"), primary_key=True)
+
+
+class LtiResource(Base):
+    """An assignment in a course that opens an exercise, with its line item (AGS)."""
+
+    __tablename__ = "lti_resources"
+    __table_args__ = (UniqueConstraint("context_id", "resource_link_id",
+                                       name="uq_lti_resource"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    context_id: Mapped[int] = mapped_column(ForeignKey("lti_contexts.id"))
+    resource_link_id: Mapped[str] = mapped_column(String(255))
+    exercise_id: Mapped[str] = mapped_column(String(64), index=True)
+    endpoint: Mapped[str | None] = mapped_column(Text, nullable=True)  # the AGS claim, JSON
+
+
+class LtiScorePost(Base):
+    """A score sent (or to send) to a line item: what, to whom, how it went."""
+
+    __tablename__ = "lti_score_posts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    resource_id: Mapped[int] = mapped_column(ForeignKey("lti_resources.id"), index=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
+    score_given: Mapped[float] = mapped_column(Float)
+    score_maximum: Mapped[float] = mapped_column(Float)
+    state: Mapped[str] = mapped_column(String(12), index=True)  # SCORE_POST_STATES
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(PrintableText, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    next_try_at: Mapped[datetime] = mapped_column(DateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+# "superseded": a newer score for the same line item and student came before it was sent
+SCORE_POST_STATES = ("waiting", "sent", "failed", "superseded")
