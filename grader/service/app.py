@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from grader.intake import Rejected
 from grader.service import gradebook, pages, tokens, uploads
 from grader.service.core import Refused, Service
+from grader.service.lti.web import Tool
 from grader.service.models import ExerciseSetting, Student
 from grader.service.pool import Pool
 
@@ -338,14 +339,17 @@ def _moment(value: object) -> datetime | None:
 def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     """The app; ``pool`` (started and stopped with the app) grades in the background."""
     web = Web(service)
+    lti = Tool(web)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pool:
             pool.start()
+        lti.poster.start()
         try:
             yield
         finally:
+            await run_in_threadpool(lti.poster.stop)
             if pool:
                 await run_in_threadpool(pool.stop)
 
@@ -365,8 +369,8 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/i/regrade/{exercise}", web.regrade, ["POST"]),
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
-    app = Starlette(routes=[Route(path, endpoint, methods=methods)
-                            for path, endpoint, methods in routes],
+    app = Starlette(routes=[*lti.routes(), *(Route(path, endpoint, methods=methods)
+                                             for path, endpoint, methods in routes)],
                     exception_handlers={HTTPException: web.error, 500: web.error},
                     lifespan=lifespan)
     # Outermost: error pages get the headers too, and every response is seen by the

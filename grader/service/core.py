@@ -29,6 +29,7 @@ from grader.service.gate import Gate
 from grader.service.models import (
     ExerciseSetting,
     Job,
+    LaunchKey,
     Report,
     Setting,
     StoredFile,
@@ -114,6 +115,8 @@ class Service:
         self._submitting = threading.Lock()  # one student's check-then-insert at a time
         # Told the ids of newly queued jobs: the pool's or the broker's, once it runs.
         self.queued: Callable[[list[int]], None] = lambda job_ids: None
+        # Told when a report is kept (a counted score may have changed): LTI's poster.
+        self.reported: Callable[[], None] = lambda: None
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.requeue_running()
@@ -151,9 +154,17 @@ class Service:
         return secret
 
     def is_instructor(self, secret: object) -> bool:
+        """Whether ``secret`` is the instructor's, or a live instructor's launch key (LTI)."""
         stored = self._setting(INSTRUCTOR)
-        return (isinstance(secret, str) and stored is not None
-                and hmac.compare_digest(stored.encode(), tokens.hashed(secret).encode()))
+        if not isinstance(secret, str):
+            return False
+        if stored is not None and hmac.compare_digest(stored.encode(),
+                                                      tokens.hashed(secret).encode()):
+            return True
+        with self.sessions() as session:
+            return session.scalar(select(LaunchKey.token_hash).where(
+                LaunchKey.token_hash == tokens.hashed(secret), LaunchKey.student_id.is_(None),
+                LaunchKey.expires_at > self.now())) is not None
 
     def csrf(self, subject: str) -> str:
         return tokens.csrf(self.csrf_key, subject)
@@ -164,8 +175,12 @@ class Service:
     # -- students -------------------------------------------------------------------
 
     def student(self, token: str) -> Student | None:
+        """The student whose personal link, or live launch key (LTI), ``token`` is."""
+        hashed = tokens.hashed(token)
         with self.sessions() as session:
-            return session.scalar(select(Student).where(Student.token_hash == tokens.hashed(token)))
+            return session.scalar(select(Student).where(Student.token_hash == hashed)) or \
+                session.scalar(select(Student).join(LaunchKey).where(
+                    LaunchKey.token_hash == hashed, LaunchKey.expires_at > self.now()))
 
     def students(self) -> list[Student]:
         with self.sessions() as session:
@@ -488,6 +503,7 @@ class Service:
             with self.sessions.begin() as session:
                 _finish(session, job_id, state, self.now())
         log.info("job %d: %s", job_id, state)
+        self.reported()
 
     def drain(self) -> int:
         """Run waiting jobs in this thread until none is left: how many ran."""
