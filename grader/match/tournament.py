@@ -1,0 +1,126 @@
+"""Many games: fair openings fixed by a seed, every pairing played from both
+sides, pairings spread over threads, results kept as they come (resumable).
+
+Each pairing gets agent processes of its own (``make``), closed when it is
+done, so that pairings run side by side and a fault in one touches no other.
+The store is a JSON-lines file headed by what the games were played under: a
+run with other settings is refused instead of mixed in, and a run with the
+same settings plays only the games the store lacks.
+"""
+
+import hashlib
+import json
+import os
+import random
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from grader.games.knights.rules import new_board
+from grader.match import referee
+from grader.match.player import Agent, Limits
+from grader.match.referee import Game, Move
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What makes a set of games what it is: repeat it with the same and it
+    plays the same openings with the same seeds."""
+
+    variant: str
+    seed: int
+    openings: int  # per pairing, each played from both sides
+    limits: Limits
+
+
+class StoreMismatch(ValueError):
+    """A store of games played under other settings."""
+
+
+def openings(variant: str, seed: int, count: int) -> list[list[Move]]:
+    """``count`` openings: each player's first move, drawn from ``seed``."""
+    draw = random.Random(f"openings {variant} {seed}")
+    found = []
+    for _ in range(count):
+        state, moves = new_board(variant), []
+        for _ in range(2):
+            moves.append(draw.choice(state.get_legal_moves()))
+            state = state.forecast_move(moves[-1])
+        found.append(moves)
+    return found
+
+
+def game_ids(first: str, second: str, count: int) -> list[tuple[str, str, str, int]]:
+    """The games of a pairing: (id, who moves first, who second, opening), each
+    opening from both sides."""
+    return [(f"{a} v {b} #{i + 1}", a, b, i) for i in range(count)
+            for a, b in ((first, second), (second, first))]
+
+
+def game_seed(seed: int, game_id: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{seed} {game_id}".encode()).digest()[:4], "big")
+
+
+class Store:
+    """Games as JSON lines after a header line of settings; each line is flushed
+    to disk as its game ends."""
+
+    def __init__(self, path: Path, settings: Settings) -> None:
+        self.path, self.lock = path, threading.Lock()
+        header = {"settings": asdict(settings)}
+        self.games: dict[str, Game] = {}
+        if path.exists() and path.stat().st_size:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            if json.loads(lines[0]) != header:
+                raise StoreMismatch(f"{path} holds games played under other settings: "
+                                    f"{lines[0]}")
+            for line in lines[1:]:
+                try:
+                    game = Game.from_json(json.loads(line))
+                except (ValueError, TypeError, KeyError):
+                    continue  # a line cut short when a run was stopped: played again
+                self.games[game.id] = game
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._append(header)
+
+    def _append(self, data: object) -> None:
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(data) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def add(self, game: Game) -> None:
+        with self.lock:
+            self.games[game.id] = game
+            self._append(game.to_json())
+
+
+def play_pairing(first: str, second: str, make: Callable[[str], Agent], settings: Settings,
+                 store: Store) -> list[Game]:
+    """Every game of one pairing the store lacks; all of the pairing's games."""
+    ids = game_ids(first, second, settings.openings)
+    todo = [entry for entry in ids if entry[0] not in store.games]
+    if todo:
+        starts = openings(settings.variant, settings.seed, settings.openings)
+        agents = {first: make(first), second: make(second)}
+        try:
+            for game_id, a, b, opening in todo:
+                store.add(referee.play(game_id, settings.variant, starts[opening],
+                                       (agents[a], agents[b]), settings.limits,
+                                       game_seed(settings.seed, game_id)))
+        finally:
+            for agent in agents.values():
+                agent.close()
+    return [store.games[game_id] for game_id, *_ in ids]
+
+
+def play(pairings: Sequence[tuple[str, str]], make: Callable[[str], Agent], settings: Settings,
+         store: Store, jobs: int = 1) -> list[Game]:
+    """All games of ``pairings``, ``jobs`` pairings at once, in the pairings' order."""
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        done: Iterable[list[Game]] = pool.map(
+            lambda pair: play_pairing(pair[0], pair[1], make, settings, store), pairings)
+        return [game for games in done for game in games]
