@@ -47,7 +47,8 @@ def test_a_job_run_twice_writes_one_report(make, graded):
     site.service.run(job_id)
     site.service.run(job_id)
     assert site.count("reports") == 1
-    assert site.service.queue_counts() == {"waiting": 0, "running": 0, "done": 1, "error": 0}
+    assert site.service.queue_counts() == {"waiting": 0, "running": 0, "done": 1, "error": 0,
+                                           "replaced": 0}
 
 
 def test_a_job_left_running_is_graded_after_a_restart(make):
