@@ -22,7 +22,7 @@ from pathlib import Path
 
 from common import median_seconds, submissions
 
-from grader.sandbox.docker import IMAGE
+from grader.image import default_tag
 
 CLI = [sys.executable, "-m", "grader"]
 
@@ -88,7 +88,7 @@ def main():
                   f"(b) batch {args.n / batched:.2f}/s: (b)/(a) = {looped / batched:.2f}x")
             if sandbox == "docker":
                 bare = median_seconds(["docker", "run", "--rm", "--entrypoint", "python3",
-                                       IMAGE, "-c", "pass"])
+                                       default_tag(), "-c", "pass"])
                 per = batched / args.n
                 print(f"    batch: {per * 1000:.0f} ms per submission; a bare `docker run "
                       f"--rm` takes {bare * 1000:.0f} ms: {per / bare:.2f}x")

@@ -12,7 +12,7 @@ import argparse
 from common import grade_all, median_seconds, submissions
 
 from grader import sandbox
-from grader.sandbox.docker import IMAGE
+from grader.image import default_tag
 from grader.sandbox.local import LocalSandbox
 
 
@@ -24,7 +24,8 @@ def main():
     if isinstance(docker, sandbox.Unavailable):
         raise SystemExit(f"no Docker sandbox here: {docker.why}")
     cases = submissions(args.n)
-    bare = median_seconds(["docker", "run", "--rm", "--entrypoint", "python3", IMAGE,
+    tag = default_tag()
+    bare = median_seconds(["docker", "run", "--rm", "--entrypoint", "python3", tag,
                            "-c", "pass"])
     docker_total, _ = grade_all(cases, docker)
     local_total, _ = grade_all(cases, LocalSandbox())
@@ -35,7 +36,7 @@ def main():
           f"({len(cases) / docker_total:.2f}/s)")
     print(f"  local:  {per_local * 1000:.0f} ms per submission "
           f"({len(cases) / local_total:.2f}/s)")
-    print(f"  bare `docker run --rm {IMAGE} python3 -c pass`: {bare * 1000:.0f} ms")
+    print(f"  bare `docker run --rm {tag} python3 -c pass`: {bare * 1000:.0f} ms")
     print(f"  docker grading / bare container start: {per_docker / bare:.2f}x; "
           f"docker / local: {per_docker / per_local:.2f}x")
 

@@ -17,6 +17,7 @@ from grader import __version__, batch, exercises, files, grading, intake, render
 from grader.batch import roster, summary
 from grader.errors import UsageError
 from grader.handout import handout, self_check
+from grader.match import commands as match_commands
 from grader.sandbox import Sandbox, local_is_boundary
 from grader.service.lti import commands as lti_commands
 
@@ -482,13 +483,14 @@ def parser() -> argparse.ArgumentParser:
                       help=argparse.SUPPRESS)
     host.add_argument("--pretend-image", help=argparse.SUPPRESS)
     lti_commands.add_parser(commands)
+    match_commands.add_parsers(commands)
     return top
 
 
 COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd_batch,
             "image": cmd_image, "gradescope-package": cmd_gradescope_package,
             "check-solutions": cmd_check_solutions, "serve": cmd_serve, "worker": cmd_worker,
-            "lti": cmd_lti}
+            "lti": cmd_lti, **match_commands.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

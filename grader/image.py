@@ -92,14 +92,13 @@ def contents_hash(package: Path = PACKAGE) -> str:
     return digest.hexdigest()[:16]
 
 
-def _default_tag() -> str:
-    """This checkout's tag, which follows what the image holds; MINIMAX_GRADER_IMAGE
-    names another (an image copied from a registry, say: its label must match)."""
+def default_tag() -> str:
+    """The tag the Docker sandbox runs: this checkout's, which follows what the image
+    holds (asked each time: a checkout edited meanwhile needs its new image). The
+    environment's MINIMAX_GRADER_IMAGE names another (an image copied from a
+    registry, say: its label must match)."""
     return (os.environ.get("MINIMAX_GRADER_IMAGE")
             or f"{REPOSITORY}:{__version__}-{contents_hash()}")
-
-
-IMAGE = _default_tag()  # the tag the Docker sandbox runs
 
 
 def stage(target: Path) -> None:
@@ -265,13 +264,14 @@ def one_build_at_a_time(say: Callable[[str], object]) -> Iterator[bool]:
             yield False
 
 
-def build(client: "DockerClient", base: str = "auto", tag: str = IMAGE,
+def build(client: "DockerClient", base: str = "auto", tag: str | None = None,
           say: Callable[[str], object] = print, force: bool = True) -> tuple["Image", float]:
     """Build the grading image; (the image, seconds taken). BuildFailed, whose
     message says why and what to do, where it can't be built here.
 
     Unless ``force``, an image that another build made up to date while this
-    one waited for it is taken as it is."""
+    one waited for it is taken as it is. ``tag``: this checkout's by default."""
+    tag = tag or default_tag()
     started = time.monotonic()
     with one_build_at_a_time(say) as waited:
         if waited and not force and base == "auto" and not problem(client, tag):
@@ -299,10 +299,12 @@ def _build(client: "DockerClient", base: str, tag: str, say: Callable[[str], obj
     return image
 
 
-def problem(client: "DockerClient", tag: str = IMAGE) -> str | None:
-    """Why the grading image can't be used (missing, out of date), or None."""
+def problem(client: "DockerClient", tag: str | None = None) -> str | None:
+    """Why the grading image ``tag`` (this checkout's by default) can't be used
+    (missing, out of date), or None."""
     from docker.errors import ImageNotFound
 
+    tag = tag or default_tag()
     try:
         image = client.images.get(tag)
     except ImageNotFound:
@@ -313,7 +315,7 @@ def problem(client: "DockerClient", tag: str = IMAGE) -> str | None:
     return None
 
 
-def others(client: "DockerClient", keep: str = IMAGE) -> list[str]:
+def others(client: "DockerClient", keep: str) -> list[str]:
     """The tags of the other grading images here: those of ``keep``'s repository
     that carry the grader's label (older versions, another checkout's)."""
     repository = keep.rpartition(":")[0]
@@ -322,7 +324,7 @@ def others(client: "DockerClient", keep: str = IMAGE) -> list[str]:
                   for tag in found.tags if tag != keep and tag.rpartition(":")[0] == repository)
 
 
-def prune(client: "DockerClient", keep: str = IMAGE) -> tuple[list[str], list[str]]:
+def prune(client: "DockerClient", keep: str) -> tuple[list[str], list[str]]:
     """Remove the tags ``others`` lists (an image goes with its last tag): (the
     removed, the kept with the engine's reason: a container uses it)."""
     from docker.errors import DockerException

@@ -22,7 +22,6 @@ from grader import exercises, image
 from grader.gradescope import autograder as gradescope_run
 from grader.gradescope import package as gradescope_package
 from grader.sandbox import tar
-from grader.sandbox.docker import IMAGE
 
 EXERCISE = exercises.load("helpers")
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
@@ -211,7 +210,7 @@ class Gradescope:
 @pytest.fixture(scope="module")
 def gradescope(docker_client, package):
     container = docker_client.containers.run(
-        IMAGE, entrypoint=["sleep", "infinity"], network_mode="none", user="0:0",
+        image.default_tag(), entrypoint=["sleep", "infinity"], network_mode="none", user="0:0",
         detach=True, labels={"minimax-grader.test": "gradescope"})
     try:
         stand_in = Gradescope(container)

@@ -8,18 +8,25 @@ real engine is used where one answers; the bases are made unavailable by
 name, so the images other tests need are never touched.
 """
 
+import dataclasses
 import io
 import os
+import re
+import shutil
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from conftest import skip_loudly
 from docker.errors import APIError, ImageNotFound
 
-from grader import cli, image
-from grader.sandbox.docker import IMAGE
+from grader import __version__, cli, exercises, grading, image
+from grader.sandbox.docker import DockerSandbox
+from grader.sandbox.local import LocalSandbox
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 
 # A pull from here fails at once (nothing listens on port 1), with or without a registry.
 NO_REGISTRY = "localhost:1/minimax-grader-absent:none"
@@ -183,5 +190,114 @@ def test_a_build_beside_another_waits_for_it_and_takes_its_image(docker_client):
         assert waiter.is_alive() and not built, "a second build ran beside the first"
     waiter.join(timeout=120)
     assert said[0].startswith("another build of the grading image is running here")
-    assert said[-1] == f"the other build made {IMAGE}, up to date"
-    assert built[0][0].id == docker_client.images.get(IMAGE).id
+    assert said[-1] == f"the other build made {image.default_tag()}, up to date"
+    assert built[0][0].id == docker_client.images.get(image.default_tag()).id
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    """A copy of the installed package's files, to edit: (its folder, its exercises)."""
+    copy = tmp_path / "grader"
+    shutil.copytree(image.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy, copy / "data" / "exercises"
+
+
+def retitle_and_repoint(toml):
+    """exercise.toml with its first test's points and title changed, as an instructor would."""
+    text = toml.read_text(encoding="utf-8")
+    changed = re.sub(r"points = \d+", "points = 7", text, count=1)
+    changed = re.sub(r'(\[\[tests\]\]\nname = "\w+"\ntitle = )"[^"]*"', r'\1"Renamed"', changed,
+                     count=1)
+    assert changed.count("points = 7") == 1 and '"Renamed"' in changed, text
+    toml.write_text(changed, encoding="utf-8")
+
+
+def test_points_and_titles_are_not_in_the_image(package_copy):
+    package, root = package_copy
+    assert image.contents_hash(package) == image.contents_hash()
+    retitle_and_repoint(root / "helpers" / "exercise.toml")
+    assert image.contents_hash(package) == image.contents_hash()  # the image stays fresh
+    assert exercises.facts_hash(root) != exercises.facts_hash()  # the host's facts changed
+    suite = root / "helpers" / "suite" / "test_helpers.py"
+    suite.write_text(suite.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert image.contents_hash(package) != image.contents_hash()  # what the image holds
+
+
+def edited_helpers(root):
+    """The helpers exercise as the host reads it from ``root``'s edited exercise.toml,
+    whose suite is the installed one (the image's)."""
+    retitle_and_repoint(root / "helpers" / "exercise.toml")
+    return dataclasses.replace(exercises.load("helpers", root),
+                               folder=exercises.ROOT / "helpers")
+
+
+def test_the_report_shows_points_edited_in_exercise_toml(package_copy):
+    made = grade_with(edited_helpers(package_copy[1]), LocalSandbox())
+    first = made["tests"][0]
+    assert (first["title"], first["score"], first["max_score"]) == ("Renamed", 7, 7)
+    assert made["score"] == made["max_score"] == exercises.load("helpers").max_score + 7 - 3
+
+
+def test_points_edited_need_no_new_image(package_copy, docker_client):
+    edited = edited_helpers(package_copy[1])
+    assert image.problem(docker_client) is None
+    made = grade_with(edited, DockerSandbox(docker_client))
+    assert made["sandbox"]["backend"] == "docker"
+    assert (made["tests"][0]["max_score"], made["score"]) == (7, made["max_score"])
+
+
+def grade_with(exercise, sandbox):
+    return grading.grade(exercise, SOLUTIONS / "helpers", sandbox, exercise.limits)
+
+
+@pytest.fixture
+def labelled(engine):
+    """labelled(tag, contents): an empty image with the grader's label, removed afterwards."""
+    made = []
+
+    def build(tag, contents="0" * 16):
+        engine.images.build(fileobj=io.BytesIO(
+            f"FROM scratch\nLABEL {image.HASH_LABEL}={contents}\n".encode()), tag=tag, rm=True)
+        made.append(tag)
+        return tag
+
+    yield build
+    for tag in made:
+        try:
+            engine.images.remove(tag, force=True)
+        except ImageNotFound:  # pruned by the test
+            pass
+
+
+def test_image_build_lists_the_other_grading_images_and_prunes_those_unused(
+        engine, labelled, capfd):
+    repository = f"minimax-grader-test-prune-{uuid.uuid4().hex[:8]}"
+    keep = labelled(f"{repository}:current", image.contents_hash())
+    old, used = labelled(f"{repository}:old"), labelled(f"{repository}:used", "1" * 16)
+    engine.images.build(fileobj=io.BytesIO(b"FROM scratch\nLABEL x=1\n"),
+                        tag=f"{repository}:unlabelled", rm=True)  # not a grading image
+    container = engine.containers.create(used, command=["none"])
+    try:
+        assert image.others(engine, keep) == [old, used]
+        assert cli.main(["image", "build", "--tag", keep]) == 0
+        said = capfd.readouterr().out
+        assert f"{keep} is up to date" in said and f"--prune removes them): {old}, {used}" in said
+        assert cli.main(["image", "build", "--tag", keep, "--prune"]) == 0
+        said = capfd.readouterr().out
+        assert f"removed 1 other grading image(s)\n  {old}\n" in said
+        assert f"kept {used} (" in said  # a container uses it
+        assert image.others(engine, keep) == [used]
+        assert image.present(engine, keep) and image.present(engine, f"{repository}:unlabelled")
+    finally:
+        container.remove(force=True)
+        engine.images.remove(f"{repository}:unlabelled", force=True)
+
+
+def test_the_default_tag_names_what_the_image_holds(package_copy, monkeypatch):
+    monkeypatch.delenv("MINIMAX_GRADER_IMAGE", raising=False)
+    assert image.default_tag() == f"minimax-grader:{__version__}-{image.contents_hash()}"
+    package, _ = package_copy
+    (package / "harness" / "minimax" / "__init__.py").write_text("# another checkout\n")
+    assert image.contents_hash(package) != image.contents_hash()  # another tag: no fight
+    monkeypatch.setenv("MINIMAX_GRADER_IMAGE", "registry.example/grader:7")
+    assert image.default_tag() == "registry.example/grader:7"

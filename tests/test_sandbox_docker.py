@@ -18,7 +18,8 @@ import pytest
 from conftest import CORPUS, ROOT, SOLUTIONS, left_behind
 
 from grader import exercises, grading, image, report, sandbox, solutions
-from grader.sandbox.docker import IMAGE, LABEL, DockerSandbox, host_config, sweep
+from grader.image import default_tag
+from grader.sandbox.docker import LABEL, DockerSandbox, host_config, sweep
 
 HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
 # Every case of the isolation exercises. A game exercise's run is the student's
@@ -184,7 +185,7 @@ def test_an_output_flood_gives_a_small_valid_report(docker, submission):
 
 def test_the_container_is_hardened(docker_client):
     limits = exercises.load("helpers").limits
-    container = docker_client.containers.create(IMAGE, labels={LABEL: "1"},
+    container = docker_client.containers.create(default_tag(), labels={LABEL: "1"},
                                                 **host_config(limits))
     try:
         config = container.attrs["HostConfig"]
@@ -213,10 +214,10 @@ def test_the_container_is_hardened(docker_client):
 
 
 def test_sweep_removes_leftovers_but_not_live_runs(docker_client):
-    leftover = docker_client.containers.create(IMAGE, labels={LABEL: "1",
+    leftover = docker_client.containers.create(default_tag(), labels={LABEL: "1",
                                                               f"{LABEL}.owner": "gone:1"})
     # created by a live grader (this process) and not started yet: a batch does that
-    live = docker_client.containers.create(IMAGE, labels={
+    live = docker_client.containers.create(default_tag(), labels={
         LABEL: "1", f"{LABEL}.owner": f"{socket.gethostname()}:{os.getpid()}"})
     try:
         sweep(docker_client)  # another grader's sweep on this engine may come first

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from grader.contracts.events import RESULTS_CAP
 from grader.exercises import Exercise, Limits
-from grader.image import IMAGE
+from grader.image import default_tag
 from grader.intake import Submission
 from grader.sandbox.common import (
     LOG_CAP,
@@ -156,9 +156,9 @@ class DockerSandbox:
 
     name = "docker"
 
-    def __init__(self, client: "DockerClient", image: str = IMAGE, warm: int = 0) -> None:
+    def __init__(self, client: "DockerClient", image: str | None = None, warm: int = 0) -> None:
         self.client = client
-        self.image = image
+        self.image = image or default_tag()
         self.warm = warm
         # (key, container) started and waiting for a job
         self.ready: list[tuple[tuple[str, Limits], Container]] = []

@@ -82,7 +82,7 @@ def expected_image() -> str:
     """What a host needs to grade this grader's version: the grading image's tag (a
     hash of what it holds) and the hash of the exercise.toml files the host applies
     (points, titles), which the image does not hold."""
-    return f"{image.IMAGE}@{exercises.facts_hash()}"
+    return f"{image.default_tag()}@{exercises.facts_hash()}"
 
 
 @dataclass
