@@ -8,6 +8,11 @@ and made for each run. For every run this checks that the report is valid and
 fair, that the run ended in time, that nothing was left behind, that no secret
 reached the report and, in Docker, that a correct submission graded at the
 same time was not affected.
+
+Every case also runs through the bubblewrap sandbox, as the tests' own user
+and, when that is root, as an ordinary user too (``@bwrap-as-user``), and
+must hold there as in Docker. The cases marked ``local`` run through the bare
+local sandbox as an ordinary user (it refuses root).
 """
 
 import json
@@ -23,11 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SOLUTIONS
+import unprivileged
+from conftest import ROOT, SOLUTIONS, skip_loudly
 
 from grader import exercises, grading, report
 from grader.sandbox.docker import LABEL, DockerSandbox
-from grader.sandbox.local import LocalSandbox
+from grader.sandbox.local import LocalSandbox, is_boundary
 
 HOSTILE = ROOT / "tests" / "hostile"
 MARGIN = 20  # seconds a run may take beyond its own limit
@@ -92,7 +98,11 @@ def build_flood(exercise, into):
 
 BUILDERS = {"fifo": build_fifo, "sparse": build_sparse, "flood": build_flood}
 CASES = load_cases()
-RUNS = [(case, where) for case in CASES for where in case.sandboxes]
+AS_ROOT = os.geteuid() == 0
+BWRAP = ("bwrap", "bwrap-as-user") if AS_ROOT else ("bwrap",)
+RUNS = [(case, where) for case in CASES for where in (*case.sandboxes, *BWRAP)]
+# Graded by a child process as an ordinary user: the tests run as root.
+AS_USER = {"bwrap-as-user", "local"} if AS_ROOT else set()
 
 
 def secret_lines(submission):
@@ -161,10 +171,23 @@ def neighbour_check(neighbour):
 @pytest.fixture
 def sandboxes(request):
     def get(where):
+        if where.startswith("bwrap") and not is_boundary():
+            skip_loudly("the bubblewrap sandbox", "bwrap is not installed or can't make "
+                        "its namespaces here (apt-get install bubblewrap)")
+        if where in AS_USER:
+            return None  # graded by a child process
         if where == "local":
+            return LocalSandbox(bubblewrap=False)
+        if where == "bwrap":
             return LocalSandbox()
         return DockerSandbox(request.getfixturevalue("docker_client"))
     return get
+
+
+@pytest.fixture
+def user_temp():
+    with unprivileged.own_folder() as own:
+        yield own
 
 
 def test_the_corpus_covers_enough():
@@ -176,19 +199,29 @@ def test_the_corpus_covers_enough():
 
 @pytest.mark.parametrize("case, where", RUNS, ids=[f"{c.name}@{w}" for c, w in RUNS])
 def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory,
-                 record_property):
+                 record_property, request):
     exercise = exercises.load(case.exercise)
-    submission = (BUILDERS[case.build](exercise, tmp_path_factory.mktemp(case.name))
-                  if case.build else case.submission)  # outside tmp_path, checked for leftovers
+    sandbox = sandboxes(where)
+    as_user = where in AS_USER
+    # The ordinary user's own folders, where it is one (root's tmp_path is closed to it).
+    own = request.getfixturevalue("user_temp") if as_user else None
+    work = unprivileged.folder(own, "work") if own else tmp_path
+    into = unprivileged.folder(own, "submission") if own else tmp_path_factory.mktemp(case.name)
+    submission = (BUILDERS[case.build](exercise, into)
+                  if case.build else case.submission)  # outside work, checked for leftovers
     limits = exercise.limits.override(**case.limits)
     canary = f"canary-{os.urandom(8).hex()}"
     monkeypatch.setenv("MINIMAX_GRADER_CANARY", canary)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this run's work folders
-    sandbox = sandboxes(where)
     memory_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        hostile = pool.submit(grading.grade, exercise, submission, sandbox, limits)
+        if as_user:
+            hostile = pool.submit(unprivileged.grade, case.exercise, submission, work,
+                                  case.limits, bubblewrap=where != "local",
+                                  timeout=limits.total_seconds + 2 * MARGIN)
+        else:
+            hostile = pool.submit(grading.grade, exercise, submission, sandbox, limits)
         neighbour = None
         # A correct submission graded at the same time, where the hostile one runs
         # in a container (a rejected one never starts one).
@@ -205,9 +238,9 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory
         left = sandbox.client.containers.list(all=True, filters={"label": mine},
                                               ignore_removed=True)
         problems += [f"container left behind: {c.name}" for c in left]
-    problems += [f"temporary folder left behind: {p.name}" for p in tmp_path.iterdir()]
+    problems += [f"temporary folder left behind: {p.name}" for p in work.iterdir()]
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - memory_before
-    if growth > MEMORY_GROWTH:
+    if growth > MEMORY_GROWTH and not as_user:
         problems.append(f"the grader itself grew by {growth >> 10} MiB")
     record_property("hostile run", (f"{case.name}@{where}", problems))
     assert problems == [], json.dumps(result["message"])
