@@ -49,7 +49,8 @@ def load(path: Path = CONFIG, **changes: Any) -> Config:
         data = tomllib.load(handle)
     try:
         match = {**data["match"], **{k: v for k, v in changes.items() if v is not None}}
-        limits = Limits(float(match["cpu_seconds"]), float(match.get("wall_factor", 3.0)))
+        limits = Limits(float(match["cpu_seconds"]),
+                        float(match.get("wall_factor", Limits.wall_factor)))
         settings = tournament.Settings(match["game"], int(match["seed"]), int(match["openings"]),
                                        limits)
         opponents = tuple(Opponent(**entry) for entry in data["opponents"])

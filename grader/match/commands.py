@@ -1,0 +1,94 @@
+"""``minimax-grader match`` (an agent against the baselines) and ``league``
+(students' agents against each other): their flags and what they run."""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from grader.errors import UsageError
+from grader.match import grading, league, page, tournament
+from grader.sandbox.common import SandboxUnavailable
+
+SANDBOX_HELP = ("local (bubblewrap where it is installed; without it an ordinary user's "
+                "plain process, refused as root) or docker (not yet for agents)")
+
+
+def _shared(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--config", default=str(grading.CONFIG), metavar="TOML", help=(
+        "the exercise's match.toml (default: the agent exercise's)"))
+    command.add_argument("--seed", type=int, help="override the seed of openings and games")
+    command.add_argument("--openings", type=int, help=(
+        "override the openings a pairing plays (each from both sides)"))
+    command.add_argument("--cpu-seconds", type=float, help="override the CPU time a move")
+    command.add_argument("--sandbox", choices=("local", "docker"), default="local",
+                         help=SANDBOX_HELP)
+    command.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                         help="pairings played at once (default: the cores)")
+
+
+def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    match = commands.add_parser("match", help="grade a game-playing agent by play", description=(
+        "Play AGENT against each baseline of the match.toml from fixed openings, each from "
+        "both sides, and report its win rates, points and one lost game."))
+    match.add_argument("agent", metavar="AGENT", help="the student's agent.py")
+    match.add_argument("--format", choices=("text", "json"), default="text")
+    match.add_argument("--games", metavar="FILE", help=(
+        "keep the games here, and resume from them (default: a temporary file)"))
+    _shared(match)
+    many = commands.add_parser("league", help="a round robin among students' agents",
+                               description=(
+        "Play every agent in SUBMISSIONS (SUBMISSIONS/<student>/agent.py or "
+        "SUBMISSIONS/<student>.py) against every other; write OUTDIR/index.html (the "
+        "leaderboard), OUTDIR/students/<student>.html (their games), leaderboard.json and "
+        "games.jsonl. Run again to resume: only missing games, and those of students whose "
+        "file changed, are played."))
+    many.add_argument("submissions", metavar="SUBMISSIONS")
+    many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
+    _shared(many)
+
+
+def _config(args: argparse.Namespace) -> grading.Config:
+    try:
+        return grading.load(Path(args.config), seed=args.seed, openings=args.openings,
+                            cpu_seconds=args.cpu_seconds)
+    except (OSError, grading.BadConfig) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    config, source = _config(args), Path(args.agent)
+    if not source.is_file():
+        raise UsageError(f"{source}: no such file")
+    with tempfile.TemporaryDirectory(prefix="minimax-match-") as temp:
+        store = Path(args.games) if args.games else Path(temp) / "games.jsonl"
+        try:
+            table = grading.grade(source, config, args.sandbox, store, args.jobs)
+        except (SandboxUnavailable, tournament.StoreMismatch) as exc:
+            raise UsageError(str(exc)) from None
+    if args.format == "json":
+        print(json.dumps(grading.to_json("agent", config, table), indent=1))
+    else:
+        print(grading.to_text("agent", config, table))
+    return 0
+
+
+def cmd_league(args: argparse.Namespace) -> int:
+    config, submissions = _config(args), Path(args.submissions)
+    if not submissions.is_dir():
+        raise UsageError(f"{submissions}: not a folder")
+    outdir = Path(args.output)
+    try:
+        rows, games = league.run(submissions, outdir, config, args.sandbox, args.jobs)
+    except (SandboxUnavailable, tournament.StoreMismatch) as exc:
+        raise UsageError(str(exc)) from None
+    index = page.write(outdir, config, rows, games)
+    for rank, row in enumerate(rows, 1):
+        print(f"{rank:>3}  {row.ordinal:7.2f}  {row.wins:>3}/{row.games:<3}  {row.name}")
+    print(f"leaderboard: {index}", file=sys.stderr)
+    return 0
+
+
+COMMANDS = {"match": cmd_match, "league": cmd_league}

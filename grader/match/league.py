@@ -1,0 +1,102 @@
+"""A league: every student's latest agent against every other (round robin),
+from the same fair openings, ratings by openskill.
+
+Ratings are computed from the games in a fixed order (the pairings' order,
+then the games'), so that the same games always give the same table. A
+student whose file changed since the last run plays all of their games again:
+what is kept of a run is only what its agents still are.
+"""
+
+import hashlib
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from openskill.models import PlackettLuce
+
+from grader.match import sandbox, tournament
+from grader.match.grading import Config
+from grader.match.player import Agent
+from grader.match.referee import Game
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float  # mu - 3 sigma: what the table is sorted by
+    games: int
+    wins: int
+    faults: int  # games lost by a fault (time, illegal move, a raise, a crash, a flood)
+
+
+def entries(submissions: Path, file: str) -> dict[str, Path]:
+    """Each student's agent: SUBMISSIONS/<student>/<file> or SUBMISSIONS/<student>.py."""
+    found = {}
+    for entry in sorted(submissions.iterdir()):
+        if entry.is_dir() and (entry / file).is_file():
+            found[entry.name] = entry / file
+        elif entry.is_file() and entry.suffix == ".py":
+            found[entry.stem] = entry
+    return found
+
+
+def _fingerprints(students: dict[str, Path]) -> dict[str, str]:
+    return {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in students.items()}
+
+
+def _forget_changed(outdir: Path, students: dict[str, Path]) -> None:
+    """Drop the stored games of the students whose file changed (or who left)."""
+    known, now = outdir / "agents.json", _fingerprints(students)
+    before = json.loads(known.read_text()) if known.exists() else {}
+    changed = {name for name, digest in before.items() if now.get(name) != digest}
+    games = outdir / "games.jsonl"
+    if changed and games.exists():
+        header, *lines = games.read_text(encoding="utf-8").splitlines()
+        kept = [line for line in lines
+                if not changed & set(json.loads(line).get("names", ()))]
+        games.write_text("\n".join([header, *kept]) + "\n", encoding="utf-8")
+    known.write_text(json.dumps(now, indent=1, sort_keys=True))
+
+
+def is_fault(game: Game) -> bool:
+    return game.winner is not None and not game.reason.endswith("had no move left")
+
+
+def table(names: Sequence[str], games: Sequence[Game]) -> list[Row]:
+    """The leaderboard: openskill's Plackett-Luce ratings from ``games`` in order."""
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in names}
+    for game in games:
+        if game.winner is None:
+            continue
+        winner, loser = game.names[game.winner], game.names[game.winner ^ 1]
+        [[ratings[winner]], [ratings[loser]]] = model.rate([[ratings[winner]], [ratings[loser]]])
+    rows = []
+    for name in names:
+        played = [g for g in games if name in g.names]
+        rows.append(Row(name, ratings[name].mu, ratings[name].sigma, ratings[name].ordinal(),
+                        len(played), sum(1 for g in played if g.winner is not None
+                                         and g.names[g.winner] == name),
+                        sum(1 for g in played if g.loser() == name and is_fault(g))))
+    return sorted(rows, key=lambda row: (-row.ordinal, row.name))
+
+
+def run(submissions: Path, outdir: Path, config: Config, sandbox_name: str,
+        jobs: int = 1) -> tuple[list[Row], list[Game]]:
+    """Play the league among the agents in ``submissions``, keeping its games in
+    ``outdir`` (played again only where missing); its table and games."""
+    students = entries(submissions, config.file)
+    outdir.mkdir(parents=True, exist_ok=True)
+    _forget_changed(outdir, students)
+    store = tournament.Store(outdir / "games.jsonl", config.settings)
+
+    def make(who: str) -> Agent:
+        return sandbox.student(who, students[who], config.agent_class, sandbox_name)
+
+    pairings = list(itertools.combinations(sorted(students), 2))
+    games = tournament.play(pairings, make, config.settings, store, jobs)
+    return table(sorted(students), games), games
