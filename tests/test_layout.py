@@ -20,7 +20,9 @@ THIRD_PARTY = {"pytest", "_pytest", "pytest_timeout", "jsonschema", "rich", "doc
                # the web service (grader.service): its data, pages, server and grading hosts
                "sqlalchemy", "alembic", "starlette", "uvicorn", "jinja2", "celery", "redis",
                # LTI 1.3: the library, and the tool's keys
-               "pylti1p3", "cryptography"}
+               "pylti1p3", "cryptography",
+               # the agent league's ratings
+               "openskill"}
 # The lesson's modules, which the worker and the students' self-check import
 # from the run's own folder: the course's, or the student's.
 LESSON = {"gamestate", "minimax_helpers", "minimax"}
