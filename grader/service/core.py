@@ -40,6 +40,7 @@ from grader.service.store import Store
 
 log = logging.getLogger("grader.service")
 
+REFUSED = "refused by"  # how a grading host's refusal of a job begins (see tasks)
 MAX_ATTEMPTS = 3  # a job whose grading raises this often becomes a grader-error report
 TURN_SECONDS = 0.2  # how often a grading host waiting for a student's turn looks again
 INSTRUCTOR = "instructor_hash"
@@ -128,8 +129,14 @@ class Service:
         return self.gate.current if self.gate else None
 
     def held(self) -> str | None:
-        """Why this process's grading waits (the grading image is missing), or None."""
-        return self.gate.why if self.gate else None
+        """Why grading waits (the grading image is missing), or None: this process's
+        gate's reason; with grading hosts, the latest refusal noted on a waiting job."""
+        if self.gate:
+            return self.gate.why
+        with self.sessions() as session:
+            return session.scalar(select(Job.last_error).where(
+                Job.state == "waiting", Job.last_error.startswith(REFUSED))
+                .order_by(Job.id.desc()).limit(1))
 
     # -- the service's own settings -------------------------------------------------
 

@@ -20,6 +20,7 @@ import redis
 from celery import Celery, Task  # type: ignore[import-untyped]  # no type hints
 
 from grader import exercises, image
+from grader.service import core
 from grader.service.core import Service
 
 log = logging.getLogger("grader.service")
@@ -142,7 +143,7 @@ def grade(task: Task, job_id: int, wanted: str) -> None:
         return
     have = host.image()
     if wanted != have:
-        why = (f"refused by {host.name}: the job needs the grading image {wanted}, this host "
+        why = (f"{core.REFUSED} {host.name}: the job needs the grading image {wanted}, this host "
                f"has {have}")
         log.warning("job %d %s", job_id, why)
         host.service.note(job_id, why)

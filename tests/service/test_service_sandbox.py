@@ -28,6 +28,7 @@ from grader.service.models import Job
 from grader.service.pool import Pool
 from tests.service.conftest import FULL_MARKS, NAME, Site
 from tests.service.postgres_server import until
+from tests.service.test_service_celery import grid, redis_server  # noqa: F401
 from tests.service.test_service_faults import HTTP_SECONDS, Server, hand_in
 from tests.test_image import retitle_and_repoint
 
@@ -223,3 +224,33 @@ def test_new_points_are_a_new_grader_version_with_the_same_image(tmp_path, monke
     assert core.grader_version() != version
     assert tasks.expected_image() != wanted  # a host with other points refuses the job
     assert tasks.expected_image().startswith(f"{image.default_tag()}@")  # the same image
+
+
+@pytest.fixture
+def hosts_absent_image(docker_client, monkeypatch, absent_tag) -> str:
+    """The web process and its hosts grade with ``absent_tag`` (set before the grid
+    is made): this checkout's real tag, to give that name to later."""
+    real = image.default_tag()
+    monkeypatch.setenv("MINIMAX_GRADER_IMAGE", absent_tag)
+    return real
+
+
+def test_a_grading_host_without_its_image_refuses_saying_why_and_grades_once_it_is_built(
+        hosts_absent_image, absent_tag, grid, docker_client):  # noqa: F811
+    grid.worker("--sandbox", "docker")  # its default, over the grid's local
+    [token] = grid.enrol()
+    grid.hand_in(token, FULL_MARKS.read_bytes())
+    until(lambda: FIX in (grid.jobs()[0].last_error or ""), 60, "the refusal noted on the job")
+    [job] = grid.jobs()
+    assert (job.state, job.attempts) == ("waiting", 0) and absent_tag in job.last_error
+    secret = grid.service.first_instructor_secret()
+    page = grid.client.get("/i", headers={"x-instructor-secret": secret}).text
+    assert "Grading waits:" in page and FIX in page
+    repository, _, tag = absent_tag.partition(":")
+    docker_client.images.get(hosts_absent_image).tag(repository, tag)
+    try:
+        until(grid.finished(1), 120, "the job graded once the image is there")
+    finally:
+        docker_client.images.remove(absent_tag)
+    [job] = grid.jobs()
+    assert (job.state, job.attempts) == ("done", 1)
