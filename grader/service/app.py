@@ -345,11 +345,11 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pool:
             pool.start()
-        lti.poster.start()
+        await run_in_threadpool(lti.start)
         try:
             yield
         finally:
-            await run_in_threadpool(lti.poster.stop)
+            await run_in_threadpool(lti.stop)
             if pool:
                 await run_in_threadpool(pool.stop)
 

@@ -18,11 +18,12 @@ from conftest import skip_loudly
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
+from grader import intake
 from grader.service import app, db
 from grader.service.core import MAX_ATTEMPTS, Options, Service
 from grader.service.dispatch import Dispatcher
-from grader.service.models import Job, Report
-from tests.service.conftest import FULL_MARKS, NAME
+from grader.service.models import Job, Report, Submission
+from tests.service.conftest import FULL_MARKS, NAME, ROOT
 from tests.service.redis_server import RedisServer, started
 
 COMMAND = str(Path(sys.executable).parent / "minimax-grader")
@@ -231,3 +232,22 @@ def test_a_restarted_web_process_sends_the_jobs_the_broker_lost(grid, redis_serv
         assert FULL in again.client.get(f"/s/{token}").text
     finally:
         again.close()
+
+
+def test_a_host_grades_the_students_in_turn_not_the_oldest_job_first(grid):
+    """The broker hands jobs out oldest first; the host grades the fairest in each's place."""
+    grid.enrol(3)
+    first, second, third = (student.id for student in grid.service.students())
+    for exercise in ("helpers", "decision", "depth_limit"):  # the first student's three
+        [solution] = (ROOT / "solutions" / exercise).iterdir()
+        grid.service.submit(first, exercise,
+                            intake.Submission({solution.name: solution.read_bytes()}))
+    for student in (second, third):
+        grid.service.submit(student, "helpers", intake.Submission({NAME: FULL_MARKS.read_bytes()}))
+    grid.worker()  # one host, one job at a time
+    wait_for("every job graded", grid.finished(5), seconds=120)
+    with grid.service.sessions() as session:
+        order = list(session.scalars(select(Submission.student_id).join(
+            Report, Report.submission_id == Submission.id).order_by(Report.id)))
+    assert order == [first, second, third, first, first]  # oldest first: 1, 1, 1, 2, 3
+    assert grid.reports() == 5

@@ -22,7 +22,7 @@ from grader.service.core import Refused, Service
 from grader.service.lti import launch, nrps, platforms
 from grader.service.lti.adapter import Launch, Launches, LaunchRequest, login
 from grader.service.lti.ags import Poster
-from grader.service.models import LtiContext, LtiPlatform, LtiScorePost, Student
+from grader.service.models import LtiContext, LtiPlatform, LtiResource, LtiScorePost, Student
 
 log = logging.getLogger("grader.service")
 MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership#"
@@ -62,6 +62,15 @@ class Tool:
         self.service = web.service
         self.storage = Launches(self.service.sessions, self.service.now)
         self.poster = Poster(self.service, self.config)
+
+    def start(self) -> None:
+        """The tool's key made at the first start (a platform's first look finds it), and
+        the poster sending scores."""
+        platforms.keys(self.service.sessions, self.service.now())
+        self.poster.start()
+
+    def stop(self) -> None:
+        self.poster.stop()
 
     def config(self) -> ToolConfDict:
         return platforms.tool_config(self.service.sessions, self.service.now())
@@ -115,7 +124,10 @@ class Tool:
             resource = launch.resource_of(session, context, body, set(self.service.exercises))
             exercise = resource.exercise_id
             if is_staff(body):
-                return RedirectResponse(f"/i/{launch.launch_key(session, None, now)}", 303)
+                # A link, not a redirect: the instructor's cookie is SameSite=Strict, and a
+                # navigation that the LMS's form began would not send it.
+                return self.web.page("lti_staff.html", course=context.title,
+                                     key=launch.launch_key(session, None, now))
             user, student = launch.student_of(session, platform, launch.person(body), now)
             launch.member(session, context, user)
             key, student_id = launch.launch_key(session, student.id, now), student.id
@@ -158,8 +170,10 @@ class Tool:
             courses = session.execute(select(LtiContext, LtiPlatform).join(
                 LtiPlatform, LtiPlatform.id == LtiContext.platform_id)
                 .order_by(LtiContext.id)).all()
-            posts = session.execute(select(LtiScorePost, Student.name).join(
-                Student, Student.id == LtiScorePost.student_id)
+            posts = session.execute(
+                select(LtiScorePost, Student.name, LtiResource.exercise_id)
+                .join(Student, Student.id == LtiScorePost.student_id)
+                .join(LtiResource, LtiResource.id == LtiScorePost.resource_id)
                 .order_by(LtiScorePost.id.desc()).limit(POSTS_SHOWN)).all()
         return {"platforms": platforms.platforms(self.service.sessions), "courses": courses,
                 "posts": posts}
