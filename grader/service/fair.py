@@ -49,8 +49,8 @@ def take_into(session: Session, place: int, source: int, state: str, now: dateti
     becomes the newest. Moved when either job is not as read."""
     rows = {row.id: row._asdict() for row in session.execute(
         select(Job.id, Job.state, *CONTENT).where(Job.id.in_({place, source})))}
-    if place not in rows or source not in rows or rows[place]["state"] != state \
-            or rows[source]["state"] != "waiting":
+    if place not in rows or source not in rows or rows[place]["state"] != state or (
+            source != place and rows[source]["state"] != "waiting"):
         raise Moved
     taken = _content(rows[source])
     _set(session, rows[place], now, **{**taken, "attempts": taken["attempts"] + 1},

@@ -124,6 +124,9 @@ def test_a_grading_host_handed_a_job_grades_the_fairest_and_waits_for_a_turn(mak
     host.start()
     host.join(1.0)
     assert service.state(3) == "waiting"  # Flo's first still runs: the host waits
+    assert service.take(1, "waiting", "running")  # sent again (its host died): graded again
+    with service.sessions() as session:
+        assert session.get(Job, 1).attempts == 2
     service.run(1)
     host.join(30)
     assert result == [True] and service.state(3) == "running" and graded_by(site, 3) == second
