@@ -9,6 +9,7 @@ ended is started again for the next game, so that a fault costs one game.
 """
 
 import os
+import random
 import select
 import shutil
 import signal
@@ -195,6 +196,7 @@ class InProcessAgent:
         self.variant = "knights"
 
     def new_game(self, variant: str, player: int, seed: int) -> str | None:
+        random.seed(seed)  # as an agent's process does: the same seed, the same game
         self.variant, self.agent = variant, self.cls()
         return None
 

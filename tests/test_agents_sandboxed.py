@@ -1,0 +1,143 @@
+"""Students' agents in their sandboxes (tests/agents/): each gets what it earns,
+a fault costs the game it happens in and no more, and nothing outside the
+agent's own folder can be reached. Limits are generous for a loaded machine;
+only the slow and the sleepy agents meet them, by far."""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import skip_loudly
+
+from grader.cli import main
+from grader.match import referee, sandbox, tournament
+from grader.match.player import Limits, ProcessAgent
+from grader.sandbox import local
+
+AGENTS = Path(__file__).parent / "agents"
+STRONG = Path(__file__).parents[1] / "solutions" / "agent" / "agent.py"
+SETTINGS = tournament.Settings("knights", seed=3, openings=1, limits=Limits(1.0, 4))
+
+
+@pytest.fixture(autouse=True)
+def sandboxed():
+    if not local.is_boundary():
+        if os.geteuid() == 0:
+            skip_loudly("agents in bubblewrap", "bwrap is not usable here")
+
+
+def pairing(tmp_path, name, opponent="random", source=None, settings=SETTINGS):
+    def make(who):
+        if who == name:
+            return sandbox.student(who, source or AGENTS / f"{who}.py", "Agent")
+        return sandbox.baseline(who)
+    return tournament.play_pairing(name, opponent, make, settings,
+                                   tournament.Store(tmp_path / "games.jsonl", settings))
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("slow", "ran out of time"),
+    ("sleepy", "on the wall clock (the backstop"),
+    ("crash", "crashed: its process ended (exit status 3)"),
+    ("illegal", "returned a tuple (99, 99), which is no legal move"),
+    ("listmove", "returned a list ["),
+    ("flood", "printed more than 64 KiB in one game"),
+    ("raiser", "raised SystemExit: 'pass'"),
+])
+def test_a_fault_loses_that_game_from_either_side(tmp_path, name, reason):
+    games = pairing(tmp_path, name)
+    assert [g.loser() for g in games] == [name, name]
+    for game in games:
+        assert game.reason.startswith(name) and reason in game.reason, game.reason
+        # each game reached the agent's turn: a fault in one did not cost the next
+        assert any(p.agent for p in game.plies) or game.names[0] == name
+
+
+def test_a_crash_costs_one_game_and_the_agent_plays_the_next(tmp_path):
+    games = pairing(tmp_path, "crash")
+    for game in games:
+        seat = game.names.index("crash")
+        assert sum(1 for p in game.plies if p.agent and p.player == seat) == 1
+
+
+def test_what_a_flood_printed_is_kept_capped(tmp_path):
+    game = pairing(tmp_path, "flood")[0]
+    assert game.output["flood"].startswith("spam") and len(game.output["flood"]) < 4096
+
+
+def test_the_strong_agent_beats_the_weak_one_from_both_sides(tmp_path):
+    def make(who):
+        return sandbox.student(who, STRONG if who == "strong" else AGENTS / "weak.py", "Agent")
+    settings = tournament.Settings("knights", seed=3, openings=1, limits=Limits(0.2, 10))
+    games = tournament.play_pairing("strong", "weak", make, settings,
+                                    tournament.Store(tmp_path / "g.jsonl", settings))
+    assert [g.loser() for g in games] == ["weak"] * 2
+    assert all(g.reason == "weak had no move left" for g in games)
+    depths = [p.depth for g in games for p in g.plies if p.agent and g.names[p.player] == "strong"]
+    assert depths and all(isinstance(d, int) and d >= 1 for d in depths)
+
+
+def test_the_snoop_finds_nothing_of_the_referee_the_other_agent_or_the_network():
+    if not local.is_boundary():
+        skip_loudly("agents in bubblewrap", "bwrap is not usable here")
+    other = sandbox.student("weak", AGENTS / "weak.py", "Agent")
+    snoop = sandbox.student("snoop", AGENTS / "snoop.py", "Agent")
+    try:
+        games = [referee.play(str(i), "knights", [(0, 0), (6, 6)], agents, SETTINGS.limits, 1)
+                 for i, agents in enumerate([(snoop, other), (other, snoop)])]
+    finally:
+        other.close()
+        snoop.close()
+    assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
+
+
+def test_the_snoop_does_find_them_outside_the_sandbox(tmp_path):
+    """The snoop's search works: as a plain process it sees the referee's files."""
+    argv = sandbox._argv(str(AGENTS / "snoop.py"), "Agent")
+    snoop = ProcessAgent("snoop", argv, sandbox._env(str(tmp_path)), str(tmp_path))
+    other = sandbox.baseline("random")
+    try:
+        game = referee.play("g", "knights", [(0, 0), (6, 6)], (snoop, other), SETTINGS.limits, 1)
+    finally:
+        snoop.close()
+        other.close()
+    assert game.reason.startswith("snoop returned a tuple ('found'")
+
+
+def test_match_grades_an_agent_against_the_baselines(capsys):
+    assert main(["match", str(AGENTS / "weak.py"), "--openings", "1", "--cpu-seconds", "0.3",
+                 "--format", "json", "--jobs", "2"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [o["name"] for o in report["opponents"]] == ["random", "minimax", "alphabeta"]
+    assert all(o["games"] == 2 and 0 <= o["interval"][0] <= o["win_rate"] <= o["interval"][1]
+               for o in report["opponents"])
+    lost = sum(len(o["losses"]) for o in report["opponents"])
+    assert (report["lost_game"] is None) == (lost == 0)
+    assert report["points"] == round(sum(o["points"] for o in report["opponents"]), 2)
+
+
+def test_a_league_ranks_escapes_and_resumes(tmp_path):
+    entries = tmp_path / "in"
+    (entries / "<i>weak&").mkdir(parents=True)
+    shutil.copy(AGENTS / "weak.py", entries / "<i>weak&" / "agent.py")
+    shutil.copy(AGENTS / "crash.py", entries / "crash.py")
+    shutil.copy(AGENTS / "illegal.py", entries / "illegal.py")
+    out = tmp_path / "out"
+    flags = ["league", str(entries), "-o", str(out), "--openings", "1", "--cpu-seconds", "1"]
+    assert main(flags) == 0
+    rows = json.loads((out / "leaderboard.json").read_text())
+    assert [(r["name"], r["wins"], r["faults"]) for r in rows] == [
+        ("<i>weak&", 4, 0), ("crash", 2, 2), ("illegal", 0, 4)]
+    page = (out / "index.html").read_text()
+    assert "&lt;i&gt;weak&amp;" in page and "<i>weak" not in page
+    student = (out / "students" / "%3Ci%3Eweak%26.html").read_text()
+    assert student.count("<details>") == 4 and "move 3: player" in student
+    games = (out / "games.jsonl").read_text()
+    assert main(flags) == 0 and (out / "games.jsonl").read_text() == games  # nothing replayed
+    shutil.copy(AGENTS / "weak.py", entries / "crash.py")  # crash's file changed
+    assert main(flags) == 0
+    lines = (out / "games.jsonl").read_text().splitlines()[1:]
+    assert len(lines) == 6
+    assert json.loads((out / "leaderboard.json").read_text())[-1]["name"] == "illegal"

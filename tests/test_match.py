@@ -1,0 +1,143 @@
+"""The agent exercise's parts that need no sandbox: the games, the messages,
+the statistics, and tournaments of trusted agents played in the referee's process."""
+
+import json
+
+import pytest
+
+from grader.contracts import agent as contract
+from grader.contracts import protocol
+from grader.games import knights
+from grader.games.isolation.rules import GameState
+from grader.games.knights.rules import board_from_data, new_board, to_data
+from grader.match import baselines, grading, league, referee, tournament
+from grader.match.player import InProcessAgent, Limits
+
+SETTINGS = tournament.Settings("knights", seed=5, openings=2, limits=Limits(0.2, 10))
+
+
+def test_a_knight_jumps_to_open_cells_only():
+    state = knights.play(knights.play(knights.start(), (0, 0)), (6, 6))
+    assert sorted(knights.legal_moves(state)) == [(1, 2), (2, 1)]
+    assert sorted(state.get_legal_moves(1)) == [(4, 5), (5, 4)]  # the other player's
+    state = knights.play(state, (1, 2))
+    assert (1, 2) not in state.open_cells() and state.location(0) == (1, 2)
+    assert state.player() == 1 and state.opponent() == 0
+
+
+def test_the_first_move_of_each_player_goes_anywhere_open():
+    start = knights.start()
+    assert len(knights.legal_moves(start)) == 49
+    assert len(knights.legal_moves(knights.play(start, (3, 3)))) == 48
+
+
+def test_queen_isolation_is_the_lessons_rules_on_a_larger_board():
+    board, lesson = new_board("queens"), GameState(5, 5, ())
+    for move in [(0, 0), (4, 4), (0, 3), (2, 2)]:
+        assert sorted(board.get_legal_moves()) == sorted(lesson.get_legal_moves())
+        board, lesson = board.forecast_move(move), lesson.forecast_move(move)
+    with pytest.raises(RuntimeError):
+        board.forecast_move((0, 0))  # closed for good
+
+
+def test_a_board_crosses_as_plain_data_and_comes_back_whole():
+    state = knights.play(knights.play(knights.start(), (2, 3)), (4, 4))
+    again = board_from_data("knights", json.loads(json.dumps(to_data(state))))
+    assert knights.key(again) == knights.key(state)
+    assert type(again) is type(state) and again.get_legal_moves() == state.get_legal_moves()
+
+
+def test_a_finished_game_is_lost_by_the_player_to_move():
+    data = {"width": 7, "height": 7, "board": [[1] * 7 for _ in range(7)], "parity": 0,
+            "locations": [[0, 0], [6, 6]]}
+    data["board"][4][5] = 0  # open to player 2 only
+    state = board_from_data("knights", data)
+    assert knights.terminal(state) and state.get_legal_moves(1) == [(4, 5)]
+    assert (knights.utility(state, 0), knights.utility(state, 1)) == (-1, 1)
+
+
+@pytest.mark.parametrize("value", [[1, 2], (1, 2, 3), (True, 2), (1.0, 2), "12", None,
+                                   (1 << 70, 2)])
+def test_only_a_tuple_of_two_ints_is_a_move(value):
+    reply = contract.read_reply(contract.answer(move=protocol.encode(value)))
+    assert reply.move is None and reply.shown
+
+
+@pytest.mark.parametrize("line", [b"", b"[]", b"{}", b"not json", b'{"move": {"bad": 1}}'])
+def test_a_reply_the_referee_cant_read_is_refused(line):
+    with pytest.raises(protocol.BadMessage):
+        contract.read_reply(line)
+
+
+def test_wilson_interval():
+    low, high = grading.wilson(8, 10)
+    assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
+    assert grading.wilson(0, 0) == (0.0, 1.0)
+    assert grading.wilson(10, 10)[1] == pytest.approx(1) and grading.wilson(0, 10)[0] == 0
+
+
+def test_points_are_whole_at_the_threshold_and_in_proportion_below():
+    opponent = grading.Opponent("x", "random", win_rate=0.5, points=4)
+    games = tuple(referee.Game(str(i), "knights", 0, ("a", "x"), winner=0 if i < 2 else 1)
+                  for i in range(8))
+    assert grading.Standing(opponent, games, wins=2).points == 2.0
+    assert grading.Standing(opponent, games, wins=6).points == 4.0
+
+
+def test_openings_are_fixed_by_the_seed_and_played_from_both_sides():
+    assert tournament.openings("knights", 1, 4) == tournament.openings("knights", 1, 4)
+    assert tournament.openings("knights", 1, 4) != tournament.openings("knights", 2, 4)
+    ids = tournament.game_ids("a", "b", 2)
+    assert [(first, opening) for _, first, _, opening in ids] == [
+        ("a", 0), ("b", 0), ("a", 1), ("b", 1)]
+
+
+def make(name):
+    return InProcessAgent(name, baselines.BASELINES[name])
+
+
+def test_a_tournament_is_resumed_and_repeated_from_its_seed(tmp_path):
+    store = tournament.Store(tmp_path / "games.jsonl", SETTINGS)
+    first = tournament.play([("random", "minimax")], make, SETTINGS, store)
+    assert len(first) == 4 and {g.names for g in first} == {("random", "minimax"),
+                                                            ("minimax", "random")}
+    started = []
+    again = tournament.play([("random", "minimax")],
+                            lambda name: started.append(name) or make(name), SETTINGS,
+                            tournament.Store(tmp_path / "games.jsonl", SETTINGS))
+    assert started == [] and [g.to_json() for g in again] == [g.to_json() for g in first]
+    fresh = tournament.play([("random", "minimax")], make, SETTINGS,
+                            tournament.Store(tmp_path / "other.jsonl", SETTINGS))
+    # minimax searches to a fixed depth and random is seeded: the same games
+    assert [[p.move for p in g.plies] for g in fresh] == [[p.move for p in g.plies]
+                                                          for g in first]
+
+
+def test_a_store_of_other_settings_is_refused_and_a_cut_line_played_again(tmp_path):
+    path = tmp_path / "games.jsonl"
+    tournament.play([("random", "minimax")], make, SETTINGS, tournament.Store(path, SETTINGS))
+    other = tournament.Settings("knights", seed=6, openings=2, limits=SETTINGS.limits)
+    with pytest.raises(tournament.StoreMismatch):
+        tournament.Store(path, other)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1] + [lines[-1][:40]]) + "\n")
+    assert len(tournament.Store(path, SETTINGS).games) == 3
+
+
+def test_the_replay_draws_every_move_with_depth_and_time():
+    game = referee.play("g", "knights", [(0, 0), (6, 6)], (make("alphabeta"), make("random")),
+                        Limits(0.1, 10), seed=1)
+    text = referee.replay(game)
+    assert text.count("x=0 x=1") == len(game.plies) + 1
+    assert "the opening, placed by the referee" in text and "searched to depth" in text
+    assert text.endswith(game.reason)
+
+
+def test_ratings_come_from_the_games_in_order():
+    games = [referee.Game(str(i), "knights", 0, ("a", "b") if i % 2 else ("b", "a"),
+                          winner=0 if i % 2 else 1, reason="b had no move left")
+             for i in range(6)]
+    rows = league.table(["a", "b", "c"], games)
+    assert [row.name for row in rows] == ["a", "c", "b"]
+    assert rows[0].wins == 6 and rows[0].games == 6 and rows[2].faults == 0
+    assert league.table(["a", "b", "c"], games) == rows
