@@ -73,7 +73,7 @@ def test_the_gradebook_and_its_csv_files(make, graded):
     client = site.login()
 
     page = client.get("/i").text
-    assert "Queue: 0 waiting, 0 running,\n2 done, 0 errors." in page
+    assert "Queue: 0 waiting, 0 running,\n2 done, 0 errors, 0 replaced by a later hand-in." in page
     assert "<td>10</td>" in page and "<td>5</td>" in page
 
     grades = list(csv.reader(io.StringIO(client.get("/i/grades.csv").text)))
