@@ -14,16 +14,18 @@ from pathlib import Path
 import httpx2
 import pytest
 import uvicorn
-from sqlalchemy import select
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import select, text
 
 from grader import intake, report
 from grader.exercises import Exercise
-from grader.service import app
+from grader.service import app, db
 from grader.service.core import Service
 from grader.service.models import ExerciseSetting, Job
 from grader.service.pages import REPLACED
 from grader.service.pool import Pool
-from tests.service.conftest import NAME
+from tests.service.conftest import NAME, ROOT
 from tests.service.postgres_server import free_port, until
 from tests.service.test_service_faults import HTTP_SECONDS, server  # noqa: F401
 
@@ -72,6 +74,25 @@ def graded_by(site, job_id: int) -> int:
     """The submission job ``job_id`` grades now."""
     with site.service.sessions() as session:
         return session.scalar(select(Job.submission_id).where(Job.id == job_id))
+
+
+def test_a_database_of_the_first_schema_keeps_its_rows_at_the_upgrade(tmp_path):
+    """The fair queue's columns are added to the tables as they are: a student is at
+    the first turn, a submission replaced by none."""
+    engine = db.connect(db.sqlite_url(tmp_path))
+    config = Config()
+    config.set_main_option("script_location", str(ROOT / "grader" / "service" / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(text("INSERT INTO students VALUES (1, 'Ada', 'a@x', 'h', '2026-01-01')"))
+        connection.execute(text("INSERT INTO submissions VALUES (1, 1, 'helpers', '2026-01-01', "
+                                "0, 'd')"))
+    db.migrate(engine)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT served FROM students")).all() == [(0,)]
+        assert connection.execute(text("SELECT replaced_by FROM submissions")).all() == [(None,)]
+    engine.dispose()
 
 
 # -- the order jobs are taken in ---------------------------------------------------
