@@ -4,7 +4,7 @@ Two views, one inside the other. The supervisor runs in the outer one: the
 system's programs and libraries, the interpreter and its packages and the
 harness, all read-only, and the job folder, the only writable place. Each
 of the student's workers runs in an inner one that the supervisor starts
-(``LocalSpawner``'s prefix): the interpreter, the worker's own modules (its
+(``spawn.WrappedSpawner``): the interpreter, the worker's own modules (its
 closure, computed from its imports at every run), the submission and the
 modules the course provides, read-only, and a small private ``/tmp``; not
 the suites, the reference search, the mistake models, nor the job folder.
@@ -137,17 +137,18 @@ def _folders_to(paths: Iterable[str]) -> list[str]:
     return [arg for folder in made for arg in ("--perms", "0755", "--dir", folder)]
 
 
-def _worker_files(root: str = closure.WORKER) -> list[str]:
+@functools.cache
+def _worker_files(root: str = closure.WORKER) -> tuple[str, ...]:
     """bwrap's options that bind the worker's modules (or ``root``'s), and their
     bytecode where it was compiled (the worker runs with -B: it never compiles
-    its own)."""
-    args = []
+    its own). Found once a process: reading the sources costs tens of ms."""
+    args: list[str] = []
     for module in closure.worker_modules(root):
         spec = util.find_spec(module)
         if spec is not None and spec.origin:
             cached = util.cache_from_source(spec.origin)
             args += ["--ro-bind", spec.origin, spec.origin, "--ro-bind-try", cached, cached]
-    return args
+    return tuple(args)
 
 
 def _bwrap() -> str:
