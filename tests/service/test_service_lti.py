@@ -40,12 +40,13 @@ class Wall(Clock):
         self.ahead += timedelta(**delta)
 
 
-def by_content(graded: dict) -> Callable:
-    """Grades as the real grader graded the full-marks and the flipped file."""
+def by_content(reports: dict) -> Callable:
+    """Grades as the real grader graded the full-marks and the flipped file (``reports``,
+    which a test may change: a suite fixed)."""
 
     def grade(exercise, folder):
         right = (folder / NAME).read_bytes() == FULL_MARKS.read_bytes()
-        return copy.deepcopy(graded[FULL_MARKS if right else FLIPPED])
+        return copy.deepcopy(reports[FULL_MARKS if right else FLIPPED])
 
     return grade
 
@@ -61,8 +62,8 @@ def until(what: Callable, why: str, seconds: float = WITHIN):
 class Grader:
     """The grader served on loopback, with the LMS registered."""
 
-    def __init__(self, site: Site, lms: Platform) -> None:
-        self.site, self.service, self.lms = site, site.service, lms
+    def __init__(self, site: Site, lms: Platform, reports: dict) -> None:
+        self.site, self.service, self.lms, self.reports = site, site.service, lms, reports
         platforms.register(self.service.sessions,
                            [platforms.PlatformSpec(**lms.registration())])
         self.loop = Loopback(app.build(self.service, Pool(self.service, 1)))
@@ -118,7 +119,8 @@ def lms() -> Iterator[Platform]:
 
 @pytest.fixture
 def grader(make, graded, lms) -> Iterator[Grader]:
-    served = Grader(make(grade=by_content(graded), clock=Wall()), lms)
+    reports = dict(graded)
+    served = Grader(make(grade=by_content(reports), clock=Wall()), lms, reports)
     yield served
     served.loop.stop()
 
@@ -151,7 +153,19 @@ def test_a_students_launch_opens_their_page_and_their_scores_reach_the_lms(grade
     assert (post.state, post.score_given, post.attempts) == ("sent", 10, 1)
 
 
-def test_a_regrade_and_the_last_attempt_rule_post_the_new_score(grader, lms, make):
+def test_a_regrade_posts_the_new_score(grader, lms):
+    page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
+    grader.hand_in(page.split("#")[0], FULL_MARKS)
+    until(lambda: lms.scores_of("link-1"), "no score reached the LMS")
+    # A fixed suite (a new grader version) finds a mistake in what got full marks.
+    grader.reports[FULL_MARKS] = grader.reports[FLIPPED]
+    grader.service.options.version = "fixed"
+    assert grader.service.regrade("helpers") == 1
+    again = until(lambda: lms.scores_of("link-1")[1:], "the regrade's score not sent")
+    assert again[0]["scoreGiven"] == 4 and again[0]["userId"] == "ada-sub"
+
+
+def test_the_last_attempt_rule_posts_the_last_score(grader, lms):
     page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
     grader.hand_in(page.split("#")[0], FULL_MARKS)
     until(lambda: lms.scores_of("link-1"), "no score reached the LMS")

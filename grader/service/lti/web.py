@@ -94,16 +94,22 @@ class Tool:
         asked = await LaunchRequest.read(request)
         target = str(request.url_for("lti_launch"))
         try:
-            return await run_in_threadpool(login, asked, self.config(), self.storage, target)
+            return await run_in_threadpool(lambda: login(asked, self.config(), self.storage,
+                                                         target))
         except Exception as why:  # an unknown platform, a login without its issuer, ...
             return self.refused(why)
 
+    def checked(self, asked: LaunchRequest) -> Launch:
+        """The launch, every check passed (each one that fails raises)."""
+        made = Launch(asked, self.config(), self.storage)
+        made.validate()
+        return made
+
     async def launch(self, request: Request) -> Response:
         asked = await LaunchRequest.read(request)
-        made = Launch(asked, self.config(), self.storage)
         try:
-            await run_in_threadpool(made.validate)
-        except Exception as why:  # each check that fails raises: the launch is refused
+            made = await run_in_threadpool(self.checked, asked)
+        except Exception as why:  # the launch is refused, saying which check failed
             return self.refused(why)
         body: dict[str, Any] = dict(made.get_launch_data())
         try:
@@ -117,7 +123,6 @@ class Tool:
         """A resource link's launch: the student's page of its exercise, or the
         instructor's pages; its course and assignment are kept for scores and roster."""
         now = self.service.now()
-        student_id = None
         with self.service.sessions.begin() as session:
             platform = launch.platform_of(session, made.get_iss(), made.get_client_id())
             context = launch.context_of(session, platform, body)
