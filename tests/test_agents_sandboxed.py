@@ -15,6 +15,7 @@ from grader.cli import main
 from grader.match import referee, sandbox, tournament
 from grader.match.player import Limits, ProcessAgent
 from grader.sandbox import local
+from grader.sandbox.docker import LABEL, _owner
 
 AGENTS = Path(__file__).parent / "agents"
 STRONG = Path(__file__).parents[1] / "solutions" / "agent" / "agent.py"
@@ -141,3 +142,27 @@ def test_a_league_ranks_escapes_and_resumes(tmp_path):
     lines = (out / "games.jsonl").read_text().splitlines()[1:]
     assert len(lines) == 6
     assert json.loads((out / "leaderboard.json").read_text())[-1]["name"] == "illegal"
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("weak", "had no move left"),
+    ("slow", "ran out of time"),
+    ("crash", "crashed: its process ended (exit status 3)"),
+    ("flood", "printed more than 64 KiB in one game"),
+    ("snoop", "had no move left"),
+])
+def test_an_agent_in_docker_gets_what_it_earns(tmp_path, docker_client, name, reason):
+    agent = sandbox.student(name, AGENTS / f"{name}.py", "Agent", "docker")
+    other = sandbox.baseline("random")
+    try:
+        games = [referee.play(str(i), "knights", [(0, 0), (6, 6)], seats, SETTINGS.limits, 1)
+                 for i, seats in enumerate([(agent, other), (other, agent)])]
+    finally:
+        agent.close()
+        other.close()
+    for game in games:
+        assert reason in game.reason, game.reason
+        if reason != "had no move left":
+            assert game.loser() == name
+    mine = f"{LABEL}.owner={_owner()}"  # this process's: other tests' run beside it
+    assert not docker_client.containers.list(all=True, filters={"label": mine})

@@ -13,7 +13,8 @@ from grader.match import grading, league, page, tournament
 from grader.sandbox.common import SandboxUnavailable
 
 SANDBOX_HELP = ("local (bubblewrap where it is installed; without it an ordinary user's "
-                "plain process, refused as root) or docker (not yet for agents)")
+                "plain process, refused as root) or docker (a container an agent, from the "
+                "grading image)")
 
 
 def _shared(command: argparse.ArgumentParser) -> None:

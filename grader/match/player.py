@@ -81,8 +81,17 @@ class ProcessAgent:
         self.printed, self.kept = 0, bytearray()
         self.pending = b""
 
+    def _launch(self) -> list[str]:
+        """The command that starts the agent's process (a fresh one each time)."""
+        return self.command
+
+    def _cpu(self) -> float:
+        """The CPU time the agent's processes have used, in seconds."""
+        assert self.process is not None
+        return tree_cpu(self.process.pid)
+
     def _start(self) -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(self.command, cwd=self.cwd, env=self.env,
+        process = subprocess.Popen(self._launch(), cwd=self.cwd, env=self.env,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, start_new_session=True)
         assert process.stdout is not None and process.stderr is not None
@@ -113,10 +122,10 @@ class ProcessAgent:
     def _ask(self, request: bytes, cpu_limit: float, wall_limit: float) -> Answer:
         process = self.process
         assert process is not None and process.stdin is not None and process.stdout is not None
-        cpu_start, wall_start = tree_cpu(process.pid), time.monotonic()
+        cpu_start, wall_start = self._cpu(), time.monotonic()
 
         def lost(fault: str) -> Answer:
-            cpu = tree_cpu(process.pid) - cpu_start
+            cpu = self._cpu() - cpu_start
             self._kill()
             return Answer(contract.Reply(), cpu, time.monotonic() - wall_start, fault)
 
@@ -127,7 +136,7 @@ class ProcessAgent:
             return lost(self._ended())
         out = process.stdout.fileno()
         while b"\n" not in self.pending:
-            cpu, wall = tree_cpu(process.pid) - cpu_start, time.monotonic() - wall_start
+            cpu, wall = self._cpu() - cpu_start, time.monotonic() - wall_start
             if cpu > cpu_limit or wall > wall_limit:
                 return lost(_timeout(cpu, cpu_limit, wall, wall_limit))
             if self.printed > FLOOD:
@@ -143,7 +152,7 @@ class ProcessAgent:
                 if len(self.pending) > protocol.MAX_LINE:
                     return lost("sent a reply longer than the protocol allows")
         line, _, self.pending = self.pending.partition(b"\n")
-        cpu, wall = tree_cpu(process.pid) - cpu_start, time.monotonic() - wall_start
+        cpu, wall = self._cpu() - cpu_start, time.monotonic() - wall_start
         if cpu > cpu_limit or wall > wall_limit:
             return lost(_timeout(cpu, cpu_limit, wall, wall_limit))
         if self.printed > FLOOD:

@@ -1,5 +1,5 @@
 """Starting an agent's process: in bubblewrap (the local sandbox), in a Docker
-container, or plainly for the grader's own trusted baselines.
+container (``container``), or plainly for the grader's own trusted baselines.
 
 The bubblewrap view is the local sandbox's (``bubblewrap.agent_command``): the
 system's programs and libraries and the interpreter, read-only; of the
@@ -50,9 +50,11 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
     os.chmod(folder, 0o755)
     shutil.copyfile(source, Path(folder) / "agent.py")
     os.chmod(Path(folder) / "agent.py", 0o644)
-    argv = _argv(str(Path(folder) / "agent.py"), class_name)
     if sandbox == "docker":
-        raise SandboxUnavailable("agents do not run in Docker yet: use --sandbox local")
+        from grader.match import container
+
+        return container.student(name, folder, class_name, MEMORY_MB)
+    argv = _argv(str(Path(folder) / "agent.py"), class_name)
     if local.is_boundary():
         command = bubblewrap.agent_command(folder, RUNNER, bubblewrap.outside_uid(), argv)
         return ProcessAgent(name, command, _env("/tmp"), folder, remove=folder)

@@ -1,0 +1,115 @@
+"""An agent's process in a Docker container of its own, from the grading image.
+
+The container is the Docker sandbox's (``docker.host_config``: no network, a
+read-only root, no capabilities, a memory and process cap, one CPU), run as
+nobody, with two folders bound read-only: the agent's own, and a copy of the
+few grader modules its runner imports (its closure), so that nothing else of
+the grader is there to read. The referee talks to it through ``docker start
+-ai`` and reads its CPU time from the host's ``/proc``, from the container's
+first process down; a fresh container is made for each start.
+"""
+
+import os
+import shutil
+import tempfile
+from importlib import util
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grader import image, resources
+from grader.exercises import Limits as SandboxLimits
+from grader.harness.runtime import closure
+from grader.match.clock import tree_cpu
+from grader.match.player import ProcessAgent
+from grader.sandbox.common import SandboxUnavailable
+from grader.sandbox.docker import LABEL, _owner, host_config, sweep
+
+if TYPE_CHECKING:
+    from docker import DockerClient
+    from docker.models.containers import Container
+
+NOBODY = "65534:65534"
+CODE, AGENT = "/opt/agent", "/agent"  # where the closure and the agent's folder are bound
+
+
+def connect() -> "DockerClient":
+    """The engine, with a current grading image; else SandboxUnavailable."""
+    try:
+        client = image.connect()
+    except image.NoEngine as exc:
+        raise SandboxUnavailable(str(exc)) from None
+    why = image.problem(client)
+    if why:
+        raise SandboxUnavailable(why)
+    sweep(client)
+    return client
+
+
+def copy_closure(root: str) -> str:
+    """A folder holding the modules ``root`` imports, as the package lays them out."""
+    folder = tempfile.mkdtemp(prefix="minimax-agent-code-")
+    base = resources.package().parent
+    for module in closure.worker_modules(root):
+        spec = util.find_spec(module)
+        if spec is not None and spec.origin:
+            target = Path(folder) / Path(spec.origin).relative_to(base)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(spec.origin, target)
+    for path in [Path(folder), *Path(folder).rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    return folder
+
+
+class ContainerAgent(ProcessAgent):
+    def __init__(self, name: str, client: "DockerClient", folder: str, code: str,
+                 class_name: str, memory_mb: int) -> None:
+        super().__init__(name, [], {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, folder,
+                         remove=folder)
+        self.client, self.code = client, code
+        self.argv = [f"{AGENT}/agent.py", class_name, str(memory_mb)]
+        self.limits = SandboxLimits(memory_mb=memory_mb)
+        self.container: Container | None = None
+        self.pid = 0
+
+    def _launch(self) -> list[str]:
+        self._discard()
+        settings: dict[str, Any] = {
+            **host_config(self.limits), "user": NOBODY, "cap_add": [],
+            "volumes": {self.code: {"bind": CODE, "mode": "ro"},
+                        self.cwd: {"bind": AGENT, "mode": "ro"}},
+            "labels": {LABEL: "agent", f"{LABEL}.owner": _owner()}, "working_dir": AGENT,
+            "entrypoint": ["python3", "-I", "-B", f"{CODE}/grader/harness/agent/runner.py"],
+        }
+        self.container = self.client.containers.create(image.default_tag(), self.argv,
+                                                       **settings)
+        self.pid = 0
+        return ["docker", "start", "-ai", str(self.container.id)]
+
+    def _cpu(self) -> float:
+        if not self.pid and self.container is not None:
+            self.container.reload()
+            self.pid = int(self.container.attrs["State"].get("Pid") or 0)
+        return tree_cpu(self.pid) if self.pid else 0.0
+
+    def _discard(self) -> None:
+        if self.container is not None:
+            try:
+                self.container.remove(force=True)
+            except Exception:  # gone already, or the engine is busy: the sweep takes it
+                pass
+            self.container = None
+
+    def _kill(self) -> None:
+        super()._kill()
+        self._discard()
+
+    def close(self) -> None:
+        super().close()
+        shutil.rmtree(self.code, ignore_errors=True)
+
+
+def student(name: str, folder: str, class_name: str, memory_mb: int) -> ContainerAgent:
+    """A student's agent, in ``folder`` (its agent.py), in containers of its own."""
+    client = connect()
+    code = copy_closure("grader.harness.agent.runner")
+    return ContainerAgent(name, client, folder, code, class_name, memory_mb)
