@@ -116,8 +116,10 @@ class Service:
         self._submitting = threading.Lock()  # one student's check-then-insert at a time
         # Told the ids of newly queued jobs: the pool's or the broker's, once it runs.
         self.queued: Callable[[list[int]], None] = lambda job_ids: None
-        # Told when a report is kept (a counted score may have changed): LTI's poster.
+        # Told when a report is kept, or an exercise's rules change (a counted score may
+        # have changed): LTI's poster, which sends the new ones to the LMS.
         self.reported: Callable[[], None] = lambda: None
+        self.rescored: Callable[[str], None] = lambda exercise_id: None
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.requeue_running()
@@ -231,6 +233,7 @@ class Service:
             raise Refused("the hard deadline comes before the deadline")
         with self.sessions.begin() as session:
             session.merge(setting)
+        self.rescored(setting.exercise_id)
 
     # -- submissions ----------------------------------------------------------------
 

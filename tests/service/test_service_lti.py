@@ -165,6 +165,20 @@ def test_a_regrade_posts_the_new_score(grader, lms):
     assert again[0]["scoreGiven"] == 4 and again[0]["userId"] == "ada-sub"
 
 
+def test_a_change_of_rules_posts_the_score_that_counts_now(grader, lms):
+    page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
+    grader.hand_in(page.split("#")[0], FULL_MARKS)
+    until(lambda: lms.scores_of("link-1"), "no score reached the LMS")
+    grader.hand_in(page.split("#")[0], FLIPPED)
+    until(lambda: grader.service.queue_counts()["done"] == 2, "not graded")
+    setting = grader.service.setting("helpers")
+    setting.score_rule = "last"
+    grader.service.save_setting(setting)
+    again = until(lambda: lms.scores_of("link-1")[1:], "the new rule's score not sent")
+    assert [score["scoreGiven"] for score in lms.scores_of("link-1")] == [10, 4]
+    assert again[0]["userId"] == "ada-sub"
+
+
 def test_the_last_attempt_rule_posts_the_last_score(grader, lms):
     page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
     grader.hand_in(page.split("#")[0], FULL_MARKS)

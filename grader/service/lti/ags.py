@@ -1,7 +1,8 @@
 """Scores back to the LMS (Assignment and Grade Services).
 
 Every kept report may change a counted score (scores.counted: best or last,
-late penalty applied). The poster looks at the reports kept since it last
+late penalty applied), and so may a change of the exercise's rules (the
+service's ``rescored``). The poster looks at the reports kept since it last
 looked (a watermark in the service's settings, so a restart misses none and
 reports written by grading hosts count too), works out each touched student's
 counted score for the exercise, and records a post for each course assignment
@@ -52,9 +53,12 @@ class Poster:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._rescore: set[str] = set()  # exercises whose rules changed
+        self._lock = threading.Lock()
 
     def start(self) -> None:
         self.service.reported = self._wake.set
+        self.service.rescored = self.rescore
         self._thread = threading.Thread(target=self._loop, name="lti-poster", daemon=True)
         self._thread.start()
 
@@ -69,6 +73,7 @@ class Poster:
             self._wake.clear()
             try:
                 self.scan()
+                self.rescan()
                 self.send_due()
             except Exception:  # the database or the platform went away: look again later
                 log.exception("the LTI poster could not post scores")
@@ -89,6 +94,26 @@ class Poster:
         with self.service.sessions.begin() as session:
             session.merge(Setting(key=SEEN, value=str(newest)))
         return recorded
+
+    def rescore(self, exercise_id: str) -> None:
+        """Look again at every score of the exercise (its rules changed), soon."""
+        with self._lock:
+            self._rescore.add(exercise_id)
+        self._wake.set()
+
+    def rescan(self) -> int:
+        """Record posts for the exercises whose rules changed: how many."""
+        with self._lock:
+            exercises, self._rescore = self._rescore, set()
+        with self.service.sessions() as session:
+            pairs = session.execute(
+                select(LtiUser.student_id, LtiResource.exercise_id).distinct()
+                .join(LtiMember, LtiMember.user_id == LtiUser.id)
+                .join(LtiResource, LtiResource.context_id == LtiMember.context_id)
+                .where(LtiResource.exercise_id.in_(exercises),
+                       LtiUser.student_id.is_not(None))).all()
+        return sum(self.record(student, exercise) for student, exercise in sorted(pairs)
+                   if student is not None)
 
     def record(self, student_id: int, exercise_id: str) -> int:
         """Record the student's counted score for each line item of the exercise they
