@@ -71,14 +71,16 @@ def read_reply(line: bytes) -> Reply:
                  depth=depth if type(depth) is int else None)
 
 
-def countdown(cpu: float, wall: float) -> Callable[[], float]:
+def countdown(cpu: float, wall: float,
+              clock: Callable[[], float] = time.process_time) -> Callable[[], float]:
     """An agent's ``time_left()``: the milliseconds left of its move's CPU time less
     the margin (or of a share of the wall clock's backstop, when that is less),
-    so that an agent that stops at 0 is within its limits."""
-    cpu_end = time.process_time() + cpu * (1 - MARGIN)
+    so that an agent that stops at 0 is within its limits. ``clock``: the CPU
+    time that counts (a thread's, for an agent in the referee's process)."""
+    cpu_end = clock() + cpu * (1 - MARGIN)
     wall_end = time.monotonic() + wall * WALL_SHARE
 
     def time_left() -> float:
-        return 1000 * min(cpu_end - time.process_time(), wall_end - time.monotonic())
+        return 1000 * min(cpu_end - clock(), wall_end - time.monotonic())
 
     return time_left

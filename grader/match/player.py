@@ -210,15 +210,16 @@ class InProcessAgent:
         return None
 
     def move(self, state: QueenBoard, limits: Limits) -> Answer:
-        cpu_start, wall_start = time.process_time(), time.monotonic()
-        time_left = contract.countdown(limits.cpu_seconds, limits.wall_seconds)
+        cpu_start, wall_start = time.thread_time(), time.monotonic()
+        time_left = contract.countdown(limits.cpu_seconds, limits.wall_seconds,
+                                       time.thread_time)
         # A copy, as an agent's process gets: the referee's state stays its own.
         move = self.agent.get_move(  # type: ignore[attr-defined]
             board_from_data(self.variant, to_data(state)), time_left)
         depth = getattr(self.agent, "search_depth", None)
         reply = contract.Reply(move=contract.as_move(move), shown=protocol.describe(move),
                                depth=depth if type(depth) is int else None)
-        return Answer(reply, time.process_time() - cpu_start, time.monotonic() - wall_start)
+        return Answer(reply, time.thread_time() - cpu_start, time.monotonic() - wall_start)
 
     def output(self) -> str:
         return ""
