@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 from grader import grading, image
-from grader.sandbox import Sandbox, Unavailable
+from grader.sandbox import Sandbox, Unavailable, local_is_boundary
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
     from docker import DockerClient
@@ -28,15 +28,20 @@ LOCAL_WARNING = """
 ************************************************************************
 WARNING: grading in the LOCAL sandbox. It is NOT a security boundary:
 students' code runs as this user, on this machine, with its files and
-network. Use it only for trusted code or a test; install Docker and build
-the image (minimax-grader image build) to grade untrusted submissions.
+network. Use it only for trusted code or a test; install bubblewrap
+(apt-get install bubblewrap), or Docker and the grading image (minimax-grader
+image build), to grade untrusted submissions.
 ************************************************************************"""
 
 
 def local() -> Sandbox:
-    """The local sandbox, asked for by name: warned about on stderr and in the log."""
-    print(LOCAL_WARNING, file=sys.stderr, flush=True)
-    log.warning("grading in a sandbox that is not a security boundary")
+    """The local sandbox, asked for by name; where it is no boundary (no bubblewrap
+    here), warned about on stderr and in the log."""
+    if local_is_boundary():
+        log.info("grading in the local sandbox, in bubblewrap")
+    else:
+        print(LOCAL_WARNING, file=sys.stderr, flush=True)
+        log.warning("grading in a sandbox that is not a security boundary")
     return grading.open_sandbox("local")
 
 
