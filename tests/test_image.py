@@ -301,3 +301,9 @@ def test_the_default_tag_names_what_the_image_holds(package_copy, monkeypatch):
     assert image.contents_hash(package) != image.contents_hash()  # another tag: no fight
     monkeypatch.setenv("MINIMAX_GRADER_IMAGE", "registry.example/grader:7")
     assert image.default_tag() == "registry.example/grader:7"
+
+
+def test_an_image_whose_label_is_another_hash_is_stale(engine, labelled):
+    tag = labelled(f"minimax-grader-test-stale-{uuid.uuid4().hex[:8]}:x", "0" * 16)
+    assert "is older than the harness or the suites" in image.problem(engine, tag)
+    assert "minimax-grader image build" in image.problem(engine, tag)
