@@ -5,9 +5,10 @@ sandbox costs per move, the same agents played three ways side by side.
 
 The agents are the random baseline on both sides, so that a move costs next
 to nothing to think and the figures are the referee's and the sandbox's own:
-in the referee's process, each agent in a plain process, and each in its own
-bubblewrap view (the local sandbox). A graded match is bound by its agents'
-time limits instead: the last line says what that makes of a match.
+in the referee's process, each agent in a plain process, in its own bubblewrap
+view (the local sandbox) and in a Docker container of its own. A graded match
+is bound by its agents' time limits instead: the last line says what that
+makes of a match.
 """
 
 import argparse
@@ -16,9 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader.match import baselines, sandbox, tournament
+from grader.match import baselines, container, sandbox, tournament
 from grader.match.player import InProcessAgent, Limits
 from grader.sandbox import local
+from grader.sandbox.common import SandboxUnavailable
 
 SOURCE = Path(baselines.__file__)
 
@@ -28,6 +30,11 @@ def makers():
     yield "plain processes", lambda who: _named(sandbox.baseline("random"), who)
     if local.is_boundary():
         yield "bubblewrap", lambda who: sandbox.student(who, SOURCE, "RandomAgent")
+    try:
+        container.connect()
+        yield "docker", lambda who: sandbox.student(who, SOURCE, "RandomAgent", "docker")
+    except SandboxUnavailable as exc:
+        print(f"  (no Docker: {exc})")
 
 
 def _named(agent, name):

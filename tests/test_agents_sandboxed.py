@@ -38,6 +38,16 @@ def pairing(tmp_path, name, opponent="random", source=None, settings=SETTINGS):
                                    tournament.Store(tmp_path / "games.jsonl", settings))
 
 
+def both_sides(agent, other):
+    """Two games from one opening, ``agent`` first and then second; both closed after."""
+    try:
+        return [referee.play(str(i), "knights", [(0, 0), (6, 6)], seats, SETTINGS.limits, 1)
+                for i, seats in enumerate([(agent, other), (other, agent)])]
+    finally:
+        agent.close()
+        other.close()
+
+
 @pytest.mark.parametrize(("name", "reason"), [
     ("slow", "ran out of time"),
     ("sleepy", "on the wall clock (the backstop"),
@@ -83,14 +93,8 @@ def test_the_strong_agent_beats_the_weak_one_from_both_sides(tmp_path):
 def test_the_snoop_finds_nothing_of_the_referee_the_other_agent_or_the_network():
     if not local.is_boundary():
         skip_loudly("agents in bubblewrap", "bwrap is not usable here")
-    other = sandbox.student("weak", AGENTS / "weak.py", "Agent")
-    snoop = sandbox.student("snoop", AGENTS / "snoop.py", "Agent")
-    try:
-        games = [referee.play(str(i), "knights", [(0, 0), (6, 6)], agents, SETTINGS.limits, 1)
-                 for i, agents in enumerate([(snoop, other), (other, snoop)])]
-    finally:
-        other.close()
-        snoop.close()
+    games = both_sides(sandbox.student("snoop", AGENTS / "snoop.py", "Agent"),
+                       sandbox.student("weak", AGENTS / "weak.py", "Agent"))
     assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
 
 
@@ -152,14 +156,8 @@ def test_a_league_ranks_escapes_and_resumes(tmp_path):
     ("snoop", "had no move left"),
 ])
 def test_an_agent_in_docker_gets_what_it_earns(tmp_path, docker_client, name, reason):
-    agent = sandbox.student(name, AGENTS / f"{name}.py", "Agent", "docker")
-    other = sandbox.baseline("random")
-    try:
-        games = [referee.play(str(i), "knights", [(0, 0), (6, 6)], seats, SETTINGS.limits, 1)
-                 for i, seats in enumerate([(agent, other), (other, agent)])]
-    finally:
-        agent.close()
-        other.close()
+    games = both_sides(sandbox.student(name, AGENTS / f"{name}.py", "Agent", "docker"),
+                       sandbox.baseline("random"))
     for game in games:
         assert reason in game.reason, game.reason
         if reason != "had no move left":

@@ -374,15 +374,15 @@ SECTIONS = (_header, _pending, _histogram, _tests, _mistakes, _regrade, _student
             _identical, _ignored)
 
 
-def render(summary: Summary) -> str:
-    """The summary page: a complete HTML5 document, as text."""
-    body = "\n".join(part for part in (section(summary) for section in SECTIONS) if part)
+def document(title: str, body: str) -> str:
+    """A complete HTML5 document in this page's style, as text (``title`` escaped
+    here, ``body`` HTML already)."""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(summary["title"])} ({_e(summary["exercise"])}): batch summary</title>
+<title>{_e(title)}</title>
 <style>{CSS}</style>
 </head>
 <body>
@@ -392,3 +392,9 @@ def render(summary: Summary) -> str:
 </body>
 </html>
 """
+
+
+def render(summary: Summary) -> str:
+    """The summary page: a complete HTML5 document, as text."""
+    body = "\n".join(part for part in (section(summary) for section in SECTIONS) if part)
+    return document(f"{summary['title']} ({summary['exercise']}): batch summary", body)

@@ -21,8 +21,9 @@ from grader.exercises import Limits as SandboxLimits
 from grader.harness.runtime import closure
 from grader.match.clock import tree_cpu
 from grader.match.player import ProcessAgent
-from grader.sandbox.common import SandboxUnavailable
-from grader.sandbox.docker import LABEL, _owner, host_config, sweep
+from grader.sandbox import backend
+from grader.sandbox.common import SandboxUnavailable, Unavailable
+from grader.sandbox.docker import LABEL, DockerSandbox, _owner, host_config
 
 if TYPE_CHECKING:
     from docker import DockerClient
@@ -33,16 +34,13 @@ CODE, AGENT = "/opt/agent", "/agent"  # where the closure and the agent's folder
 
 
 def connect() -> "DockerClient":
-    """The engine, with a current grading image; else SandboxUnavailable."""
-    try:
-        client = image.connect()
-    except image.NoEngine as exc:
-        raise SandboxUnavailable(str(exc)) from None
-    why = image.problem(client)
-    if why:
-        raise SandboxUnavailable(why)
-    sweep(client)
-    return client
+    """The engine, with a current grading image (as the Docker sandbox has it);
+    else SandboxUnavailable."""
+    chosen = backend("docker")
+    if isinstance(chosen, Unavailable):
+        raise SandboxUnavailable(chosen.why)
+    assert isinstance(chosen, DockerSandbox)
+    return chosen.client
 
 
 def copy_closure(root: str) -> str:

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 from urllib.parse import quote
 
-from grader.batch.page import CSS
+from grader.batch.page import document
 from grader.match.grading import Config
 from grader.match.league import Row, is_fault
 from grader.match.referee import Game, replay
@@ -26,24 +26,6 @@ def _e(value: object) -> str:
 
 def _page_name(student: str) -> str:
     return quote(student, safe="") + ".html"
-
-
-def _document(title: str, body: str) -> str:
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-<style>{CSS}</style>
-</head>
-<body>
-<main>
-{body}
-</main>
-</body>
-</html>
-"""
 
 
 def leaderboard(config: Config, rows: Sequence[Row], games: Sequence[Game]) -> str:
@@ -70,7 +52,7 @@ def leaderboard(config: Config, rows: Sequence[Row], games: Sequence[Game]) -> s
 <tbody>{cells}</tbody>
 </table>
 </section>"""
-    return _document(f"{config.title}: the league", body)
+    return document(f"{config.title}: the league", body)
 
 
 def student_page(config: Config, name: str, games: Sequence[Game]) -> str:
@@ -88,7 +70,7 @@ def student_page(config: Config, name: str, games: Sequence[Game]) -> str:
     body = f"""<header><h1>{_e(name)} <span class="id">{_e(config.title)}</span></h1>
 <p class="meta"><a href="../index.html">the leaderboard</a></p></header>
 <section>{"".join(items) or '<p class="note">No games.</p>'}</section>"""
-    return _document(f"{name}: league games", body)
+    return document(f"{name}: league games", body)
 
 
 def write(outdir: Path, config: Config, rows: Sequence[Row], games: Sequence[Game]) -> Path:
