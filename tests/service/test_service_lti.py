@@ -207,6 +207,30 @@ def test_a_refused_score_is_sent_again_and_recorded(grader, lms):
     assert len(lms.scores_of("link-1")) == 1
 
 
+def test_a_score_the_lms_keeps_refusing_is_marked_failed(grader, lms):
+    lms.refuse_scores = 99
+    page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
+    grader.hand_in(page.split("#")[0], FULL_MARKS)
+    for attempts in range(1, len(ags.RETRY_SECONDS) + 1):
+        until(lambda a=attempts: [p for p in grader.posts() if p.attempts == a],
+              f"attempt {attempts} not made")
+        grader.site.clock.advance(minutes=10)
+    failed = until(lambda: [p for p in grader.posts() if p.state == "failed"], "not failed")[0]
+    assert failed.attempts == len(ags.RETRY_SECONDS) + 1, lms.said
+    assert "HTTP 503" in failed.last_error, (failed.last_error, lms.said)
+    assert lms.scores == [], lms.said
+
+
+def test_a_login_from_an_unknown_platform_is_refused(grader, lms):
+    answer = grader.browser.get(f"{grader.base}/lti/login", params={
+        "iss": "https://lms.example.invalid", "login_hint": "ada-sub",
+        "target_link_uri": f"{grader.base}/lti/launch"}, allow_redirects=False, timeout=30)
+    assert answer.status_code == 400 and "<h1>Launch refused</h1>" in answer.text
+    assert "not found in settings" in answer.text
+    # Nor does anyone but the instructor see the LTI page.
+    assert grader.browser.get(f"{grader.base}/i/lti", timeout=30).status_code == 403
+
+
 def test_an_instructors_launch_opens_the_gradebook_and_syncs_the_roster(grader, lms):
     lms.person("bob-sub", "Bob", "bob@example.edu")
     grader.site.enrol(("Bob from the CSV", "bob@example.edu"))
