@@ -62,10 +62,6 @@ class LaunchRequest(LtiRequest):
             params.update({key: value for key, value in form.items() if isinstance(value, str)})
         return cls(params, request.cookies, request.url.scheme == "https")
 
-    @property
-    def session(self) -> dict[str, Any]:  # every value is in Launches, none in a session
-        raise LtiException("no session: launch values are kept in the database")
-
     def is_secure(self) -> bool:
         return self.secure
 
