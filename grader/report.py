@@ -180,14 +180,22 @@ def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: flo
     notes = session.get("notes")
     report["notes"] = [clean(n) for n in notes if isinstance(n, str)][:20] \
         if isinstance(notes, list) else []
-    if internal:
+    if internal and len(internal) == len(tests):
         return validate(_as_error(report, f"the grader failed in {', '.join(internal)}"))
+    if internal:  # the other tests keep their verdicts
+        report["unchecked"] = internal
+        report["notes"].append(UNCHECKED.format(", ".join(internal)))
     import_error = session.get("import_error")
     score = sum(t["score"] for t in tests)
     report.update(status="graded", score=score, message=_summary(
         score, exercise.max_score, tests,
         clean(import_error) if isinstance(import_error, str) else None, run, report["output"]))
     return validate(report)
+
+
+UNCHECKED = ("For your instructor: the grader failed in its own check of {}: not a mistake of "
+             "the student's. Those tests could not be checked and score 0 here; the other "
+             "tests' verdicts stand. Grade this submission again once the grader is fixed.")
 
 
 def _as_error(report: Report, why: str) -> Report:

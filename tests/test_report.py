@@ -73,14 +73,22 @@ def test_a_run_stopped_at_its_time_limit_charges_the_unfinished_tests():
     assert "stopped at its time limit" in built["message"]
 
 
-def test_a_grader_failure_is_an_error_with_no_score():
+def test_a_grader_failure_in_one_check_is_that_tests_alone():
     internal = {"event": "test", "name": "test_min_value", "status": "error",
-                "message": "internal grader error: KeyError", "internal": True}
-    built = report.build(EXERCISE, SUBMISSION, run(internal), 1)
-    assert built["status"] == "error" and built["score"] is None
-    assert "No score was charged" in built["message"]
+                "message": "could not be checked: internal grader error: KeyError",
+                "internal": True}
+    others = [e for e in all_passed() if e["name"] != "test_min_value"]
+    built = report.build(EXERCISE, SUBMISSION, run(*others, internal), 1)
+    assert built["status"] == "graded" and built["unchecked"] == ["test_min_value"]
+    points = {t.name: t.points for t in EXERCISE.tests}
+    assert built["score"] == EXERCISE.max_score - points["test_min_value"]
+    assert any("could not be checked" in note for note in built["notes"])
+
+
+def test_a_grader_that_checked_nothing_is_an_error_with_no_score():
     crashed = report.build(EXERCISE, SUBMISSION, run(exit_code=-9), 1)
-    assert crashed["status"] == "error"
+    assert crashed["status"] == "error" and crashed["score"] is None
+    assert "No score was charged" in crashed["message"]
 
 
 def test_the_student_output_is_escaped_and_capped():

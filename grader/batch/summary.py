@@ -155,6 +155,18 @@ def _student(student: str, report: Report | None, max_score: float) -> dict[str,
             "report": report_file(student, "json"), "text": report_file(student, "txt")}
 
 
+def _to_regrade(reports: Mapping[str, Report | None]) -> list[tuple[str, str]]:
+    """The students whose report the grader failed on, wholly (an error) or in
+    some tests it could not check, with why."""
+    found = []
+    for student, report in reports.items():
+        if report is not None and report["status"] == "error":
+            found.append((student, report["message"]))
+        elif report is not None and report.get("unchecked"):
+            found.append((student, f"the grader could not check {', '.join(report['unchecked'])}"))
+    return found
+
+
 def summarize(exercise: Exercise, reports: Mapping[str, Report | None], backend: str,
               ignored: Iterable[str] = (), identical: Iterable[Iterable[str]] = ()) -> Summary:
     """summary.json's content; ``reports`` maps each student to a report, or None if pending."""
@@ -179,8 +191,8 @@ def summarize(exercise: Exercise, reports: Mapping[str, Report | None], backend:
         "scores": _scores(graded, exercise.max_score),
         "tests": _tests(exercise, graded),
         "mistakes": _mistakes(reports),
-        "regrade": [{"student": row["student"], "reason": row["message"]}
-                    for row in rows if row["status"] == "error"],
+        "regrade": [{"student": student, "reason": reason}
+                    for student, reason in _to_regrade(reports)],
         "identical": [sorted(group) for group in identical],
         "ignored": list(ignored),
         "students": rows,
