@@ -55,7 +55,8 @@ def both_sides(agent, other):
     ("illegal", "returned a tuple (99, 99), which is no legal move"),
     ("listmove", "returned a list ["),
     ("flood", "printed more than 64 KiB in one game"),
-    ("raiser", "raised SystemExit: 'pass'"),
+    ("raiser", "raised SystemExit: pass"),
+    ("forks", "raised BlockingIOError: [Errno 11]"),
 ])
 def test_a_fault_loses_that_game_from_either_side(tmp_path, name, reason):
     games = pairing(tmp_path, name)

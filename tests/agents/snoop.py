@@ -24,7 +24,9 @@ def processes():
 
 def files():
     package = os.path.dirname(sys.modules["grader"].__file__)
-    found = glob.glob(f"{package}/match/*.py") + glob.glob(f"{package}/harness/runtime/*.py")
+    found = [path for pattern in ("match/*.py", "harness/runtime/supervisor.py",
+                                  "harness/minimax/*.py", "data/exercises/*/suite/*.py")
+             for path in glob.glob(f"{package}/{pattern}")]
     found += [path for path in glob.glob("/tmp/*/agent.py") if not path.startswith(os.getcwd())]
     return found + glob.glob("/root/*") + glob.glob("/home/*/*")
 

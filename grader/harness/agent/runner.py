@@ -1,11 +1,11 @@
 """An agent's process: loads an agent class and answers the referee's requests.
 
-``python runner.py AGENT_FILE CLASS [MEMORY_MB]``. Requests come on stdin and
-replies go out on a copy of stdout made before the agent's module is loaded;
-stdout itself is then pointed at stderr, so what the agent prints goes to the
-referee's capped log, never into its replies. Nothing here decides anything:
-the referee measures the process's CPU time from outside and checks each move
-against its own rules.
+``python runner.py AGENT_FILE CLASS [MEMORY_MB]`` (limits set with MEMORY_MB).
+Requests come on stdin and replies go out on a copy of stdout made before the
+agent's module is loaded; stdout itself is then pointed at stderr, so what the
+agent prints goes to the referee's capped log, never into its replies. Nothing
+here decides anything: the referee measures the process's CPU time from
+outside and checks each move against its own rules.
 """
 
 import importlib
@@ -22,6 +22,9 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
 from grader.contracts import agent as contract  # noqa: E402  (needs the path above)
 from grader.contracts import protocol  # noqa: E402
 from grader.games.knights.rules import board_from_data  # noqa: E402
+from grader.harness.runtime import limits  # noqa: E402
+
+PROCESSES = 16  # that an agent may start
 
 
 def load(path: str, name: str) -> type:
@@ -35,7 +38,11 @@ def load(path: str, name: str) -> type:
 
 
 def failure(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {protocol.safe_repr(exc.args[0]) if exc.args else ''}"
+    try:
+        text = str(exc)
+    except BaseException:  # an exception of the agent's own may raise in __str__ too
+        text = protocol.safe_repr(exc)
+    return f"{type(exc).__name__}: {text}"[:protocol.MAX_TEXT]
 
 
 def serve(cls: type | None, loading: str, send: Callable[[bytes], object]) -> None:
@@ -60,10 +67,19 @@ def serve(cls: type | None, loading: str, send: Callable[[bytes], object]) -> No
             send(contract.answer(error=failure(exc)))
 
 
+def confine(memory_mb: int) -> None:
+    """Limits of the agent's process, set as the supervisor sets its own: memory, no
+    core files, few files, a few processes more than it runs now, small writes."""
+    limits._set(resource.RLIMIT_AS, memory_mb << 20)
+    limits._set(resource.RLIMIT_CORE, 0)
+    limits._set(resource.RLIMIT_NOFILE, 64)
+    limits._set(resource.RLIMIT_FSIZE, 1 << 20)
+    limits._set(resource.RLIMIT_NPROC, limits._processes_of(os.getuid()) + PROCESSES)
+
+
 def main(argv: list[str]) -> None:
     if len(argv) > 3:
-        limit = int(argv[3]) << 20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        confine(int(argv[3]))
     replies = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)
     sys.stdout = sys.stderr  # unbuffered: the referee sees prints as they happen
