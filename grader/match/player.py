@@ -27,7 +27,7 @@ from grader.match.clock import tree_cpu
 
 FLOOD = 64 << 10  # bytes an agent may print in one game
 LOG_KEPT = 2 << 10  # of which the report shows this much
-START_SECONDS = 30.0  # to start the process and make the agent (imports, bwrap's view)
+START_SECONDS = 10.0  # to start the process and make the agent (imports, the sandbox)
 
 
 @dataclass(frozen=True)
