@@ -48,7 +48,18 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
         "file changed, are played."))
     many.add_argument("submissions", metavar="SUBMISSIONS")
     many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
+    many.add_argument("--broker", metavar="URL", help=(
+        "a Redis URL: the pairings are played by the grading hosts of minimax-grader "
+        "match-host, each in its own sandbox (--sandbox and --jobs are theirs then)"))
     _shared(many)
+    host = commands.add_parser("match-host", help="play a league's pairings on this host",
+                               description=(
+        "Take the pairings that league --broker sends to URL and play them here."))
+    host.add_argument("--broker", metavar="URL", required=True, help="the league's Redis URL")
+    host.add_argument("--concurrency", type=int, default=os.cpu_count() or 1,
+                      help="pairings played at once")
+    host.add_argument("--sandbox", choices=("local", "docker"), default="local",
+                      help=SANDBOX_HELP)
 
 
 def _config(args: argparse.Namespace) -> grading.Config:
@@ -82,7 +93,8 @@ def cmd_league(args: argparse.Namespace) -> int:
         raise UsageError(f"{submissions}: not a folder")
     outdir = Path(args.output)
     try:
-        rows, games = league.run(submissions, outdir, config, args.sandbox, args.jobs)
+        rows, games = league.run(submissions, outdir, config, args.sandbox, args.jobs,
+                                 args.broker)
     except (SandboxUnavailable, tournament.StoreMismatch) as exc:
         raise UsageError(str(exc)) from None
     index = page.write(outdir, config, rows, games)
@@ -92,4 +104,10 @@ def cmd_league(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"match": cmd_match, "league": cmd_league}
+def cmd_match_host(args: argparse.Namespace) -> int:
+    from grader.match import spread  # Celery: the service extra
+
+    return spread.host(args.broker, args.concurrency, args.sandbox)
+
+
+COMMANDS = {"match": cmd_match, "league": cmd_league, "match-host": cmd_match_host}

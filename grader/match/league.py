@@ -86,9 +86,10 @@ def table(names: Sequence[str], games: Sequence[Game]) -> list[Row]:
 
 
 def run(submissions: Path, outdir: Path, config: Config, sandbox_name: str,
-        jobs: int = 1) -> tuple[list[Row], list[Game]]:
+        jobs: int = 1, broker: str | None = None) -> tuple[list[Row], list[Game]]:
     """Play the league among the agents in ``submissions``, keeping its games in
-    ``outdir`` (played again only where missing); its table and games."""
+    ``outdir`` (played again only where missing), here or on the grading hosts
+    of ``broker``; its table and games."""
     students = entries(submissions, config.file)
     outdir.mkdir(parents=True, exist_ok=True)
     _forget_changed(outdir, students)
@@ -98,5 +99,11 @@ def run(submissions: Path, outdir: Path, config: Config, sandbox_name: str,
         return sandbox.student(who, students[who], config.agent_class, sandbox_name)
 
     pairings = list(itertools.combinations(sorted(students), 2))
-    games = tournament.play(pairings, make, config.settings, store, jobs)
+    if broker:
+        from grader.match import spread  # Celery: the service extra
+
+        games = spread.play(spread.make_app(broker), pairings, students, config.settings,
+                            store, config.agent_class)
+    else:
+        games = tournament.play(pairings, make, config.settings, store, jobs)
     return table(sorted(students), games), games
