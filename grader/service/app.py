@@ -10,7 +10,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import datetime
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -19,21 +18,27 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from grader import render
 from grader.intake import Rejected
-from grader.service import gradebook, pages, tokens, uploads
-from grader.service.core import Refused, Service
+from grader.service import code_view, forms, gradebook, pages, roster, uploads
+from grader.service.core import Refused, Service, when
 from grader.service.lti.web import Tool
-from grader.service.models import ExerciseSetting, Student
+from grader.service.models import ExerciseSetting, Student, Submission
 from grader.service.pool import Pool
+from grader.service.staff import Staff
 
 log = logging.getLogger("grader.service")
 COOKIE = "instructor"
 HEADER = "x-instructor-secret"
 MAX_FILES = 20
+NOTE_NAMES = {"comment": "Comment", "score": "Manual score", "request": "Regrade request",
+              "answer": "Answer"}
+SAVED = {"request": "Your regrade request was sent to your instructor; their answer "
+                    "shows here."}
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'"),
     (b"x-content-type-options", b"nosniff"),
@@ -164,18 +169,65 @@ class Web:
         views = await run_in_threadpool(pages.exercises_of, self.service, student.id)
         return self.page("student.html", student=student, views=views,
                          token=request.path_params["token"],
-                         csrf=self.service.csrf(_student_subject(student)),
+                         pending=any(view.pending for view in views),
+                         saved=_handed_in(views, request.query_params.get("handed")),
+                         csrf=self.service.csrf(forms.student_subject(student)),
                          cap_kb=self.service.options.max_upload // 1024)
 
-    async def student_attempt(self, request: Request) -> Response:
+    async def student_status(self, request: Request) -> Response:
+        """The student page's states, which its script polls while grading goes on."""
+        student = await self.student(request)
+        views = await run_in_threadpool(pages.exercises_of, self.service, student.id)
+        return JSONResponse(pages.status(views))
+
+    async def students_submission(self, request: Request) -> tuple[Student, Submission]:
         student = await self.student(request)
         submission = await run_in_threadpool(self.service.submission,
                                              request.path_params["attempt"], student.id)
         if submission is None:
             raise HTTPException(404)
-        setting = self.service.setting(submission.exercise_id)
-        return self.page("attempt.html", attempt=pages.attempt(submission, setting, True),
-                         back=f"/s/{request.path_params['token']}")
+        return student, submission
+
+    async def student_attempt(self, request: Request) -> Response:
+        student, submission = await self.students_submission(request)
+        back = f"/s/{request.path_params['token']}"
+        return await self.attempt_page("attempt.html", submission, back,
+                                       forms.student_subject(student),
+                                       request_action=f"{back}/attempts/{submission.id}/request",
+                                       saved=SAVED.get(request.query_params.get("saved", "")))
+
+    async def attempt_page(self, template: str, submission: Submission, back: str,
+                           subject: str, **values: Any) -> Response:
+        """An attempt's page: its result, notes, report and files."""
+        shown = await run_in_threadpool(pages.one, self.service, submission)
+        files = await run_in_threadpool(code_view.shown, self.service.store, submission)
+        return self.page(template, attempt=shown, back=back, files=files,
+                         download=f"{back}/attempts/{submission.id}/files.zip",
+                         csrf=self.service.csrf(subject), marks=render.MARKS,
+                         kinds=NOTE_NAMES, **values)
+
+    def files_zip(self, submission: Submission) -> Response:
+        name = f"{submission.exercise_id}-{submission.id}.zip"
+        return Response(code_view.zipped(self.service.store, submission),
+                        media_type="application/zip",
+                        headers={"content-disposition": f'attachment; filename="{name}"'})
+
+    async def student_files(self, request: Request) -> Response:
+        _, submission = await self.students_submission(request)
+        return await run_in_threadpool(self.files_zip, submission)
+
+    async def regrade_request(self, request: Request) -> Response:
+        student, submission = await self.students_submission(request)
+        form = await self.form(request)
+        if not self.service.csrf_ok(forms.student_subject(student), form.get("csrf")):
+            raise HTTPException(403, "This form has expired: reload the page and try again.")
+        back = f"/s/{request.path_params['token']}/attempts/{submission.id}"
+        try:
+            await run_in_threadpool(self.service.add_note, submission.id, "request",
+                                    str(form.get("text") or ""), student.name)
+        except Refused as why:
+            return self.message("Not sent", str(why), why.status, back)
+        return RedirectResponse(f"{back}?saved=request", status_code=303)
 
     async def submit(self, request: Request) -> Response:
         student = await self.student(request)
@@ -184,7 +236,7 @@ class Web:
         if exercise is None:
             raise HTTPException(404)
         form = await self.form(request)
-        if not self.service.csrf_ok(_student_subject(student), form.get("csrf")):
+        if not self.service.csrf_ok(forms.student_subject(student), form.get("csrf")):
             raise HTTPException(403, "This form has expired or was not sent from your page: "
                                      "reload your page and hand in again.")
         files = [(item.filename or "", await item.read()) for item in form.getlist("files")
@@ -199,7 +251,7 @@ class Web:
         except Refused as why:
             return self.message("Not handed in", f"{why}. Nothing was stored.", why.status,
                                 back)
-        return RedirectResponse(f"{back}#{exercise.id}", status_code=303)
+        return RedirectResponse(f"{back}?handed={exercise.id}#{exercise.id}", status_code=303)
 
     # -- the instructor -----------------------------------------------------------
 
@@ -214,7 +266,7 @@ class Web:
     async def instructor_form(self, request: Request) -> FormData:
         secret = self.instructor_secret(request)
         form = await self.form(request)
-        if not self.service.csrf_ok(_instructor_subject(secret), form.get("csrf")):
+        if not self.service.csrf_ok(forms.instructor_subject(secret), form.get("csrf")):
             raise HTTPException(403, "This form has expired: reload the page and try again.")
         return form
 
@@ -234,16 +286,23 @@ class Web:
         counts = await run_in_threadpool(self.service.queue_counts)
         settings = [(exercise, self.service.setting(exercise.id))
                     for exercise in self.service.exercises.values()]
+        requests = await run_in_threadpool(self.service.requests)
+        saved = request.query_params.get("saved")
         return self.page("instructor.html", table=table, counts=counts, settings=settings,
+                         requests=requests, saved=_settings_saved(self.service, saved),
                          held=self.service.held(), exercises=list(self.service.exercises.values()),
-                         csrf=self.service.csrf(_instructor_subject(secret)),
+                         csrf=self.service.csrf(forms.instructor_subject(secret)),
                          rules=("best", "last"))
 
     async def instructor_student(self, request: Request) -> Response:
-        self.instructor_secret(request)
+        secret = self.instructor_secret(request)
         student = await run_in_threadpool(self._student_by_id, request.path_params["student"])
-        views = await run_in_threadpool(pages.exercises_of, self.service, student.id, True)
-        return self.page("instructor_student.html", student=student, views=views)
+        views = await run_in_threadpool(pages.exercises_of, self.service, student.id, False,
+                                        True)
+        return self.page("instructor_student.html", student=student, views=views,
+                         extensions=await run_in_threadpool(self.service.extensions, student.id),
+                         csrf=self.service.csrf(forms.instructor_subject(secret)),
+                         saved=request.query_params.get("saved"))
 
     def _student_by_id(self, student_id: int) -> Student:
         with self.service.sessions() as session:
@@ -258,47 +317,54 @@ class Web:
         data = await given.read() if isinstance(given, UploadFile) else b""
         await form.close()
         try:
-            rows = gradebook.parse_roster(data.decode("utf-8-sig"))
+            rows = roster.parse(data.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError) as why:
             return self.message("Roster not imported", str(why), 400, "/i")
         added = await run_in_threadpool(self.service.import_roster, rows)
         base = str(request.base_url).rstrip("/")
-        return self.page("roster_links.html", added=added, base=base)
+        return self.page("roster_links.html", added=added, base=base, title="Roster imported",
+                         saved=f"{sum(1 for _, token in added if token)} new student(s), "
+                               f"{sum(1 for _, token in added if not token)} already there.")
 
     async def save_setting(self, request: Request) -> Response:
         form = await self.instructor_form(request)
+        exercise = request.path_params["exercise"]
         try:
             setting = ExerciseSetting(
-                exercise_id=request.path_params["exercise"],
-                deadline=_moment(form.get("deadline")),
-                hard_deadline=_moment(form.get("hard_deadline")),
-                late_penalty=float(str(form.get("late_penalty") or 0)) / 100,
+                exercise_id=exercise, visible=bool(form.get("visible")),
+                release_at=forms.moment(form.get("release_at")),
+                deadline=forms.moment(form.get("deadline")),
+                hard_deadline=forms.moment(form.get("hard_deadline")),
+                late_penalty=forms.percent(form.get("late_penalty")),
                 min_minutes=float(str(form.get("min_minutes") or 0)),
-                score_rule=str(form.get("score_rule") or "best"))
+                score_rule=str(form.get("score_rule") or "best"),
+                column_name=str(form.get("column_name") or "").strip()[:255] or None)
             await run_in_threadpool(self.service.save_setting, setting)
         except ValueError:
             return self.message("Not saved", "Give dates as YYYY-MM-DDTHH:MM (UTC) and "
                                              "numbers as numbers.", 400, "/i")
         except Refused as why:
-            return self.message("Not saved", str(why), why.status, "/i")
-        return RedirectResponse("/i", status_code=303)
+            return self.message("Not saved", f"{why}.", why.status, "/i")
+        return RedirectResponse(f"/i?saved={exercise}#ex-{exercise}", status_code=303)
 
     async def regrade(self, request: Request) -> Response:
-        await self.instructor_form(request)
+        form = await self.instructor_form(request)
         exercise = request.path_params["exercise"]
         if exercise not in self.service.exercises:
             raise HTTPException(404)
-        queued = await run_in_threadpool(self.service.regrade, exercise)
-        return self.message("Regrading", f"{queued} submission(s) of {exercise} queued to be "
-                                         "graded again; their earlier reports are kept.", 200,
-                            "/i")
+        done = await run_in_threadpool(self.service.regrade, exercise, None,
+                                       bool(form.get("force")))
+        return self.message(f"Regrading {exercise}", f"{done} Earlier reports of other "
+                                                     "grader versions are kept.", 200, "/i")
 
     async def csv(self, request: Request) -> Response:
         self.instructor_secret(request)
         table = await run_in_threadpool(gradebook.rows, self.service)
         shown = list(self.service.exercises.values())
         canvas = request.url.path.endswith("canvas.csv")
-        text = (gradebook.canvas_csv if canvas else gradebook.grades_csv)(table, shown)
+        text = gradebook.canvas_csv(table, [(exercise, self.service.setting(exercise.id))
+                                            for exercise in shown]) if canvas \
+            else gradebook.grades_csv(table, shown)
         name = "canvas-gradebook.csv" if canvas else "grades.csv"
         return Response(text, media_type="text/csv; charset=utf-8",
                         headers={"content-disposition": f'attachment; filename="{name}"'})
@@ -307,9 +373,14 @@ class Web:
         return self.message("minimax-grader", "Open the personal link your instructor gave "
                                               "you.", 200)
 
+    def source(self, name: str) -> str:
+        return self.env.loader.get_source(self.env, name)[0]  # type: ignore[union-attr]
+
     async def style(self, request: Request) -> Response:
-        css = self.env.loader.get_source(self.env, "style.css")[0]  # type: ignore[union-attr]
-        return Response(css, media_type="text/css")
+        return Response(self.source("style.css") + code_view.css(), media_type="text/css")
+
+    async def script(self, request: Request) -> Response:
+        return Response(self.source("poll.js"), media_type="text/javascript")
 
     async def error(self, request: Request, exc: Exception) -> Response:
         if not isinstance(exc, HTTPException):
@@ -322,18 +393,26 @@ class Web:
         return self.message(title, detail, exc.status_code)
 
 
-def _student_subject(student: Student) -> str:
-    """What a student's forms' CSRF token is made from: their token's hash."""
-    return f"student:{student.token_hash}"
+def _handed_in(views: list[pages.ExerciseView], exercise_id: str | None) -> str | None:
+    """The confirmation of a hand-in, on the page it leads back to."""
+    for view in views:
+        if view.exercise.id == exercise_id and view.attempts:
+            newest = view.attempts[0]
+            return (f"Handed in: attempt #{newest.number} at {exercise_id}, received "
+                    f"{newest.received}. Its report shows here once graded.")
+    return None
 
 
-def _instructor_subject(secret: str) -> str:
-    return f"instructor:{tokens.hashed(secret)}"
-
-
-def _moment(value: object) -> datetime | None:
-    text = str(value or "").strip()
-    return datetime.fromisoformat(text) if text else None
+def _settings_saved(service: Service, exercise_id: str | None) -> str | None:
+    if exercise_id not in service.exercises:
+        return None
+    setting = service.setting(exercise_id)
+    shown = "open to students" if setting.visible else "hidden from students"
+    released = f" from {when(setting.release_at)}" if setting.release_at else ""
+    deadline = when(setting.deadline) if setting.deadline else "none"
+    return (f"Saved {exercise_id}: {shown}{released}; deadline {deadline}; late penalty "
+            f"{setting.late_penalty:.0%}; {setting.min_minutes:g} minutes between attempts; "
+            f"{setting.score_rule} attempt counts.")
 
 
 def build(service: Service, pool: Pool | None = None) -> ASGIApp:
@@ -357,8 +436,12 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     routes: list[tuple[str, Endpoint, list[str]]] = [
         ("/", web.home, ["GET"]),
         ("/style.css", web.style, ["GET"]),
+        ("/poll.js", web.script, ["GET"]),
         ("/s/{token}", web.student_page, ["GET"]),
+        ("/s/{token}/status.json", web.student_status, ["GET"]),
         ("/s/{token}/attempts/{attempt:int}", web.student_attempt, ["GET"]),
+        ("/s/{token}/attempts/{attempt:int}/files.zip", web.student_files, ["GET"]),
+        ("/s/{token}/attempts/{attempt:int}/request", web.regrade_request, ["POST"]),
         ("/s/{token}/submit/{exercise}", web.submit, ["POST"]),
         ("/i", web.dashboard, ["GET"]),
         ("/i/grades.csv", web.csv, ["GET"]),
@@ -369,8 +452,9 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/i/regrade/{exercise}", web.regrade, ["POST"]),
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
-    app = Starlette(routes=[*lti.routes(), *(Route(path, endpoint, methods=methods)
-                                             for path, endpoint, methods in routes)],
+    app = Starlette(routes=[*lti.routes(), *Staff(web).routes(),
+                            *(Route(path, endpoint, methods=methods)
+                              for path, endpoint, methods in routes)],
                     exception_handlers={HTTPException: web.error, 500: web.error},
                     lifespan=lifespan)
     # Outermost: error pages get the headers too, and every response is seen by the

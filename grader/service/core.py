@@ -24,12 +24,14 @@ from sqlalchemy.orm import Session, selectinload
 from grader import __version__, exercises, grading, image, intake, report
 from grader.exercises import Exercise
 from grader.sandbox import Sandbox
-from grader.service import db, fair, tokens
+from grader.service import db, fair, overrides, roster, tokens
 from grader.service.gate import Gate
 from grader.service.models import (
     ExerciseSetting,
+    Extension,
     Job,
     LaunchKey,
+    Note,
     Report,
     Setting,
     StoredFile,
@@ -187,31 +189,51 @@ class Service:
         """The student whose personal link, or live launch key (LTI), ``token`` is."""
         hashed = tokens.hashed(token)
         with self.sessions() as session:
-            return session.scalar(select(Student).where(Student.token_hash == hashed)) or \
+            found = session.scalar(select(Student).where(Student.token_hash == hashed)) or \
                 session.scalar(select(Student).join(LaunchKey).where(
                     LaunchKey.token_hash == hashed, LaunchKey.expires_at > self.now()))
+        return found if found is not None and found.active else None
 
     def students(self) -> list[Student]:
         with self.sessions() as session:
             return list(session.scalars(select(Student).order_by(Student.name, Student.id)))
 
-    def import_roster(self, rows: Iterable[tuple[str, str]]) -> list[tuple[Student, str | None]]:
-        """Add the students (name, email) not yet on the roster: each new one with
-        its token (shown once), each known one (same email) with None."""
+    def import_roster(self, rows: Iterable["roster.Person | tuple[str, str]"]
+                      ) -> list[tuple[Student, str | None]]:
+        """Add the students (name, email and the LMS's ids, see ``roster.Person``) not
+        yet on the roster: each new one with its token (shown once), each known one
+        (same email) with None, its LMS ids brought up to date."""
         added: list[tuple[Student, str | None]] = []
         with self.sessions.begin() as session:
-            for name, email in rows:
-                known = session.scalar(select(Student).where(Student.email == email))
+            for row in rows:
+                person = roster.Person(*row)
+                known = session.scalar(select(Student).where(Student.email == person.email))
                 if known is not None:
+                    person.ids_onto(known)
                     added.append((known, None))
                     continue
                 token = tokens.new()
-                student = Student(name=name, email=email, token_hash=tokens.hashed(token),
-                                  created_at=self.now())
+                student = Student(name=person.name, email=person.email,
+                                  token_hash=tokens.hashed(token), created_at=self.now())
+                person.ids_onto(student)
                 session.add(student)
                 session.flush()
                 added.append((student, token))
         return added
+
+    def new_link(self, student_id: int) -> str:
+        """A new personal link for the student: the one before stops working."""
+        token = tokens.new()
+        with self.sessions.begin() as session:
+            session.execute(update(Student).where(Student.id == student_id)
+                            .values(token_hash=tokens.hashed(token)))
+        return token
+
+    def set_active(self, student_id: int, active: bool) -> None:
+        """An inactive student's link opens nothing; their work stays in the gradebook."""
+        with self.sessions.begin() as session:
+            session.execute(update(Student).where(Student.id == student_id)
+                            .values(active=active))
 
     # -- exercise settings ----------------------------------------------------------
 
@@ -220,20 +242,72 @@ class Service:
         with self.sessions() as session:
             found = session.get(ExerciseSetting, exercise_id)
         return found or ExerciseSetting(exercise_id=exercise_id, late_penalty=0.0,
-                                        min_minutes=0.0, score_rule="best")
+                                        min_minutes=0.0, score_rule="best", visible=True)
 
     def save_setting(self, setting: ExerciseSetting) -> None:
         if setting.exercise_id not in self.exercises:
             raise Refused(f"no exercise {setting.exercise_id!r}")
         if setting.score_rule not in ("best", "last"):
             raise Refused("the score rule is best or last")
-        if not 0 <= setting.late_penalty <= 1 or setting.min_minutes < 0:
-            raise Refused("the late penalty is a fraction from 0 to 1; minutes are not negative")
+        if not 0 <= setting.late_penalty <= 1:
+            raise Refused("the late penalty is a percentage from 0 to 100")
+        if setting.min_minutes < 0:
+            raise Refused("the minutes between attempts are not negative")
         if setting.deadline and setting.hard_deadline and setting.hard_deadline < setting.deadline:
             raise Refused("the hard deadline comes before the deadline")
         with self.sessions.begin() as session:
             session.merge(setting)
         self.rescored(setting.exercise_id)
+
+    def own_setting(self, student_id: int, exercise_id: str) -> ExerciseSetting:
+        """The exercise's settings with the student's extension, if any."""
+        with self.sessions() as session:
+            extended = overrides.extension(session, student_id, exercise_id)
+        return overrides.own_setting(self.setting(exercise_id), extended)
+
+    def shown_to_students(self, exercise_id: str) -> bool:
+        """Whether the exercise is open to students: visible, and released by now."""
+        setting = self.setting(exercise_id)
+        return setting.visible and not (setting.release_at and self.now() < setting.release_at)
+
+    def extend(self, student_id: int, exercise_id: str, deadline: datetime | None,
+               hard_deadline: datetime | None) -> None:
+        if exercise_id not in self.exercises:
+            raise Refused("no such exercise", 404)
+        try:
+            with self.sessions.begin() as session:
+                overrides.extend(session, student_id, exercise_id, deadline, hard_deadline)
+        except ValueError as why:
+            raise Refused(str(why), 400) from None
+
+    def extensions(self, student_id: int) -> dict[str, Extension | None]:
+        """Each exercise's extension for the student, or None."""
+        with self.sessions() as session:
+            return {exercise_id: overrides.extension(session, student_id, exercise_id)
+                    for exercise_id in self.exercises}
+
+    def requests(self) -> list[overrides.Request]:
+        with self.sessions() as session:
+            return overrides.requests(session)
+
+    def add_note(self, submission_id: int, kind: str, text: str, author: str,
+                 score: float | None = None) -> Note:
+        """Note ``text`` on a submission (see ``overrides.note``); a manual score is
+        sent on to the LMS."""
+        submission = self.submission(submission_id)
+        if submission is None:
+            raise Refused("no such attempt", 404)
+        exercise = self.exercises[submission.exercise_id]
+        try:
+            made = overrides.note(submission, kind, text, author, self.now(), score,
+                                  exercise.max_score)
+        except ValueError as why:
+            raise Refused(str(why), 400) from None
+        with self.sessions.begin() as session:
+            session.add(made)
+        if kind == "score":
+            self.rescored(exercise.id)
+        return made
 
     # -- submissions ----------------------------------------------------------------
 
@@ -244,7 +318,7 @@ class Service:
         reports = selectinload(Submission.reports)
         query = (select(Submission).where(Submission.student_id == student_id)
                  .options(reports.undefer(Report.body) if bodies else reports,
-                          selectinload(Submission.files))
+                          selectinload(Submission.files), selectinload(Submission.notes))
                  .order_by(Submission.received_at, Submission.id))
         if exercise_id is not None:
             query = query.where(Submission.exercise_id == exercise_id)
@@ -266,7 +340,9 @@ class Service:
 
     def _check_window(self, student_id: int, exercise_id: str, now: datetime) -> bool:
         """Whether a submission now is late; Refused when none is taken now."""
-        setting = self.setting(exercise_id)
+        if not self.shown_to_students(exercise_id):
+            raise Refused("this exercise is not open", 403)
+        setting = self.own_setting(student_id, exercise_id)
         if setting.hard_deadline and now > setting.hard_deadline:
             raise Refused(f"the hard deadline ({when(setting.hard_deadline)}) has passed: "
                           "no more submissions are taken for this exercise", 403)
@@ -326,7 +402,7 @@ class Service:
             found = session.scalar(
                 select(Submission).where(Submission.id == submission_id)
                 .options(selectinload(Submission.reports).undefer(Report.body),
-                         selectinload(Submission.files)))
+                         selectinload(Submission.files), selectinload(Submission.notes)))
         if found is None or (student_id is not None and found.student_id != student_id):
             return None
         return found
@@ -523,19 +599,29 @@ class Service:
             ran += 1
         return ran
 
-    def regrade(self, exercise_id: str) -> int:
-        """Queue every submission of the exercise that has no report of this grader
-        version (its error report, if any, is dropped to be made again); the count.
-        Reports of other versions are kept."""
+    def regrade(self, exercise_id: str, student_id: int | None = None,
+                force: bool = False) -> "Regraded":
+        """Queue the exercise's submissions (one student's, when given) to be graded
+        again, see ``regrade_submissions``."""
+        query = select(Submission.id).where(Submission.exercise_id == exercise_id,
+                                            Submission.replaced_by.is_(None))
+        if student_id is not None:
+            query = query.where(Submission.student_id == student_id)
+        with self.sessions() as session:
+            ids = list(session.scalars(query))
+        return self.regrade_submissions(ids, force)
+
+    def regrade_submissions(self, ids: list[int], force: bool = False) -> "Regraded":
+        """Queue each submission that has no report of this grader version (its error
+        report, if any, is dropped to be made again), or, with ``force``, whose report
+        of this version is dropped to be made again. Reports of other versions are
+        kept; a submission already waiting is not queued twice."""
         version = self.options.version
         with self.sessions.begin() as session:
-            ids = list(session.scalars(select(Submission.id).where(
-                Submission.exercise_id == exercise_id, Submission.replaced_by.is_(None))))
-            session.execute(delete(Report).where(
-                Report.submission_id.in_(ids), Report.grader_version == version,
-                Report.status == "error"))
-            done = set(session.scalars(select(Report.submission_id).where(
-                Report.submission_id.in_(ids), Report.grader_version == version)))
+            this_version = Report.submission_id.in_(ids) & (Report.grader_version == version)
+            dropped = this_version if force else this_version & (Report.status == "error")
+            session.execute(delete(Report).where(dropped))
+            done = set(session.scalars(select(Report.submission_id).where(this_version)))
             pending = set(session.scalars(select(Job.submission_id).where(
                 Job.submission_id.in_(ids), Job.grader_version == version,
                 Job.state.in_(("waiting", "running")))))
@@ -544,7 +630,26 @@ class Service:
             session.flush()
             job_ids = [job.id for job in jobs]
         self.queued(job_ids)
-        return len(job_ids)
+        return Regraded(len(job_ids), len(done), len(pending - done))
+
+
+@dataclass
+class Regraded:
+    """What a regrade did: how many were queued, and why the others were not."""
+
+    queued: int
+    current: int  # graded already by this grader version
+    waiting: int  # already waiting or being graded
+
+    def __str__(self) -> str:
+        said = [f"{self.queued} submission(s) queued to be graded again"]
+        if self.current:
+            said.append(f"{self.current} not queued: graded already by this grader version "
+                        "(the same grader gives the same report; force a new grading to "
+                        "grade them anyway)")
+        if self.waiting:
+            said.append(f"{self.waiting} not queued: waiting or being graded already")
+        return "; ".join(said) + "."
 
 
 def _finish(session: Session, job_id: int, state: str, now: datetime) -> None:

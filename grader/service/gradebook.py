@@ -1,16 +1,15 @@
-"""The class's scores, and the CSV files in and out: the roster, grades.csv
-and Canvas's gradebook import."""
+"""The class's scores, and the CSV files out: grades.csv and Canvas's gradebook
+import."""
 
 import csv
 import io
 from dataclasses import dataclass
 
 from grader.exercises import Exercise
-from grader.service import scores
+from grader.service import overrides, scores
 from grader.service.core import Service
-from grader.service.models import Student, Submission
+from grader.service.models import ExerciseSetting, Student, Submission
 
-MAX_ROSTER = 5000
 # A cell a spreadsheet would run as a formula is kept as text.
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
@@ -19,39 +18,27 @@ FORMULA = ("=", "+", "-", "@", "\t", "\r")
 class Row:
     student: Student
     scores: dict[str, float | None]  # exercise id -> the score that counts
+    late: set[str]  # the exercises whose counted score is from a late hand-in
+    manual: set[str]  # and those whose counted score is the instructor's
 
 
 def rows(service: Service) -> list[Row]:
     settings = {exercise_id: service.setting(exercise_id) for exercise_id in service.exercises}
-    table = []
-    for student in service.students():
-        by_exercise: dict[str, list[Submission]] = {name: [] for name in service.exercises}
-        for submission in service.attempts(student.id):
-            by_exercise[submission.exercise_id].append(submission)
-        table.append(Row(student, {exercise_id: scores.counted(taken, settings[exercise_id])
-                                   for exercise_id, taken in by_exercise.items()}))
-    return table
+    return [_row(student, service.attempts(student.id), settings)
+            for student in service.students()]
 
 
-def parse_roster(text: str) -> list[tuple[str, str]]:
-    """(name, email) pairs from a CSV whose header names the columns name and email;
-    ValueError says what is wrong with it."""
-    reader = csv.DictReader(io.StringIO(text))
-    columns = {(field or "").strip().lower(): field for field in reader.fieldnames or []}
-    if "name" not in columns or "email" not in columns:
-        raise ValueError("the roster needs a header line with the columns name and email")
-    found: dict[str, str] = {}
-    for number, line in enumerate(reader, start=2):
-        name = (line.get(columns["name"]) or "").strip()
-        email = (line.get(columns["email"]) or "").strip()
-        if not name and not email:
-            continue
-        if not name or not email or len(name) > 200 or len(email) > 254:
-            raise ValueError(f"line {number}: a name and an email (or login) are needed")
-        found.setdefault(email, name)
-        if len(found) > MAX_ROSTER:
-            raise ValueError(f"the roster holds more than {MAX_ROSTER} students")
-    return [(name, email) for email, name in found.items()]
+def _row(student: Student, taken: list[Submission],
+         settings: dict[str, ExerciseSetting]) -> Row:
+    row = Row(student, {}, set(), set())
+    for exercise_id, setting in settings.items():
+        found = scores.counting([s for s in taken if s.exercise_id == exercise_id], setting)
+        row.scores[exercise_id] = found[1] if found else None
+        if found and found[0].late:
+            row.late.add(exercise_id)
+        if found and overrides.manual(found[0].notes):
+            row.manual.add(exercise_id)
+    return row
 
 
 def _cell(value: object) -> str:
@@ -72,13 +59,17 @@ def grades_csv(table: list[Row], shown: list[Exercise]) -> str:
                              *(row.scores[exercise.id] for exercise in shown)] for row in table])
 
 
-def canvas_csv(table: list[Row], shown: list[Exercise]) -> str:
-    """Canvas's gradebook import: its five student columns, then one per
-    exercise, with the points possible on the second line."""
+def canvas_csv(table: list[Row], shown: list[tuple[Exercise, ExerciseSetting]]) -> str:
+    """Canvas's gradebook import: its five student columns (the ids the roster
+    import kept), then one per exercise, named as the instructor set it (Canvas
+    matches "Name (assignment id)" to its assignment), with the points possible
+    on the second line."""
     header: list[object] = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
-                            *(f"{exercise.title} ({exercise.id})" for exercise in shown)]
+                            *(setting.column_name or exercise.title
+                              for exercise, setting in shown)]
     possible: list[object] = ["Points Possible", "", "", "", "",
-                              *(exercise.max_score for exercise in shown)]
+                              *(exercise.max_score for exercise, _ in shown)]
     return _csv([header, possible] + [
-        [row.student.name, "", "", row.student.email, "",
-         *(row.scores[exercise.id] for exercise in shown)] for row in table])
+        [row.student.name, row.student.canvas_id, row.student.sis_user_id,
+         row.student.sis_login_id, row.student.section,
+         *(row.scores[exercise.id] for exercise, _ in shown)] for row in table])

@@ -14,6 +14,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -63,6 +64,13 @@ class Student(Base):
     # The queue's turn at which one of the student's jobs was last taken: the
     # lowest goes first (round robin over students; 0 for never).
     served: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # An inactive student's link opens nothing; their work is kept.
+    active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The LMS's own ids, from its roster export: its grade import matches on them.
+    canvas_id: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
+    sis_user_id: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
+    sis_login_id: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
+    section: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
 
 
 class ExerciseSetting(Base):
@@ -73,6 +81,20 @@ class ExerciseSetting(Base):
     late_penalty: Mapped[float] = mapped_column(Float, default=0.0)  # fraction of the score
     min_minutes: Mapped[float] = mapped_column(Float, default=0.0)  # between two attempts
     score_rule: Mapped[str] = mapped_column(String(8), default="best")
+    visible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    release_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # The assignment's column in the LMS's gradebook; the exercise's title when unset.
+    column_name: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
+
+
+class Extension(Base):
+    """One student's own deadlines for one exercise (an accommodation)."""
+
+    __tablename__ = "extensions"
+    student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), primary_key=True)
+    exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    hard_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class Submission(Base):
@@ -88,6 +110,7 @@ class Submission(Base):
     replaced_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     files: Mapped[list["StoredFile"]] = relationship(order_by="StoredFile.name")
     reports: Mapped[list["Report"]] = relationship(order_by="Report.id")
+    notes: Mapped[list["Note"]] = relationship(order_by="Note.id")
 
 
 class StoredFile(Base):
@@ -112,6 +135,24 @@ class Report(Base):
     max_score: Mapped[float] = mapped_column(Float)
     body: Mapped[str] = mapped_column(Text, deferred=True)  # the report's JSON
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Note(Base):
+    """What was said of an attempt, oldest first: an instructor's comment, a manual
+    score (``score``; the newest wins over the grader's), a student's regrade
+    request, and its answer (NOTE_KINDS)."""
+
+    __tablename__ = "attempt_notes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    text: Mapped[str] = mapped_column(PrintableText)
+    author: Mapped[str] = mapped_column(Printable(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+NOTE_KINDS = ("comment", "score", "request", "answer")
 
 
 class Job(Base):

@@ -2,12 +2,12 @@
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
-from grader import render
 from grader.exercises import Exercise
-from grader.service import scores
+from grader.service import overrides, scores
 from grader.service.core import Service, when
-from grader.service.models import ExerciseSetting, Submission
+from grader.service.models import ExerciseSetting, Note, Submission
 
 NOT_COUNTED = "we could not grade this, it does not count"
 REPLACED = "replaced by a later hand-in before it was graded, it does not count"
@@ -16,22 +16,26 @@ REPLACED = "replaced by a later hand-in before it was graded, it does not count"
 @dataclass
 class Attempt:
     id: int
+    number: int  # the student's own count for this exercise, from 1
     exercise_id: str
     received: str
     late: bool
     state: str  # "waiting", "replaced", "graded" or "error"
     result: str  # in words
-    report_text: str | None = None
+    graded: str | None = None  # the grader's score, where a manual score took its place
+    report: dict[str, Any] | None = None  # the report's JSON
+    notes: list[Note] = field(default_factory=list)
 
 
 @dataclass
 class ExerciseView:
     exercise: Exercise
-    setting: ExerciseSetting
+    setting: ExerciseSetting  # with the student's extension
     counted: float | None
     next_allowed: str | None = None
     closed: bool = False
     attempts: list[Attempt] = field(default_factory=list)
+    shown: bool = True  # open to students
 
     @property
     def deadline(self) -> str:
@@ -41,11 +45,17 @@ class ExerciseView:
     def hard_deadline(self) -> str | None:
         return when(self.setting.hard_deadline) if self.setting.hard_deadline else None
 
+    @property
+    def pending(self) -> bool:
+        return any(attempt.state == "waiting" for attempt in self.attempts)
 
-def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool) -> Attempt:
+
+def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
+            number: int) -> Attempt:
     report = scores.shown(submission)
-    shown = Attempt(submission.id, submission.exercise_id, when(submission.received_at),
-                    submission.late, "waiting", "waiting to be graded")
+    shown = Attempt(submission.id, number, submission.exercise_id,
+                    when(submission.received_at), submission.late, "waiting",
+                    "waiting to be graded", notes=list(submission.notes))
     if report is None:
         if submission.replaced_by is not None:
             shown.state, shown.result = "replaced", REPLACED
@@ -59,23 +69,64 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool)
         if submission.late and counted is not None:
             shown.result += (f", late: counts {counted:g} after the "
                              f"{setting.late_penalty:.0%} penalty")
+    _manual_onto(shown, submission, report.max_score)
     if with_report:
-        shown.report_text = render.to_text(json.loads(report.body))
+        shown.report = json.loads(report.body)
     return shown
 
 
-def exercises_of(service: Service, student_id: int, reports: bool = False) -> list[ExerciseView]:
-    """Each exercise with the student's attempts (newest first) and the score that counts."""
+def _manual_onto(shown: Attempt, submission: Submission, max_score: float) -> None:
+    """A manual score takes the result's place; the grader's stays beside it."""
+    manual = overrides.manual(submission.notes)
+    if manual is None or manual.score is None:
+        return
+    shown.graded = shown.result
+    shown.result = (f"{manual.score:g}/{max_score:g}, set by {manual.author} on "
+                    f"{when(manual.created_at)}: {manual.text}")
+
+
+def numbered(submissions: list[Submission]) -> dict[int, int]:
+    """Each submission's number among its student's attempts at its exercise, from 1."""
+    counts: dict[str, int] = {}
+    numbers = {}
+    for submission in sorted(submissions, key=lambda s: (s.received_at, s.id)):
+        counts[submission.exercise_id] = counts.get(submission.exercise_id, 0) + 1
+        numbers[submission.id] = counts[submission.exercise_id]
+    return numbers
+
+
+def exercises_of(service: Service, student_id: int, reports: bool = False,
+                 hidden: bool = False) -> list[ExerciseView]:
+    """Each exercise (those hidden from students too when ``hidden``) with the
+    student's attempts (newest first) and the score that counts."""
     taken = service.attempts(student_id, bodies=reports)
+    numbers = numbered(taken)
     now = service.now()
     views = []
     for exercise in service.exercises.values():
-        setting = service.setting(exercise.id)
+        open_now = service.shown_to_students(exercise.id)
+        if not (open_now or hidden):
+            continue
+        setting = service.own_setting(student_id, exercise.id)
         mine = [s for s in taken if s.exercise_id == exercise.id]
         allowed = service.next_allowed(student_id, exercise.id)
         views.append(ExerciseView(
             exercise, setting, scores.counted(mine, setting),
             next_allowed=when(allowed) if allowed else None,
             closed=bool(setting.hard_deadline and now > setting.hard_deadline),
-            attempts=[attempt(s, setting, reports) for s in reversed(mine)]))
+            attempts=[attempt(s, setting, reports, numbers[s.id]) for s in reversed(mine)],
+            shown=open_now))
     return views
+
+
+def status(views: list[ExerciseView]) -> dict[str, object]:
+    """What the student's page polls while something waits: each attempt's state."""
+    return {"pending": any(view.pending for view in views),
+            "attempts": {str(a.id): a.state for view in views for a in view.attempts}}
+
+
+def one(service: Service, submission: Submission) -> Attempt:
+    """One attempt with its report and notes, numbered among its student's."""
+    mine = service.attempts(submission.student_id, submission.exercise_id)
+    setting = service.own_setting(submission.student_id, submission.exercise_id)
+    return attempt(submission, setting, True, numbered(mine)[submission.id])

@@ -2,12 +2,15 @@
 
 A submission's report is its newest graded one, else its newest (an error);
 an error report counts for nothing, not as a zero. A late submission loses
-its exercise's penalty, a fraction of its score. The exercise's rule then
-takes the best of the counting submissions, or the last of them.
+its exercise's penalty, a fraction of its score. A manual score (the
+instructor's, with a comment) wins over the grader's, and is taken as given.
+The exercise's rule then takes the best of the counting submissions, or the
+last of them.
 """
 
 from collections.abc import Sequence
 
+from grader.service import overrides
 from grader.service.models import ExerciseSetting, Report, Submission
 
 
@@ -20,6 +23,9 @@ def shown(submission: Submission) -> Report | None:
 
 def points(submission: Submission, setting: ExerciseSetting) -> float | None:
     """What the submission counts for, penalty applied; None if it does not count."""
+    manual = overrides.manual(submission.notes)
+    if manual is not None:
+        return manual.score
     report = shown(submission)
     if report is None or report.status != "graded" or report.score is None:
         return None
@@ -27,12 +33,22 @@ def points(submission: Submission, setting: ExerciseSetting) -> float | None:
     return round(report.score * kept, 4)
 
 
-def counted(submissions: Sequence[Submission], setting: ExerciseSetting) -> float | None:
-    """The exercise's score from one student's ``submissions``; None when none counts."""
-    scored = [(submission.received_at, submission.id, value) for submission in submissions
+def counting(submissions: Sequence[Submission],
+             setting: ExerciseSetting) -> tuple[Submission, float] | None:
+    """The submission whose score counts, with that score; None when none counts."""
+    scored = [(submission.received_at, submission.id, value, submission)
+              for submission in submissions
               if (value := points(submission, setting)) is not None]
     if not scored:
         return None
     if setting.score_rule == "last":
-        return max(scored)[2]
-    return max(value for _, _, value in scored)
+        chosen = max(scored, key=lambda one: one[:2])
+    else:
+        chosen = max(scored, key=lambda one: (one[2], one[:2]))
+    return chosen[3], chosen[2]
+
+
+def counted(submissions: Sequence[Submission], setting: ExerciseSetting) -> float | None:
+    """The exercise's score from one student's ``submissions``; None when none counts."""
+    found = counting(submissions, setting)
+    return None if found is None else found[1]

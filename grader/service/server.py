@@ -8,9 +8,10 @@ from pathlib import Path
 import uvicorn
 
 from grader.errors import UsageError
-from grader.service import app, gradebook
+from grader.service import app
 from grader.service.core import Options, Service
 from grader.service.pool import Pool
+from grader.service.roster import parse as parse_roster
 
 
 def base_url(host: str, port: int) -> str:
@@ -21,7 +22,7 @@ def base_url(host: str, port: int) -> str:
 def import_roster(service: Service, path: Path, base: str) -> None:
     """Add a roster CSV's students; print each new one's link (shown once)."""
     try:
-        rows = gradebook.parse_roster(path.read_text(encoding="utf-8-sig"))
+        rows = parse_roster(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"{path}: {exc}") from None
     for student, token in service.import_roster(rows):

@@ -74,7 +74,7 @@ def test_the_gradebook_and_its_csv_files(make, graded):
 
     page = client.get("/i").text
     assert "Queue: 0 waiting, 0 running,\n2 done, 0 errors, 0 replaced by a later hand-in." in page
-    assert "<td>10</td>" in page and "<td>5</td>" in page
+    assert "<td>10</td>" in page and '<td>5 <span class="late">late</span></td>' in page
 
     grades = list(csv.reader(io.StringIO(client.get("/i/grades.csv").text)))
     helpers = grades[0].index("helpers")
@@ -87,14 +87,16 @@ def test_the_gradebook_and_its_csv_files(make, graded):
     assert "canvas-gradebook.csv" in canvas.headers["content-disposition"]
     rows = list(csv.reader(io.StringIO(canvas.text)))
     assert rows[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-    column = rows[0].index("The minimax helpers (helpers)")
+    column = rows[0].index("The minimax helpers")
     assert rows[1][0] == "Points Possible" and rows[1][column] == "10"
-    assert rows[3][:5] == ["Ada Lovelace", "", "", "ada@example.edu", ""]
+    assert rows[3][:5] == ["Ada Lovelace", "", "", "", ""]  # no Canvas ids on this roster
     assert rows[3][column] == "10" and rows[2][column] == "5"
     assert len(rows[0]) == 5 + len(site.service.exercises)
 
     student = client.get("/i/students/1").text
-    assert "Ada Lovelace" in student and "<pre>" in student and "10/10 points" in student
+    assert "Ada Lovelace" in student and 'href="/i/attempts/1">#1</a>' in student
+    attempt = client.get("/i/attempts/1").text
+    assert "<h2 id=\"report-title\">Report</h2>" in attempt and "10/10 points" in attempt
 
 
 def test_settings_and_regrade_from_the_page(make, graded):
@@ -104,8 +106,10 @@ def test_settings_and_regrade_from_the_page(make, graded):
     csrf = csrf_of(client.get("/i").text)
     saved = client.post("/i/settings/helpers", data={
         "csrf": csrf, "deadline": "2026-03-01T09:00", "hard_deadline": "2026-03-09T09:00",
-        "late_penalty": "20", "min_minutes": "15", "score_rule": "last"})
+        "late_penalty": "20", "min_minutes": "15", "score_rule": "last", "visible": "1"})
     assert saved.status_code == 303
+    assert "Saved helpers: open to students; deadline 2026-03-01 09:00 UTC; late penalty 20%" \
+        in client.get(saved.headers["location"]).text
     setting = site.service.setting("helpers")
     assert (setting.late_penalty, setting.min_minutes, setting.score_rule) == (0.2, 15, "last")
     page = site.client.get(f"/s/{token}").text
@@ -118,3 +122,4 @@ def test_settings_and_regrade_from_the_page(make, graded):
     assert client.post("/i/regrade/helpers", data={}).status_code == 403
     regrade = client.post("/i/regrade/helpers", data={"csrf": csrf})
     assert regrade.status_code == 200 and "0 submission(s)" in regrade.text
+    assert "1 not queued: graded already by this grader version" in regrade.text

@@ -160,7 +160,7 @@ def test_a_regrade_posts_the_new_score(grader, lms):
     # A fixed suite (a new grader version) finds a mistake in what got full marks.
     grader.reports[FULL_MARKS] = grader.reports[FLIPPED]
     grader.service.options.version = "fixed"
-    assert grader.service.regrade("helpers") == 1
+    assert grader.service.regrade("helpers").queued == 1
     again = until(lambda: lms.scores_of("link-1")[1:], "the regrade's score not sent")
     assert again[0]["scoreGiven"] == 4 and again[0]["userId"] == "ada-sub"
 

@@ -1,0 +1,26 @@
+"""What the pages' forms carry: CSRF subjects, times and percentages."""
+
+from datetime import datetime
+
+from grader.service import tokens
+from grader.service.models import Student
+
+
+def student_subject(student: Student) -> str:
+    """What a student's forms' CSRF token is made from: their token's hash."""
+    return f"student:{student.token_hash}"
+
+
+def instructor_subject(secret: str) -> str:
+    return f"instructor:{tokens.hashed(secret)}"
+
+
+def percent(value: object) -> float:
+    """A percentage from a form, as a fraction; ValueError when not a number."""
+    text = str(value or "0").strip().rstrip("%").strip()
+    return float(text) / 100
+
+
+def moment(value: object) -> datetime | None:
+    text = str(value or "").strip()
+    return datetime.fromisoformat(text) if text else None

@@ -1,0 +1,130 @@
+"""The instructor's pages for one student and one attempt: extensions, new
+links, deactivation, manual scores and comments, answers and regrades."""
+
+from typing import TYPE_CHECKING
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from grader.service import forms
+from grader.service.core import Refused
+from grader.service.models import Submission
+
+if TYPE_CHECKING:
+    from grader.service.app import Web
+
+AUTHOR = "the instructor"
+
+
+class Staff:
+    def __init__(self, web: "Web") -> None:
+        self.web = web
+        self.service = web.service
+
+    def routes(self) -> list[Route]:
+        student = "/i/students/{student:int}"
+        attempt = "/i/attempts/{attempt:int}"
+        return [Route(f"{student}/link", self.new_link, methods=["POST"]),
+                Route(f"{student}/active", self.active, methods=["POST"]),
+                Route(f"{student}/extension/{{exercise}}", self.extend, methods=["POST"]),
+                Route(f"{student}/regrade/{{exercise}}", self.regrade_student,
+                      methods=["POST"]),
+                Route(attempt, self.attempt, methods=["GET"]),
+                Route(f"{attempt}/files.zip", self.files, methods=["GET"]),
+                Route(f"{attempt}/notes", self.note, methods=["POST"]),
+                Route(f"{attempt}/regrade", self.regrade_attempt, methods=["POST"])]
+
+    async def submission(self, request: Request) -> Submission:
+        self.web.instructor_secret(request)
+        found = await run_in_threadpool(self.service.submission, request.path_params["attempt"])
+        if found is None:
+            raise HTTPException(404)
+        return found
+
+    async def student_form(self, request: Request) -> tuple[int, FormData]:
+        form = await self.web.instructor_form(request)
+        student_id: int = request.path_params["student"]
+        await run_in_threadpool(self.web._student_by_id, student_id)  # 404 when none
+        return student_id, form
+
+    async def new_link(self, request: Request) -> Response:
+        student_id, _ = await self.student_form(request)
+        token = await run_in_threadpool(self.service.new_link, student_id)
+        student = await run_in_threadpool(self.web._student_by_id, student_id)
+        return self.web.page("roster_links.html", added=[(student, token)],
+                             base=str(request.base_url).rstrip("/"), title="New link",
+                             saved=f"A new link for {student.name}: the old one no longer "
+                                   "works.")
+
+    async def active(self, request: Request) -> Response:
+        student_id, form = await self.student_form(request)
+        active = form.get("active") == "1"
+        await run_in_threadpool(self.service.set_active, student_id, active)
+        said = "Reactivated" if active else "Deactivated: their link opens nothing, their " \
+                                            "work is kept"
+        return RedirectResponse(f"/i/students/{student_id}?saved={said}", status_code=303)
+
+    async def extend(self, request: Request) -> Response:
+        student_id, form = await self.student_form(request)
+        exercise = request.path_params["exercise"]
+        back = f"/i/students/{student_id}"
+        try:
+            await run_in_threadpool(self.service.extend, student_id, exercise,
+                                    forms.moment(form.get("deadline")),
+                                    forms.moment(form.get("hard_deadline")))
+        except ValueError:
+            return self.web.message("Not saved", "Give dates as YYYY-MM-DDTHH:MM (UTC).", 400,
+                                    back)
+        except Refused as why:
+            return self.web.message("Not saved", f"{why}.", why.status, back)
+        return RedirectResponse(f"{back}?saved=Extension of {exercise} saved.#title-{exercise}",
+                                status_code=303)
+
+    async def regrade_student(self, request: Request) -> Response:
+        student_id, form = await self.student_form(request)
+        exercise = request.path_params["exercise"]
+        if exercise not in self.service.exercises:
+            raise HTTPException(404)
+        done = await run_in_threadpool(self.service.regrade, exercise, student_id,
+                                       bool(form.get("force")))
+        return self.web.message(f"Regrading {exercise}", str(done), 200,
+                                f"/i/students/{student_id}")
+
+    async def attempt(self, request: Request) -> Response:
+        secret = self.web.instructor_secret(request)
+        submission = await self.submission(request)
+        exercise = self.service.exercises[submission.exercise_id]
+        return await self.web.attempt_page(
+            "instructor_attempt.html", submission, "/i", forms.instructor_subject(secret),
+            max_score=exercise.max_score, saved=request.query_params.get("saved"))
+
+    async def files(self, request: Request) -> Response:
+        submission = await self.submission(request)
+        return await run_in_threadpool(self.web.files_zip, submission)
+
+    async def note(self, request: Request) -> Response:
+        submission = await self.submission(request)
+        form = await self.web.instructor_form(request)
+        kind = str(form.get("kind") or "comment")
+        back = f"/i/attempts/{submission.id}"
+        try:
+            score = float(str(form.get("score"))) if kind == "score" else None
+            await run_in_threadpool(self.service.add_note, submission.id, kind,
+                                    str(form.get("text") or ""), AUTHOR, score)
+        except ValueError:
+            return self.web.message("Not saved", "The manual score is a number.", 400, back)
+        except Refused as why:
+            return self.web.message("Not saved", f"{why}.", why.status, back)
+        return RedirectResponse(f"{back}?saved=Saved: the student sees it.", status_code=303)
+
+    async def regrade_attempt(self, request: Request) -> Response:
+        submission = await self.submission(request)
+        form = await self.web.instructor_form(request)
+        done = await run_in_threadpool(self.service.regrade_submissions, [submission.id],
+                                       bool(form.get("force")))
+        return self.web.message("Regrading one attempt", str(done), 200,
+                                f"/i/attempts/{submission.id}")
