@@ -24,6 +24,7 @@ from grader.service.core import MAX_ATTEMPTS, Options, Service
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, Report, Submission
 from tests.service.conftest import FULL_MARKS, NAME, ROOT
+from tests.service.held import held, letting_go, under_way
 from tests.service.redis_server import RedisServer, started
 
 COMMAND = str(Path(sys.executable).parent / "minimax-grader")
@@ -51,13 +52,14 @@ def wait_for(what: str, ready: Callable[[], object], seconds: float = 60) -> Non
 class Worker:
     """A grading host: ``minimax-grader worker`` in a process group of its own."""
 
-    def __init__(self, data: Path, broker: str, log: Path, *extra: str) -> None:
+    def __init__(self, data: Path, broker: str, log: Path, temp: Path, *extra: str) -> None:
         self.log = log
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
                 [COMMAND, "worker", "--broker", broker, "--database", db.sqlite_url(data),
                  "--data", str(data), "--sandbox", "local", "--concurrency", "1", *extra],
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                env={**os.environ, "TMPDIR": str(temp)})
 
     def said(self) -> str:
         return self.log.read_text(errors="replace")
@@ -79,11 +81,13 @@ class Grid:
         self.client = TestClient(app.build(self.service, Dispatcher(self.service, broker)))
         self.client.__enter__()  # the app's lifespan starts the dispatcher
         self.workers: list[Worker] | None = []
+        self.temp = folder / "tmp"  # the hosts' temporary files: their gradings' folders
+        self.temp.mkdir(exist_ok=True)
 
     def worker(self, *extra: str) -> Worker:
         assert self.workers is not None
         host = Worker(self.data, self.broker, self.folder / f"worker-{len(self.workers)}.log",
-                      *extra)
+                      self.temp, *extra)
         self.workers.append(host)
         return host
 
@@ -128,16 +132,6 @@ def grid(tmp_path: Path, redis_server: RedisServer) -> Iterator[Grid]:
     made.close()
 
 
-def slow(folder: Path, name: str) -> bytes:
-    """The full-marks solution, whose import says it started (a file ``name``) and
-    then waits while ``folder/slow`` exists: a grading held mid-run until the test
-    lets it go."""
-    gate, mark = folder / "slow", folder / name
-    held = (f"import os as _os, time as _time\nopen({str(mark)!r}, 'w').close()\n"
-            f"while _os.path.exists({str(gate)!r}):\n    _time.sleep(0.05)\n")
-    return held.encode() + FULL_MARKS.read_bytes()
-
-
 def test_a_grading_host_grades_a_submission_and_the_page_shows_it(grid):
     assert grid.service.sandbox is None  # the web process never grades
     grid.worker()
@@ -150,18 +144,18 @@ def test_a_grading_host_grades_a_submission_and_the_page_shows_it(grid):
 
 
 def test_a_killed_hosts_job_is_graded_by_another_once(grid):
-    (grid.folder / "slow").touch()
     hosts = [grid.worker(), grid.worker()]
     [token] = grid.enrol()
-    grid.hand_in(token, slow(grid.folder, "started"))
-    wait_for("the student's code running", (grid.folder / "started").exists)
+    grid.hand_in(token, held())
+    wait_for("the student's code running", lambda: under_way(grid.temp))
+    wait_for("a host grading", lambda: any("job 1: grading on" in h.said() for h in hosts))
     [grading] = [host for host in hosts if "job 1: grading on" in host.said()]
     [other] = [host for host in hosts if host is not grading]
     assert grid.jobs()[0].state == "running"
     grading.kill()
     killed = time.monotonic()
-    (grid.folder / "slow").unlink()  # the next grading runs through
-    wait_for("the job graded by the other host", grid.finished(1), seconds=20)
+    wait_for("the job graded by the other host", letting_go(grid.temp, grid.finished(1)),
+             seconds=20)
     print(f"graded again {time.monotonic() - killed:.1f} s after the kill")
     [job] = grid.jobs()
     assert (job.state, job.attempts) == ("done", 2)
@@ -173,16 +167,14 @@ def test_a_killed_hosts_job_is_graded_by_another_once(grid):
 def test_a_broker_restart_mid_batch_loses_no_submission(grid, redis_server):
     """Redis keeps no data here (no appendonly): the web process notices the new
     server and sends the waiting jobs again from the database."""
-    (grid.folder / "slow").touch()
     grid.worker()
     grid.worker()
     tokens = grid.enrol(4)
-    for number, token in enumerate(tokens):
-        grid.hand_in(token, slow(grid.folder, f"started-{number}"))
-    wait_for("both hosts grading", lambda: len(list(grid.folder.glob("started-*"))) == 2)
+    for token in tokens:
+        grid.hand_in(token, held())
+    wait_for("both hosts grading", lambda: len(under_way(grid.temp)) == 2)
     redis_server.restart()  # the two queued jobs, the leases, the unacked: all gone
-    (grid.folder / "slow").unlink()
-    wait_for("every submission graded", grid.finished(4))
+    wait_for("every submission graded", letting_go(grid.temp, grid.finished(4)))
     assert [job.state for job in grid.jobs()] == ["done"] * 4
     assert grid.reports() == 4
     for token in tokens:

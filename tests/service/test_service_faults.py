@@ -24,6 +24,7 @@ from sqlalchemy import Engine, text
 from grader.sandbox.local import kill_leftovers
 from grader.service import db, store
 from tests.service.conftest import FULL_MARKS, NAME
+from tests.service.held import held, letting_go, under_way
 from tests.service.postgres_server import database, free_port, postgres, until  # noqa: F401
 
 pytestmark = pytest.mark.timeout(150)  # the waits below are bounded well within it
@@ -205,21 +206,16 @@ def test_a_server_killed_in_an_upload_stores_none_of_it(server):
 
 def test_a_server_killed_while_grading_grades_the_job_after_a_restart(server, tmp_path,
                                                                       database):  # noqa: F811
-    hold, started = tmp_path / "hold", tmp_path / "started"
-    hold.touch()
-    # The module is imported by the grading: it says so, then waits while "hold" is there.
-    slow = (f"import pathlib as _p, time as _t\n_p.Path({str(started)!r}).touch()\n"
-            f"while _p.Path({str(hold)!r}).exists():\n    _t.sleep(0.05)\n").encode()
     first = server(database).start(roster=True)
     ada = first.tokens["Ada"]
-    assert hand_in(first, ada, [(NAME, slow + FULL_MARKS.read_bytes())]).status_code == 303
-    until(started.exists, 60, "the grading imports the module")
+    assert hand_in(first, ada, [(NAME, held())]).status_code == 303
+    until(lambda: under_way(first.temp), 60, "the grading has begun")
     first.kill()
-    hold.unlink()
     assert first.count("reports") == 0 and first.job_states() == ["running"]
 
     again = server(database).start()
-    until(lambda: again.job_states() == ["done"], 60, "the job is graded after the restart")
+    until(letting_go(again.temp, lambda: again.job_states() == ["done"]), 60,
+          "the job is graded after the restart")
     assert again.count("reports") == 1
     page = httpx2.get(f"{again.url}/s/{ada}", timeout=HTTP_SECONDS).text
     assert '<strong class="counted">10/10</strong>' in page
