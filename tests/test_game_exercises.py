@@ -4,6 +4,7 @@ tests of the behaviour it breaks."""
 
 import importlib.util
 import sys
+from collections import Counter
 
 import pytest
 from conftest import CORPUS
@@ -11,10 +12,11 @@ from conftest import CORPUS
 from grader import solutions
 from grader.games import nim, tictactoe
 from grader.games.nim import rules as nim_rules
+from grader.games.tictactoe import rules as tictactoe_rules
 from grader.harness.minimax.fingerprints import fingerprint
 from grader.harness.nim.search import Negamax, NegamaxFlaws
 from grader.harness.tictactoe import search
-from grader.harness.tictactoe.search import LabSearch
+from grader.harness.tictactoe.search import LabFlaws, LabSearch
 
 
 def test_tic_tac_toe_has_the_lab_s_positions():
@@ -68,6 +70,65 @@ def test_the_published_negamax_bug_is_modelled_and_in_the_corpus():
     assert tuple(_negamax("rating_overwritten")(game, "A", 6, nim.score)) == bug
 
 
+@pytest.mark.parametrize(("case", "flaws"), [
+    ("last_tie_kept", NegamaxFlaws(keeps_last=True)),
+    ("score_opponent_negated", NegamaxFlaws(score_opponent_negated=True)),
+])
+def test_the_negamax_mistakes_of_real_files_are_modelled(case, flaws):
+    """The model gives what the corpus's file gives, where the reference differs."""
+    student, model = _negamax(case), Negamax(flaws)
+    games = [(nim.Nim(coins), player, depth) for coins in range(13) for player in "AB"
+             for depth in range(1, 6)]
+    for game in games:
+        assert tuple(student(*game, nim.score)) == model.search(*game)[:2], game
+    assert any(model.search(*game)[:2] != Negamax().search(*game)[:2] for game in games)
+
+
+def _lab(exercise, case):
+    """The corpus file's ``Game`` class, its is_end counting the boards it is called on."""
+    spec = importlib.util.spec_from_file_location(
+        f"lab_{exercise}_{case}", CORPUS / exercise / case / "tictactoe.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    class Counted(module.Game):
+        def is_end(self):
+            self.calls[tictactoe_rules.label(self.current_state)] += 1
+            return super().is_end()
+
+    return Counted
+
+
+@pytest.mark.parametrize(("exercise", "case", "flaws"), [
+    ("tic_tac_toe", "max_keeps_first_value", LabFlaws(first_child_value=True, only="max")),
+    ("tic_tac_toe_alphabeta", "window_passed_swapped", LabFlaws(window_swapped=True)),
+    ("tic_tac_toe_alphabeta", "cutoff_before_undo", LabFlaws(prune_before_undo=True, only="max")),
+    ("tic_tac_toe_alphabeta", "is_end_three_times", LabFlaws(is_end_each_test=True, only="min")),
+    ("tic_tac_toe_alphabeta", "no_pruning_full_window",
+     LabFlaws(no_pruning=True, window_reset=True)),
+])
+def test_the_lab_mistakes_of_real_files_are_modelled(exercise, case, flaws):
+    """The model gives the corpus file's answers, board afterwards and is_end
+    calls (the file's own max and min, both), and differs from the lab's search."""
+    alpha_beta = exercise.endswith("alphabeta")
+    game = _lab(exercise, case)()
+    differs = False
+    for board, _ in tictactoe.positions()[2::61]:
+        if tictactoe.terminal(board):
+            continue
+        maximising = tictactoe.mark(board) == "O"
+        game.current_state, game.calls = tictactoe_rules.rows(board), Counter()
+        name = ("max" if maximising else "min") + ("_alpha_beta" if alpha_beta else "")
+        answer = getattr(game, name)(*search.FULL_WINDOW) if alpha_beta else getattr(game, name)()
+        model = LabSearch(flaws, alpha_beta).run(board, maximising)
+        assert (answer, tictactoe_rules.label(game.current_state), game.calls) == \
+            (model.answer, model.after, model.calls), board
+        lab = LabSearch(alpha_beta=alpha_beta).run(board, maximising)
+        differs = differs or (lab.answer, lab.after, lab.calls) != \
+            (model.answer, model.after, model.calls)
+    assert differs
+
+
 # mistake -> the tests it may fail: those of the behaviour it breaks
 FAIR = {
     "tic_tac_toe": {
@@ -79,6 +140,7 @@ FAIR = {
         "marks_swapped": {"test_max", "test_min", "test_is_end_calls"},
         "values_wrong_side": {"test_max", "test_min"},
         "best_move_first_child": {"test_max", "test_min"},
+        "first_child_value": {"test_max", "test_min"},
         "mark_not_put_back": {"test_max", "test_min", "test_is_end_calls"},
         "search_cut_short": {"test_is_end_calls"},
         "is_end_called_twice": {"test_is_end_calls"},
@@ -89,11 +151,17 @@ FAIR = {
         "no_pruning": {"test_is_end_calls"},
         "wrong_bound_updated": {"test_max_alpha_beta", "test_min_alpha_beta",
                                 "test_is_end_calls"},
+        # a window back to front prunes where it must not: values go wrong too
+        "window_swapped": {"test_max_alpha_beta", "test_min_alpha_beta", "test_is_end_calls"},
+        "prune_before_undo": {"test_max_alpha_beta", "test_min_alpha_beta",
+                              "test_is_end_calls"},
+        "is_end_called_twice": {"test_is_end_calls"},
     },
     "nim_negamax": {
         # a rating mistake shows on Nim; the other games don't charge it again
         "rating_not_negated": {"test_moves_and_ratings"},
         "rating_overwritten": {"test_moves_and_ratings"},
+        "last_tie_kept": {"test_moves_and_ratings"},
         "same_player_searched": {"test_moves_and_ratings", "test_calls"},
         "score_for_opponent": {"test_depth_zero", "test_moves_and_ratings"},
         "win_loss_swapped": {"test_game_over", "test_moves_and_ratings"},

@@ -25,10 +25,12 @@ class NegamaxFlaws:
     no_decrement: bool = False  # children (and a pass) searched with the same depth
     same_player: bool = False  # children searched for the same player
     score_opponent: bool = False  # score asked for the opponent
+    score_opponent_negated: bool = False  # ... and negated: -score(game, opponent)
     win_loss_swapped: bool = False  # WINNING_VALUE for the loser
     no_hand_over: bool = False  # a stuck player's game is over at once
     hard_coded: bool = False  # the game read as Nim (its coins, its winner)
     stop_at_win: bool = False  # the loop ends at a move rated WINNING_VALUE
+    keeps_last: bool = False  # >=: the last of equally rated moves kept
 
 
 NO_FLAWS = NegamaxFlaws()
@@ -59,8 +61,9 @@ class Negamax:
 
     def search(self, game: Any, player: str, depth: int) -> tuple[Any, int, Calls] | None:
         """(move, rating, the calls made) of ``minimax(game, player, depth, score)``;
-        None where the model's code would raise (Nim's pile read on a game without one)."""
-        if self.flaws.hard_coded and type(game) is not nim.Nim:
+        None where the model's code would raise (Nim's pile read on a game without one,
+        below depth 0)."""
+        if self.flaws.hard_coded and depth and type(game) is not nim.Nim:
             if not hasattr(game, "coins"):
                 return None
             game = nim.Nim(game.coins, game.players(), game.last)
@@ -78,9 +81,11 @@ class Negamax:
     def _search(self, game: Any, player: str, depth: int) -> tuple[Any, int, Calls]:
         flaws = self.flaws
         if depth == 0:
-            scored = game.opponent(player) if flaws.score_opponent else player
+            negated = flaws.score_opponent_negated
+            scored = game.opponent(player) if flaws.score_opponent or negated else player
             line = f"s {nim.label(game)}"
-            return None, nim.score(game, scored), Calls(1, 0, weight(line))
+            rating = nim.score(game, scored)
+            return None, -rating if negated else rating, Calls(1, 0, weight(line))
         moves = game.moves(player)
         opponent = game.opponent(player)
         if not moves:
@@ -100,7 +105,8 @@ class Negamax:
                                           depth if flaws.no_decrement else depth - 1)
             calls += more
             rating = rating if flaws.not_negated else -rating
-            if best is None or rating > best_rating:
+            if best is None or rating > best_rating or \
+                    flaws.keeps_last and rating == best_rating:
                 best = move
                 if not flaws.overwritten:
                     best_rating = rating

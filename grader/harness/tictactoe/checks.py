@@ -34,10 +34,12 @@ SEARCH_MODELS = [
     ("values_wrong_side", LabFlaws(values_wrong_side=True)),
     ("mark_not_put_back", LabFlaws(mark_not_put_back=True)),
     ("best_move_first_child", LabFlaws(first_child_move=True)),
+    ("first_child_value", LabFlaws(first_child_value=True)),
 ]
 CALL_MODELS = [
     ("search_cut_short", LabFlaws(stop_at_win=True)),
     ("is_end_called_twice", LabFlaws(is_end_twice=True)),
+    ("is_end_called_twice", LabFlaws(is_end_each_test=True)),
     ("mark_not_put_back", LabFlaws(mark_not_put_back=True)),
     ("marks_swapped", LabFlaws(marks_swapped=True)),
 ]
@@ -45,7 +47,10 @@ PRUNING_MODELS = [
     ("prune_on_strict", LabFlaws(strict_prune=True)),
     ("window_not_passed", LabFlaws(window_reset=True)),
     ("no_pruning", LabFlaws(no_pruning=True)),
+    ("no_pruning", LabFlaws(no_pruning=True, window_reset=True)),
     ("wrong_bound_updated", LabFlaws(bounds_swapped=True)),
+    ("window_swapped", LabFlaws(window_swapped=True)),
+    ("prune_before_undo", LabFlaws(prune_before_undo=True)),
 ]
 # Models are asked on positions this far into the game at least (a search from
 # the empty board has 549,946 nodes: too many to replay for each model).

@@ -25,13 +25,17 @@ class LabFlaws:
     values_wrong_side: bool = False  # an end state scored for X: an X win +1
     mark_not_put_back: bool = False  # the cell is not reset to '.' after the child
     first_child_move: bool = False  # the move is set at the first child only
+    first_child_value: bool = False  # the value and move of the first child kept
     stop_at_win: bool = False  # the loop ends at the first child that wins
     is_end_twice: bool = False  # is_end called twice at each node
+    is_end_each_test: bool = False  # is_end called anew for each of 'X', 'O', '.' tested
     keeps_last: bool = False  # >= in max, <= in min: the last of equal moves (right)
     strict_prune: bool = False  # prunes on > beta / < alpha
     window_reset: bool = False  # children searched with (-2, 2)
     no_pruning: bool = False  # never prunes
     bounds_swapped: bool = False  # max narrows beta, min narrows alpha
+    window_swapped: bool = False  # children called with (beta, alpha)
+    prune_before_undo: bool = False  # a cutoff returns before the cell is reset
 
 
 NO_FLAWS = LabFlaws()
@@ -64,8 +68,8 @@ class LabSearch:
               ) -> tuple[int, int | None, int | None]:
         flaws = self._flaws(maximising)
         board = "".join(cells)
-        self.calls[board] += 2 if flaws.is_end_twice else 1
         result = end(board)
+        self.calls[board] += _is_end_calls(result, flaws)
         if result is not None:
             return (-VALUES[result] if flaws.values_wrong_side else VALUES[result], 0, 0)
         mark = "O" if maximising != flaws.marks_swapped else "X"
@@ -76,20 +80,24 @@ class LabSearch:
             if cells[3 * row + col] != EMPTY:
                 continue
             cells[3 * row + col] = mark
-            window = FULL_WINDOW if flaws.window_reset else (alpha, beta)
+            window = FULL_WINDOW if flaws.window_reset else \
+                (beta, alpha) if flaws.window_swapped else (alpha, beta)
             value = self._node(cells, not maximising, *window)[0]
-            if self._better(value, best, maximising, flaws):
+            first = at == (None, None)
+            if first or not flaws.first_child_value and \
+                    self._better(value, best, maximising, flaws):
                 best = value
-                if not flaws.first_child_move or at == (None, None):
+                if not flaws.first_child_move or first:
                     at = (row, col)
-            if not flaws.mark_not_put_back:
-                cells[3 * row + col] = EMPTY
-            if flaws.stop_at_win and best == (1 if maximising else -1):
-                break
+            cut = False
             if pruning:
                 cut, alpha, beta = self._window(best, alpha, beta, maximising, flaws)
-                if cut:
+                if cut and flaws.prune_before_undo:
                     break
+            if not flaws.mark_not_put_back:
+                cells[3 * row + col] = EMPTY
+            if cut or flaws.stop_at_win and best == (1 if maximising else -1):
+                break
         return (best, *at)
 
     @staticmethod
@@ -113,6 +121,14 @@ class LabSearch:
         if flaws.bounds_swapped:
             return False, max(alpha, best), beta
         return False, alpha, min(beta, best)
+
+
+def _is_end_calls(result: str | None, flaws: LabFlaws) -> int:
+    """How often a node calls is_end: once, twice, or once for each outcome
+    its ``if``/``elif`` chain tests up to the one found ('X', 'O', then '.')."""
+    if flaws.is_end_each_test:
+        return 3 if result in (None, EMPTY) else 1 if result == "X" else 2
+    return 2 if flaws.is_end_twice else 1
 
 
 @cache

@@ -1,0 +1,28 @@
+"""Negamax that lets a later move of the same rating replace the best."""
+from nim import LOSING_VALUE, WINNING_VALUE
+
+
+def minimax(game, player, depth, score):
+    if depth == 0:
+        return None, score(game, player)
+    moves = game.moves(player)
+    opponent = game.opponent(player)
+    if not moves:
+        if game.moves(opponent):
+            # The player must pass: the opponent moves again.
+            _, rating = minimax(game, opponent, depth - 1, score)
+            return None, -rating
+        # Nobody can move: the game is over.
+        winner = game.winner()
+        if winner == player:
+            return None, WINNING_VALUE
+        if winner is None:
+            return None, 0
+        return None, LOSING_VALUE
+    best_move, best_rating = None, None
+    for move in moves:
+        _, rating = minimax(game.move(player, move), opponent, depth - 1, score)
+        rating = -rating
+        if best_move is None or rating >= best_rating:
+            best_move, best_rating = move, rating
+    return best_move, best_rating
