@@ -45,7 +45,8 @@ def open_sandbox(choice: str, *, warm: int = 0,
 
     ``docker`` where no engine or image is to be had grades every submission
     as a grader error that says why; ``auto`` takes Docker where it can and
-    else the local sandbox, after ``warn``-ing that it isolates nothing.
+    else the local sandbox, after ``warn``-ing which it is (a boundary only with
+    bubblewrap).
     ``warm``: containers the Docker sandbox starts ahead of need (batches).
     """
     if choice != "auto":
@@ -53,8 +54,9 @@ def open_sandbox(choice: str, *, warm: int = 0,
     chosen = sandbox.backend("docker", warm=warm)
     if isinstance(chosen, sandbox.Unavailable):
         if warn:
-            warn(f"warning: {chosen.why}; grading in the local sandbox, which is not a "
-                 "security boundary")
+            warn(f"warning: {chosen.why}; grading in the local sandbox, "
+                 + ("a bubblewrap boundary" if sandbox.local_is_boundary() else
+                    "which is not a security boundary here (bubblewrap is missing)"))
         return sandbox.backend("local")
     return chosen
 

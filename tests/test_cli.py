@@ -175,7 +175,8 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     code, out, err = run(capsys, "grade", "--exercise", "helpers", "--format", "json",
                          str(SOLUTIONS / "helpers"))
     assert code == 0 and json.loads(out)["sandbox"]["backend"] == "local"
-    assert err.count("\n") == 1 and "not a security boundary" in err
+    assert err.count("\n") == 1 and "grading in the local sandbox" in err
+    assert ("a bubblewrap boundary" in err) == sandbox.local_is_boundary()
 
 
 @pytest.mark.parametrize("argv, says", [
