@@ -22,7 +22,12 @@ from grader.service.core import MAX_ATTEMPTS
 from grader.service.models import Base, Job
 from grader.service.models import Submission as SubmissionRow
 from grader.service.pool import Pool
-from tests.service import test_service_instructor, test_service_queue, test_service_students
+from tests.service import (
+    test_service_instructor,
+    test_service_queue,
+    test_service_students,
+    test_service_term,
+)
 from tests.service.conftest import FULL_MARKS, NAME, ROOT, replaying
 from tests.service.postgres_server import database, postgres, until  # noqa: F401
 
@@ -32,7 +37,7 @@ HEAD = ScriptDirectory(str(ROOT / "grader" / "service" / "migrations")).get_curr
 
 globals().update({f"{name}_on_postgresql": test
                   for suite in (test_service_students, test_service_instructor,
-                                test_service_queue)
+                                test_service_queue, test_service_term)
                   for name, test in vars(suite).items() if name.startswith("test_")})
 
 
