@@ -49,3 +49,43 @@ def test_a_forecast_that_returns_no_state_is_named_with_its_call(submission):
     assert "returned False, where a GameState is due" in message
     assert "bool object" not in message
     assert "forecast_not_a_state" in failing(report)["test_forecast_returns_new_state"]["mistakes"]
+
+
+def test_a_call_stopped_at_its_time_limit_is_shown_with_its_depth_and_position(submission):
+    source = (SOLUTIONS / "alphabeta" / "alphabeta.py").read_text()
+    source = source.replace('''def alpha_beta_search(gameState, depth):
+''', '''def alpha_beta_search(gameState, depth):
+    while depth == 3:
+        pass
+''')
+    report = grade("alphabeta", submission("alphabeta.py", source), call_seconds=2)
+    test = failing(report)["test_call_counts"]
+    assert test["status"] == "timeout"
+    said, drawn = test["message"].split(" on this position:\n\n")
+    assert said.endswith("time limit reached while running alpha_beta_search(state, 3)")
+    assert drawn.splitlines()[0].split() == ["x=0", "x=1", "x=2"]
+    assert "to move" in drawn
+
+
+def test_a_story_told_once_is_told_again_where_it_fits():
+    """Where two mistakes fit a test's answers, the one the report named in an
+    earlier test is named alone: one diagnosis, in the same words."""
+    from grader.harness.minimax.checks import Observation
+    from grader.harness.minimax.mistakes import Story, diagnose
+
+    answers = [Observation(None, (), answer, answer == 0) for answer in (0, 1, 1)]
+    models = [("first", 1), ("second", 1), ("third", 2)]
+
+    def fits(model, observation):
+        return float(observation.ok or observation.answer == model)
+
+    story = Story()
+    assert diagnose(models, fits, answers, story=story) == ["first", "second"]
+    later = Story()
+    later.tell(["second"])
+    assert diagnose(models, fits, answers, story=later) == ["second"]
+    assert diagnose([("third", 2)], fits, answers, story=later) == []
+    # where the story told does not fit, the model that does is named
+    other = [Observation(None, (), answer, answer == 0) for answer in (0, 2)]
+    assert diagnose(models, fits, other, story=later) == ["third"]
+    assert later.told == ["second", "third"]

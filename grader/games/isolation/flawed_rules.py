@@ -22,18 +22,20 @@ OPEN_CELLS = [(x, y) for x in range(3) for y in range(2) if (x, y) != (2, 1)]
 
 class FlawedGame(GameState):
     def __init__(self, blocked: tuple[tuple[int, int], ...] = ((2, 1),),
+                 size: tuple[int, int] = (3, 2),
                  directions: tuple[tuple[int, int], ...] = DIRECTIONS, slide: bool = True,
                  through_closed: bool = False, hand_over: bool = True, swap_xy: bool = False,
-                 location_swapped: bool = False,
+                 location_swapped: bool = False, reopens: bool = False,
                  placed: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None),
                  ) -> None:
-        super().__init__(3, 2, blocked)
+        super().__init__(*size, blocked)
         self._directions = directions
         self._slide_far = slide
         self._through_closed = through_closed
         self._hand_over = hand_over
         self._swap_xy = swap_xy
         self._location_swapped = location_swapped
+        self._reopens = reopens  # the cell a player leaves is open again
         for player, cell in enumerate(placed):
             if cell:
                 self._board[cell[0]][cell[1]] = 1
@@ -43,6 +45,9 @@ class FlawedGame(GameState):
         # Replayed sequences come from the trusted game; a model plays them
         # whatever it thinks of their legality.
         child = self._play(move)
+        left = self._player_locations[self._parity]
+        if self._reopens and left is not None:
+            child._board[left[0]][left[1]] = 0
         if not self._hand_over:
             child._parity = self._parity
         return child
@@ -123,6 +128,9 @@ GAME_MODELS = [
     *[GameModel("wrong_cell_blocked", FlawedGame(blocked=(cell,)),
                 f"your board blocks {_cell(cell)} instead of (2, 1)") for cell in OPEN_CELLS],
     GameModel("xy_swapped", FlawedGame(swap_xy=True), "your moves come out as (y, x)"),
+    GameModel("board_transposed", FlawedGame(size=(2, 3), blocked=((1, 2),)),
+              "your board is 2 wide and 3 tall, so your moves come out as (y, x), and a "
+              "move to column 2 falls off it"),
     GameModel("location_read_as_yx", FlawedGame(location_swapped=True),
               "your code reads the player's location as (y, x) before it slides"),
     GameModel("slides_through_closed", FlawedGame(through_closed=True),
@@ -130,6 +138,8 @@ GAME_MODELS = [
     GameModel("no_diagonals", FlawedGame(directions=ORTHOGONAL),
               "your moves never go diagonally"),
     *_direction_models(),
+    GameModel("cell_left_open", FlawedGame(reopens=True),
+              "the cell a player leaves is open again, so a player can move back onto it"),
     GameModel("turn_not_handed_over", FlawedGame(hand_over=False),
               "after a move, the same player is to move again"),
     GameModel("one_step", FlawedGame(slide=False),

@@ -23,13 +23,16 @@ THRESHOLDS = (1, 10, MOST_THRESHOLD)  # the thresholds a model is tried with
 DEPTHS = range(1, 7)
 SLACK = 2 * MOST_THRESHOLD + 50  # calls past depth 7 at which a search is stopped
 ENDLESS = 10_000  # where a model is stopped on a drawn tree, a few dozen nodes
+WHOLE_GAME = 64  # a depth past the end of every game the suites play
 
 
 @dataclass(frozen=True)
 class DeepFlaws:
     start: int = 1  # the first depth searched
     step: int = 1  # from one depth to the next
-    clock_in_search: bool = True  # False: the clock is read between depths only
+    clock_in_search: bool = True  # False: the clock is read between depths only ...
+    clock_between: bool = True  # ... or, False too, never: the depths go on for good
+    depth_cutoff: bool = True  # False: each depth's search goes to the end of the game
     clock_after_terminal: bool = False  # read after a node's terminal test, on live nodes only
     keeps_unfinished: bool = False  # the unfinished depth's best move so far is returned
     fallback: bool = True  # False: None when no depth finished
@@ -97,18 +100,19 @@ def deepen(state: State, budget: int | Clock, threshold: int = 10, flaws: DeepFl
     legal = game.legal_moves(state)
     found = Deepened(legal[0] if flaws.fallback and legal else None, search.calls, [], None)
     depth = flaws.start
-    while flaws.clock_in_search or search.left() >= threshold:
+    while flaws.clock_in_search or not flaws.clock_between or search.left() >= threshold:
+        searched = depth if flaws.depth_cutoff else WHOLE_GAME  # the depth its calls show
         try:
-            found.move = search.choose(state, depth)
+            found.move = search.choose(state, searched)
         except OutOfTime:
             if flaws.keeps_unfinished and search.so_far is not None:
                 found.move = search.so_far
-            found.cut = depth
+            found.cut = searched
             break
         except Endless:
             found.endless = True
             break
-        found.finished.append(depth)
+        found.finished.append(searched)
         depth += flaws.step
     return found
 
@@ -162,5 +166,7 @@ MODELS = [
     ("depths_skipped", DeepFlaws(step=2)),
     ("clock_ignored_in_search", DeepFlaws(clock_in_search=False)),
     ("clock_read_after_terminal_test", DeepFlaws(clock_after_terminal=True)),
+    ("clock_never_read", DeepFlaws(clock_in_search=False, clock_between=False)),
+    ("depth_cutoff_missing", DeepFlaws(depth_cutoff=False)),
     ("no_fallback_move", DeepFlaws(fallback=False)),
 ]

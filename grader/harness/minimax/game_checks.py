@@ -112,11 +112,15 @@ def refused(observation: Observation) -> tuple[Path, Move] | None:
 def _reproduces(model: GameModel, observation: Observation) -> bool:
     """Whether the model, in the student's place, gives the student's answer: the
     same moves, or a refusal of a move its own rules do not allow."""
-    if checks.raised(observation):
-        refusal = refused(observation)
-        return (refusal is not None
-                and refusal[1] not in model.game.replay(refusal[0]).get_legal_moves())
-    return same_moves(model.game.replay(observation.path).get_legal_moves(), observation.answer)
+    try:
+        if checks.raised(observation):
+            refusal = refused(observation)
+            return (refusal is not None
+                    and refusal[1] not in model.game.replay(refusal[0]).get_legal_moves())
+        return same_moves(model.game.replay(observation.path).get_legal_moves(),
+                          observation.answer)
+    except IndexError:  # a move off the model's board (a board of the wrong size)
+        return False
 
 
 def _said(found: list[str], observations: Sequence[Observation]) -> str:

@@ -25,6 +25,7 @@ _CUTOFFS = [(low, high) for low in (-1, 0, 1) for high in (-1, 0, 1) if low or h
 SEARCH_MODELS = [
     ("flipped_utilities", Flaws(flipped_utilities=True)),
     ("utility_for_player_to_move", Flaws(mover_utility=True)),
+    *[("terminal_value_by_turn", Flaws(fixed_player=player)) for player in (0, 1)],
     ("recursion_swapped", Flaws(recursion_swapped=True)),
     ("aggregation_swapped", Flaws(aggregation_swapped=True)),
     ("aggregation_swapped", Flaws(aggregation_swapped=True, start_kept=True)),
@@ -42,22 +43,27 @@ SEARCH_MODELS = [
     *[("terminal_test_inline", Flaws(only=name, inline_terminal=True)) for name in (None, *_ONE)],
     *[("terminal_test_twice", Flaws(only=name, double_terminal_test=True))
       for name in (None, *_ONE)],
+    *[("terminal_test_twice", Flaws(only=name, recheck_terminal=True)) for name in (None, *_ONE)],
     ("argmin_decision", Flaws(argmin_decision=True)),
     ("decision_uses_max", Flaws(decision_uses_max=True)),
 ]
 
 # The mistakes of minimax that alpha-beta can make as well (its own model has
 # no aggregation or recursion flaws: those break a search before its window).
-_SHARED = ("flipped_utilities", "utility_for_player_to_move", "min_value_unfinished",
+_SHARED = ("flipped_utilities", "utility_for_player_to_move", "terminal_value_by_turn",
+           "min_value_unfinished",
            "max_value_unfinished", "cutoff_before_terminal", "depth_not_decremented",
            "min_value_keeps_depth", "max_value_keeps_depth", "root_off_by_one",
            "cutoff_scored_as_terminal", "terminal_test_inline", "terminal_test_twice")
 _EACH = (None, *_ONE)  # both functions, or one of them
 
 ALPHA_BETA_MODELS = [
-    ("prune_strict_bound", AlphaFlaws(prune_test="strict")),
+    *[("prune_strict_bound", AlphaFlaws(only=name, prune_test="strict")) for name in _EACH],
     ("never_prunes", AlphaFlaws(prune_test="never")),
-    ("window_reset", AlphaFlaws(window_not_passed=True)),
+    # (a max_value that never prunes makes, on this game, the counts of a window
+    # reset or a beta never lowered: no model of its own, which could not be told apart)
+    ("min_value_never_prunes", AlphaFlaws(only="min_value", prune_test="never")),
+    *[("window_reset", AlphaFlaws(only=name, window_not_passed=True)) for name in _EACH],
     *[("bound_updated_wrong", AlphaFlaws(only=name, update=update))
       for update in ("none", "crossed") for name in _EACH],
     *[("bounds_compared_wrong", AlphaFlaws(only=name, prune_test=test))
@@ -109,10 +115,27 @@ def _odds(model: Model, likelihood: Likelihood[Model], chosen: Iterable[Observat
     return odds
 
 
+class Story:
+    """The mistakes a report has named so far: a grading run is one process,
+    and its tests are diagnosed in turn. Where a mistake told before explains
+    a later test's answers, that test tells it again, in the same words,
+    rather than a rival that happens to fit as well there."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def tell(self, names: list[str]) -> list[str]:
+        self.told += [name for name in names if name not in self.told]
+        return names
+
+
+STORY = Story()
+
+
 def diagnose(models: Iterable[tuple[str, Model]], likelihood: Likelihood[Model],
              observations: Sequence[Observation],
              baseline: Callable[[Observation], float] | None = None, sample: int = 24,
-             most: int = 2) -> list[str]:
+             most: int = 2, story: Story = STORY) -> list[str]:
     """The mistakes whose models best explain the student's answers.
 
     ``likelihood(model, observation)`` is the chance that the model, in the
@@ -125,18 +148,31 @@ def diagnose(models: Iterable[tuple[str, Model]], likelihood: Likelihood[Model],
     only when it fits exactly as well; more ties than ``most`` name nothing.
     The names found on the sample are confirmed on a ten times wider one (all
     the answers, where there are few): a model that agrees on a few positions
-    may not on the rest, and a hint it gave would be wrong.
+    may not on the rest, and a hint it gave would be wrong. The mistakes
+    the report has told already (``story``) are tried first.
     """
     models = list(models)
     wrong = [o for o in observations if not o.ok]
     right = [o for o in observations if o.ok]
-    best = _best_fits(models, likelihood, _spread(wrong, sample) + _spread(right, sample),
+    narrow = _spread(wrong, sample) + _spread(right, sample)
+    wide = _spread(wrong, 10 * sample) + _spread(right, 10 * sample)
+    told = [(mistake, model) for mistake, model in models if mistake in story.told]
+    for candidates in (told, models) if told else (models,):
+        best = _confirmed(candidates, likelihood, narrow, wide, baseline)
+        if best and len(best) <= most:
+            return story.tell(best)
+    return []
+
+
+def _confirmed(models: list[tuple[str, Model]], likelihood: Likelihood[Model],
+               narrow: list[Observation], wide: list[Observation],
+               baseline: Callable[[Observation], float] | None) -> list[str]:
+    """The best fits on ``narrow`` that still fit best on ``wide``."""
+    best = _best_fits(models, likelihood, narrow, baseline)
+    if not best:
+        return []
+    return _best_fits([(m, model) for m, model in models if m in best], likelihood, wide,
                       baseline)
-    if best:
-        named = [(mistake, model) for mistake, model in models if mistake in best]
-        wide = _spread(wrong, 10 * sample) + _spread(right, 10 * sample)
-        best = _best_fits(named, likelihood, wide, baseline)
-    return best if len(best) <= most else []
 
 
 def _best_fits(models: Iterable[tuple[str, Model]], likelihood: Likelihood[Model],

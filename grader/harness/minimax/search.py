@@ -31,6 +31,9 @@ class Flaws:
     only: str | None = None  # "min_value" or "max_value": the other one is right
     flipped_utilities: bool = False  # +1 at max terminals, -1 at min terminals
     mover_utility: bool = False  # terminal scored for the player to move: always -1
+    # terminal scored for this player (0: the first), by whose turn it is, at
+    # either level: ``-1 if gameState._parity == 0 else 1``
+    fixed_player: int | None = None
     recursion_swapped: bool = False  # min_value recurses into min_value, max into max
     aggregation_swapped: bool = False  # min_value takes the max and vice versa
     start_kept: bool = False  # ... but still starts from +inf (min) or -inf (max)
@@ -45,6 +48,9 @@ class Flaws:
     no_decrement: bool = False  # children searched with the same depth
     root_off_by_one: bool = False  # the root's children searched with ``depth``
     double_terminal_test: bool = False  # terminal_test called twice per node
+    # terminal_test called again in the cutoff test (``depth <= 0 or
+    # terminal_test(state)``): twice on the nodes that go on to their children
+    recheck_terminal: bool = False
     argmin_decision: bool = False  # the decision picks the lowest-scored move
     decision_uses_max: bool = False  # the root's children scored with max_value
 
@@ -113,6 +119,8 @@ class Search:
             return cutoff
         if self.terminal_test(state, flaws):
             mover = self.game.to_move(state)
+            if flaws.fixed_player is not None:
+                return self.game.utility(state, flaws.fixed_player)
             if flaws.mover_utility:
                 return self.game.utility(state, mover)
             # The searching player moves at max nodes; at min nodes, the other.
@@ -120,6 +128,8 @@ class Search:
             return -win if flaws.flipped_utilities else win
         if self._cut(depth):
             return cutoff
+        if flaws.recheck_terminal:
+            self.terminal_test(state, flaws)
         return None
 
     def min_value(self, state: State, depth: int | None = None) -> int | float | None:

@@ -246,6 +246,12 @@ def _doing(step: Step) -> str:
     return f"running {step['name']}" if step["op"] == "call" else "inspecting states"
 
 
+def _is_position(data: object) -> bool:
+    """Whether a trusted argument is a game position (the clock of iterative
+    deepening is the other kind)."""
+    return type(data) is not dict or "clock" not in data
+
+
 def _missing_text(name: str, on: object, origin: str | None) -> str:
     """Why ``name`` could not be called; ``origin`` says which call made the object."""
     if on == "module":
@@ -283,7 +289,9 @@ def _call_text(step: Step) -> str:
     def arg(value: object) -> str:
         if type(value) is dict and "tuple" in value:
             return repr(tuple(value["tuple"]))
-        return "state" if type(value) is dict else repr(value)
+        if type(value) is dict:
+            return "state" if _is_position(value.get("trusted")) else "time_left"
+        return repr(value)
 
     return f"{step['name']}({', '.join(arg(a) for a in step.get('args', []))})"
 
@@ -490,7 +498,10 @@ class Student:
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
         self.counted, self.entered, self.alarms = collections.Counter(), collections.Counter(), []
-        reply = self._receive(due, doing, step.get("most"))
+        try:
+            reply = self._receive(due, doing, step.get("most"))
+        except CallTimeout:
+            raise CallTimeout(self._late(step)) from None
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
@@ -515,6 +526,18 @@ class Student:
         elif not _strings(reply.get("value")):
             self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
+
+    def _late(self, step: Step) -> str:
+        """Where a call ran out of time: the call as written, with its depth,
+        and the positions it was given, drawn."""
+        if step["op"] != "call":
+            return "time limit reached while inspecting states"
+        game = _game(self.game)
+        drawn = [game.draw(game.from_data(arg["trusted"])) for arg in step["args"]
+                 if type(arg) is dict and _is_position(arg.get("trusted"))
+                 ] if hasattr(game, "from_data") else []
+        return f"time limit reached while running {_call_text(step)}" + "".join(
+            f" on this position:\n\n{board}\n" for board in drawn[:1])
 
     @staticmethod
     def _read(step: Step, values: object) -> list[object]:
