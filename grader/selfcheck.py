@@ -263,11 +263,11 @@ def iterative_deepening_facts() -> list[Fact]:
     import deepening  # type: ignore[import-not-found]
     from gamestate import GameState
 
-    def action(ticks: int) -> tuple[object, int]:
-        """get_action from the empty board with ``ticks``: (its move, its terminal tests)."""
+    def action(ticks: int, path: Iterable[tuple[int, int]] = ()) -> tuple[object, int]:
+        """get_action after ``path`` with ``ticks``: (its move, its terminal tests)."""
         moves: list[object] = []
         calls = terminal_tests(deepening, lambda left: moves.append(
-            deepening.get_action(GameState(), left)), ticks)
+            deepening.get_action(play(GameState(), path), left)), ticks)
         return moves[0], calls
 
     def within_the_time() -> None:
@@ -280,6 +280,11 @@ def iterative_deepening_facts() -> list[Fact]:
          lambda: _best_first(lambda: action(250)[0],
                              "get_action(GameState(), time_left) with 250 ticks")),
         ("with 250 ticks, at most 250 terminal tests", within_the_time),
+        # Whatever the threshold (1 to 20), depth 3 finishes and depth 4 does not,
+        # and depth 4's first move, (0, 0), is no best move at depth 3.
+        ("after (1, 0), with 71 ticks: (1, 1), depth 3's move, not unfinished depth 4's",
+         lambda: expect(action(71, [(1, 0)])[0], (1, 1),
+                        "get_action after the move (1, 0) with 71 ticks")),
         ("with no time at all, still a legal move",
          lambda: expect(action(0)[0] in START, True,
                         "get_action(GameState(), time_left) with 0 ticks is a legal move")),

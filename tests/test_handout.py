@@ -103,6 +103,16 @@ def test_the_self_check_names_a_known_mistake_s_fact(capsys, tmp_path):
         in done.stdout
 
 
+def test_the_self_check_never_reassures_a_move_of_an_unfinished_depth(capsys, tmp_path):
+    stub(capsys, "iterative_deepening", tmp_path)
+    shutil.copyfile(CORPUS / "iterative_deepening" / "unfinished_depth_move" / "deepening.py",
+                    tmp_path / "deepening.py")
+    done = self_check(tmp_path, "iterative_deepening")
+    assert done.returncode == 1
+    assert "FAILED  after (1, 0), with 71 ticks" in done.stdout
+    assert "expected (1, 1), got (0, 0)" in done.stdout
+
+
 def test_a_file_that_can_t_be_imported_is_said_once(capsys, tmp_path):
     stub(capsys, "decision", tmp_path)
     (tmp_path / "minimax.py").write_text("def minimax_decision(gameState)\n")
