@@ -29,6 +29,7 @@ from grader.service.core import Refused, Service, when
 from grader.service.lti.web import Tool
 from grader.service.models import ExerciseSetting, Student, Submission
 from grader.service.pool import Pool
+from grader.service.similar import Similar
 from grader.service.staff import Staff
 
 log = logging.getLogger("grader.service")
@@ -452,7 +453,7 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/i/regrade/{exercise}", web.regrade, ["POST"]),
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
-    app = Starlette(routes=[*lti.routes(), *Staff(web).routes(),
+    app = Starlette(routes=[*lti.routes(), *Staff(web).routes(), *Similar(web).routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],
                     exception_handlers={HTTPException: web.error, 500: web.error},

@@ -207,3 +207,26 @@ def test_a_new_link_and_deactivation(make):
     assert "(inactive)" in client.get("/i").text  # kept in the gradebook
     client.post("/i/students/1/active", data={"csrf": csrf, "active": "1"})
     assert site.client.get(f"/s/{new}").status_code == 200
+
+
+def test_similar_hand_ins_are_listed_and_shown_side_by_side(make):
+    from tests.test_similarity import SOLUTION, correct_cases, disguised
+
+    site = make()
+    ada, eve, bob = site.enrol(("Ada", "ada@example.edu"), ("Eve", "eve@example.edu"),
+                               ("Bob", "bob@example.edu"))
+    original = SOLUTION.read_text()
+    other = correct_cases()["correct_single_function"].split("\n", 1)[1]  # its name line off
+    for token, source in ((ada, original), (eve, disguised(original)), (bob, other)):
+        assert site.hand_in(token, ("alphabeta.py", source.encode()),
+                            exercise="alphabeta").status_code == 303
+    client = site.login()
+    assert 'href="/i/similarity/alphabeta"' in client.get("/i").text
+    page = client.get("/i/similarity/alphabeta").text
+    assert page.count('href="/i/similarity/alphabeta/') == 1  # Ada and Eve, not Bob
+    assert "compare Ada and Eve" in page
+    pair = client.get("/i/similarity/alphabeta/1/2").text
+    assert '<mark class="shared">' in pair and "plies" in pair
+    assert client.get("/i/similarity/alphabeta/1/3").status_code == 404
+    assert site.client.get(f"/s/{ada}").status_code == 200
+    assert client.get("/i/similarity/nothing").status_code == 404

@@ -1,0 +1,79 @@
+"""The instructor's similarity pages: per exercise, each active student's latest
+hand-in against every other's (see ``grader.similarity``)."""
+
+from typing import TYPE_CHECKING
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from grader import similarity
+from grader.exercises import Exercise
+from grader.service.core import Service
+from grader.service.models import Student
+
+if TYPE_CHECKING:
+    from grader.service.app import Web
+
+
+def starter(exercise: Exercise) -> str:
+    """The exercise's starter code, as ``similarity.joined`` joins a student's."""
+    return similarity.joined({path.name: path.read_text(encoding="utf-8", errors="replace")
+                              for path in sorted(exercise.starter.glob("*.py"))})
+
+
+def latest(service: Service, exercise_id: str) -> tuple[dict[str, str], dict[str, Student]]:
+    """Each active student's latest hand-in of the exercise as one text, by student id."""
+    codes: dict[str, str] = {}
+    students: dict[str, Student] = {}
+    for student in service.students():
+        taken = service.attempts(student.id, exercise_id) if student.active else []
+        if taken:
+            newest = taken[-1]
+            codes[str(student.id)] = similarity.joined({
+                stored.name: service.store.get(stored.sha256).decode("utf-8", "replace")
+                for stored in newest.files})
+            students[str(student.id)] = student
+    return codes, students
+
+
+def pairs(service: Service, exercise: Exercise) -> tuple[list[similarity.Pair],
+                                                          dict[str, Student]]:
+    codes, students = latest(service, exercise.id)
+    return similarity.similar(codes, starter(exercise)), students
+
+
+class Similar:
+    def __init__(self, web: "Web") -> None:
+        self.web = web
+        self.service = web.service
+
+    def routes(self) -> list[Route]:
+        return [Route("/i/similarity/{exercise}", self.page, methods=["GET"]),
+                Route("/i/similarity/{exercise}/{left:int}/{right:int}", self.pair,
+                      methods=["GET"])]
+
+    def exercise(self, request: Request) -> Exercise:
+        self.web.instructor_secret(request)
+        found = self.service.exercises.get(request.path_params["exercise"])
+        if found is None:
+            raise HTTPException(404)
+        return found
+
+    async def page(self, request: Request) -> Response:
+        exercise = self.exercise(request)
+        found, students = await run_in_threadpool(pairs, self.service, exercise)
+        return self.web.page("similarity.html", exercise=exercise, pairs=found,
+                             students=students, threshold=similarity.THRESHOLD)
+
+    async def pair(self, request: Request) -> Response:
+        exercise = self.exercise(request)
+        found, students = await run_in_threadpool(pairs, self.service, exercise)
+        wanted = (str(request.path_params["left"]), str(request.path_params["right"]))
+        for pair in found:
+            if (pair.left, pair.right) == wanted:
+                return self.web.page("similarity_pair.html", exercise=exercise, pair=pair,
+                                     students=students)
+        raise HTTPException(404)
