@@ -26,6 +26,7 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service as DriverService
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions
@@ -351,3 +352,60 @@ def test_a_hostile_name_shows_as_text(site: Site, driver: WebDriver) -> None:
     assert scripts(driver) == []
     shot(driver, "10-escaping-instructor-student-page")
 
+
+
+def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
+                                      tmp_path: Path) -> None:
+    roster = tmp_path / "canvas.csv"
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                      "    Points Possible,,,,\n\"Cy, Young\",4711,A-1,cy,Mon\n")
+    driver.get(site.instructor)
+    driver.find_element(By.ID, "roster-file").send_keys(str(roster))
+    follow(driver, driver.find_element(By.ID, "roster-file").find_element(
+        By.XPATH, "./ancestor::form//button"))
+    assert words(driver.find_element(By.CSS_SELECTOR, "p.saved")) == \
+        "1 new student(s), 0 already there."
+    first = words(driver.find_element(By.CSS_SELECTOR, "code.link"))
+    shot(driver, "11-roster-imported-links")
+
+    # The student hands in and asks for a regrade, from the keyboard.
+    hand_in(driver, first, FULL_MARKS)
+    row = graded_attempt(driver, 1)
+    follow(driver, row.find_element(By.TAG_NAME, "a"))
+    driver.find_element(By.ID, "request-text").send_keys("Please look at my max_value.")
+    button = driver.find_element(By.ID, "request-text").find_element(
+        By.XPATH, "./ancestor::form//button")
+    button.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(button))
+    assert "sent to your instructor" in words(driver.find_element(By.CSS_SELECTOR, "p.saved"))
+    shot(driver, "12-student-regrade-request")
+
+    driver.get(f"{site.base}/i")
+    requests = words(driver.find_element(By.CSS_SELECTOR, "ul.requests"))
+    assert requests.startswith("open: Cy, Young") and "my max_value" in requests
+    follow(driver, driver.find_element(By.LINK_TEXT, "Cy, Young"))
+    driver.find_element(By.ID, f"ext-deadline-{EXERCISE}").send_keys("2026-12-24T12:00")
+    follow(driver, driver.find_element(By.ID, f"ext-deadline-{EXERCISE}").find_element(
+        By.XPATH, "./ancestor::form//button"))
+    assert words(driver.find_element(By.CSS_SELECTOR, "p.saved")) == \
+        f"Extension of {EXERCISE} saved."
+    shot(driver, "13-instructor-extension")
+
+    follow(driver, driver.find_element(By.XPATH, "//button[starts-with(., 'Issue a new link')]"))
+    second = words(driver.find_element(By.CSS_SELECTOR, "code.link"))
+    assert second != first
+    shot(driver, "14-instructor-new-link")
+    driver.get(first)
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Not found"
+    driver.get(second)
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Cy, Young"
+
+    # Ada's latest hand-in is the same as Cy's: the pair is listed, and shown side by side.
+    hand_in(driver, site.students["Ada"], FULL_MARKS)
+    driver.get(site.instructor)
+    follow(driver, driver.find_element(By.LINK_TEXT, f"Similar hand-ins of {EXERCISE}"))
+    shot(driver, "15-instructor-similarity")
+    follow(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "compare Ada and Cy, Young"))
+    marked = driver.find_elements(By.CSS_SELECTOR, "mark.shared")
+    assert marked and "def" in " ".join(words(mark) for mark in marked)
+    shot(driver, "16-instructor-similar-pair")
