@@ -1,0 +1,85 @@
+"""How well the feedback names the corpus's mistakes, per exercise.
+
+    python bench/feedback.py [--jobs J] [--exercise E ...]
+
+Grades every case of tests/corpus (and each reference solution) in the
+local sandbox and prints, for each exercise: the cases; the verdicts that
+are right (full marks or not, as expect.toml says); the known mistakes the
+cases hold, how many of them a test names, how many go unnamed; and the
+wrong hints, mistakes named in a case that does not have them (there must
+be none). The cases behind every miss are listed under the table.
+"""
+
+import argparse
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+from common import checkout_cases
+
+from grader import exercises, grading
+from grader.sandbox.local import LocalSandbox
+from grader.solutions import Case
+
+COLUMNS = ("exercise", "cases", "verdicts right", "known mistakes", "named", "unnamed",
+           "wrong hints")
+
+
+def _graded(case: Case) -> tuple[Case, bool, set[str]]:
+    """(case, whether its verdict is right, the mistakes its report names)."""
+    exercise = exercises.load(case.exercise)
+    report = grading.grade(exercise, case.path, LocalSandbox(), exercise.limits)
+    full = report["status"] == "graded" and report["score"] == report["max_score"]
+    named = {m for test in report["tests"] for m in test["mistakes"]}
+    return case, full == case.full_marks, named
+
+
+def measure(cases: list[Case], jobs: int) -> tuple[dict[str, Counter[str]], list[str]]:
+    """The table's counts by exercise, and a line for each miss."""
+    rows: dict[str, Counter[str]] = {}
+    misses = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for case, verdict, named in pool.map(_graded, cases):
+            row = rows.setdefault(case.exercise, Counter())
+            unnamed, wrong = case.mistakes - named, named - case.mistakes
+            row.update({"cases": 1, "verdicts right": verdict,
+                        "known mistakes": len(case.mistakes),
+                        "named": len(case.mistakes & named), "unnamed": len(unnamed),
+                        "wrong hints": len(wrong)})
+            if not verdict:
+                misses.append(f"{case.label}: wrong verdict")
+            if unnamed or wrong:
+                misses.append(f"{case.label}: unnamed {sorted(unnamed)}, "
+                              f"wrongly named {sorted(wrong)}")
+    return rows, misses
+
+
+def table(rows: dict[str, Counter[str]]) -> str:
+    total: Counter[str] = sum(rows.values(), Counter())
+    lines = [[name, *(str(row[c]) for c in COLUMNS[1:])]
+             for name, row in [*sorted(rows.items()), ("all", total)]]
+    widths = [max(len(c), *(len(line[i]) for line in lines)) for i, c in enumerate(COLUMNS)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                 for i, (c, w) in enumerate(zip(cells, widths, strict=True))) + " |"
+
+    rule = "|" + "|".join("-" * (w + 2) if i == 0 else "-" * (w + 1) + ":"
+                          for i, w in enumerate(widths)) + "|"
+    return "\n".join([line(list(COLUMNS)), rule, *map(line, lines)])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--exercise", action="append", help="only these (repeatable)")
+    args = parser.parse_args()
+    graded = {exercise.id for exercise in exercises.load_all()}  # the agent's is played
+    cases = [c for c in checkout_cases() if c.exercise in graded
+             and (not args.exercise or c.exercise in args.exercise)]
+    rows, misses = measure(cases, args.jobs)
+    print(table(rows))
+    print(*misses, sep="\n")
+
+
+if __name__ == "__main__":
+    main()
