@@ -1,5 +1,5 @@
 // The student's page while a hand-in waits or is graded: ask the page's status
-// every few seconds, and reload once an attempt's state has changed.
+// every few seconds, and reload once nothing waits or an attempt's state changed.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -11,7 +11,8 @@
       .then(function (now) {
         var states = JSON.stringify(now.attempts);
         if (first === null) { first = states; }
-        if (states !== first) { window.location.reload(); return; }
+        // Done already (perhaps before the first look), or changed since: show it.
+        if (!now.pending || states !== first) { window.location.reload(); return; }
         window.setTimeout(look, 3000);
       })
       .catch(function () { window.setTimeout(look, 10000); });

@@ -16,16 +16,17 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("students") as students:
-        students.add_column(sa.Column("active", sa.Boolean, nullable=False,
-                                      server_default=sa.true()))
-        for column in ("canvas_id", "sis_user_id", "sis_login_id", "section"):
-            students.add_column(sa.Column(column, sa.String(255), nullable=True))
-    with op.batch_alter_table("exercise_settings") as settings:
-        settings.add_column(sa.Column("visible", sa.Boolean, nullable=False,
-                                      server_default=sa.true()))
-        settings.add_column(sa.Column("release_at", sa.DateTime, nullable=True))
-        settings.add_column(sa.Column("column_name", sa.String(255), nullable=True))
+    # Added columns, no table copied: SQLite's copy of students would break the
+    # foreign keys that name it.
+    op.add_column("students", sa.Column("active", sa.Boolean, nullable=False,
+                                        server_default=sa.true()))
+    for column in ("canvas_id", "sis_user_id", "sis_login_id", "section"):
+        op.add_column("students", sa.Column(column, sa.String(255), nullable=True))
+    op.add_column("exercise_settings", sa.Column("visible", sa.Boolean, nullable=False,
+                                                 server_default=sa.true()))
+    op.add_column("exercise_settings", sa.Column("release_at", sa.DateTime, nullable=True))
+    op.add_column("exercise_settings", sa.Column("column_name", sa.String(255),
+                                                 nullable=True))
     op.create_table(
         "extensions",
         sa.Column("student_id", sa.Integer, sa.ForeignKey("students.id"), primary_key=True),
