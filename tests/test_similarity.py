@@ -2,10 +2,12 @@
 functions moved still matches; the corpus's independently written correct
 solutions of an exercise don't, nor does the starter code they all share."""
 
+import json
 import re
 from pathlib import Path
 
 from grader import exercises, similarity
+from grader.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISE = "alphabeta"
@@ -62,3 +64,24 @@ def test_the_marked_code_is_escaped():
     hostile = "</pre><script>alert(1)</script>\n" + SOLUTION.read_text()
     [pair] = similarity.similar({"ada": hostile, "bob": hostile})
     assert "<script>" not in pair.left_html and "&lt;script&gt;" in pair.left_html
+
+
+def test_a_batch_lists_the_similar_pair_and_shows_it_side_by_side(tmp_path, capsys):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    original = SOLUTION.read_text()
+    independent = correct_cases()["correct_single_function"]
+    for student, source in (("ada", original), ("eve", disguised(original)),
+                            ("bob", independent)):
+        (folder / f"{student}.py").write_text(source)
+    out = tmp_path / "out"
+    assert main(["batch", "--exercise", EXERCISE, str(folder), "-o", str(out),
+                 "--sandbox", "local"]) == 0
+    capsys.readouterr()
+    made = json.loads((out / "summary.json").read_text())
+    [pair] = made["similar"]
+    assert pair["students"] == ["ada", "eve"] and max(pair["shares"]) >= 0.9  # not bob
+    index = (out / "index.html").read_text()
+    assert '<table id="similar"><caption>' in index and 'href="similar/1.html"' in index
+    side = (out / pair["page"]).read_text()
+    assert side.count('<mark class="shared">') >= 2 and "plies" in side

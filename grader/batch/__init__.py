@@ -35,7 +35,7 @@ from rich.progress import (
 )
 
 from grader import __version__, exercises, grading, intake, render
-from grader.batch import page, summary
+from grader.batch import page, similar, summary
 from grader.batch.roster import Roster
 from grader.batch.summary import Summary
 from grader.files import write_atomic
@@ -46,7 +46,7 @@ from grader.sandbox import Sandbox
 EXIT_ERRORS = 1  # some students' reports are grader errors: --retry-errors
 EXIT_INTERRUPTED = 130
 ASIDE = "not-in-class"  # reports of students no longer in SUBMISSIONS
-OWN = ("reports", "grades.csv", "summary.json", "index.html", ASIDE)
+OWN = ("reports", "grades.csv", "summary.json", "index.html", ASIDE, similar.FOLDER)
 
 Group = list[tuple[str, Submission]]  # students with identical files, graded once
 # What signal.signal returns and takes: a function, SIG_IGN or SIG_DFL, or None.
@@ -142,6 +142,7 @@ class Batch:
         self.reports: dict[str, Report | None] = {}
         # the students of each set of files, graded now or kept
         self.alike: dict[tuple[tuple[str, str], ...], list[str]] = {}
+        self.codes: dict[str, similar.Files] = {}  # each student's files, to compare
         self.made = 0  # reports made by this run
         self.lock = threading.Lock()
         self.cancel = threading.Event()
@@ -170,6 +171,7 @@ class Batch:
                 self._save(entry.student, grading.reject(self.exercise, str(why), self.limits))
                 continue
             manifest = submission.manifest()
+            self.codes[entry.student] = similar.texts(submission)
             key = tuple((f["name"], f["sha256"]) for f in manifest)
             self.alike.setdefault(key, []).append(entry.student)
             if self.options.resume or self.options.retry_errors:
@@ -276,8 +278,10 @@ class Batch:
                                                    thread_name_prefix="grade") as pool:
                 interrupted = self._run_all(groups, pool)
             identical = [students for students in self.alike.values() if len(students) > 1]
+            pairs = (similar.compared(self.exercise, self.codes, self.out)
+                     if similar.available() else None)
             overview = summary.summarize(self.exercise, self.reports, self.sandbox.name,
-                                         roster.ignored, identical)
+                                         roster.ignored, identical, pairs)
             self._write_overview(overview)
         finally:
             _put_back(self.previous_sigint)

@@ -29,6 +29,9 @@ h1 .id, code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mon
                font-size: 0.9em; }
 h1 .id { color: var(--muted); font-weight: normal; margin-left: 10px; }
 h2 { font-size: 19px; margin: 0 0 12px; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
+.pair pre { white-space: pre-wrap; background: var(--soft); padding: 10px; }
+mark.shared { background: #ffe08a; color: var(--ink); }
 section { border-top: 1px solid var(--line); padding: 22px 0 10px; }
 a { color: #0550ae; }
 .meta, .aside, .note { color: var(--muted); }
@@ -338,6 +341,45 @@ byte for byte the same: they were graded once, and share one result.</p>
 <ul id="identical">{items}</ul>""")
 
 
+def _similar(summary: Summary) -> str:
+    if "similar" not in summary:  # a summary older than the comparison
+        return ""
+    pairs = summary["similar"]
+    if pairs is None:
+        return _section("Similar submissions", '<p class="note">Not compared: install '
+                        "copydetect (the <code>service</code> extra) to compare the "
+                        "students' code.</p>")
+    if not pairs:
+        return ""
+    rows = "".join(
+        f"<tr><td>{_links(pair['students'][:1], summary['students'])}</td>"
+        f"<td class=\"num\">{pair['shares'][0]:.0%}</td>"
+        f"<td>{_links(pair['students'][1:], summary['students'])}</td>"
+        f"<td class=\"num\">{pair['shares'][1]:.0%}</td>"
+        f"<td><a href=\"{_href(pair['page'])}\">side by side</a></td></tr>" for pair in pairs)
+    return _section("Similar submissions", f"""<p class="note">Pairs whose code is \
+similar with names and strings made alike and the starter code left out: a reason to look, \
+not a verdict.</p>
+<table id="similar"><caption>Similar pairs, most similar first</caption>
+<thead><tr><th scope="col">student</th><th scope="col" class="num">share found in the \
+other's</th><th scope="col">other student</th><th scope="col" class="num">share found in \
+the first's</th><th scope="col">code</th></tr></thead>
+<tbody>{rows}</tbody></table>""")
+
+
+def pair_page(exercise_id: str, pair: Any) -> str:
+    """One similar pair's page: the two codes side by side, the shared passages
+    marked (``pair`` is a ``grader.similarity.Pair``; its code is escaped already)."""
+    sides = "".join(
+        f'<section><h2>{_student(who)}: {share:.0%} shared</h2><pre class="code">{code}'
+        "</pre></section>"
+        for who, share, code in ((pair.left, pair.left_share, pair.left_html),
+                                 (pair.right, pair.right_share, pair.right_html)))
+    title = f"{exercise_id}: {pair.left} and {pair.right}"
+    return document(title, f'<h1>{_e(title)}</h1>\n<p><a href="../index.html">Back to the '
+                           f'summary</a></p>\n<div class="pair">{sides}</div>')
+
+
 def _ignored(summary: Summary) -> str:
     if not summary["ignored"]:
         return ""
@@ -371,7 +413,7 @@ def _students(summary: Summary) -> str:
 
 
 SECTIONS = (_header, _pending, _histogram, _tests, _mistakes, _regrade, _students,
-            _identical, _ignored)
+            _identical, _similar, _ignored)
 
 
 def document(title: str, body: str) -> str:

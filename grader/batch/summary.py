@@ -168,7 +168,8 @@ def _to_regrade(reports: Mapping[str, Report | None]) -> list[tuple[str, str]]:
 
 
 def summarize(exercise: Exercise, reports: Mapping[str, Report | None], backend: str,
-              ignored: Iterable[str] = (), identical: Iterable[Iterable[str]] = ()) -> Summary:
+              ignored: Iterable[str] = (), identical: Iterable[Iterable[str]] = (),
+              similar: list[dict[str, Any]] | None = None) -> Summary:
     """summary.json's content; ``reports`` maps each student to a report, or None if pending."""
     graded = _graded(reports)
     rows = [_student(s, r, exercise.max_score) for s, r in sorted(reports.items())]
@@ -194,6 +195,7 @@ def summarize(exercise: Exercise, reports: Mapping[str, Report | None], backend:
         "regrade": [{"student": student, "reason": reason}
                     for student, reason in _to_regrade(reports)],
         "identical": [sorted(group) for group in identical],
+        "similar": similar,  # None: not compared (copydetect is not installed)
         "ignored": list(ignored),
         "students": rows,
     }
