@@ -532,12 +532,21 @@ class Student:
         and the positions it was given, drawn."""
         if step["op"] != "call":
             return "time limit reached while inspecting states"
-        game = _game(self.game)
-        drawn = [game.draw(game.from_data(arg["trusted"])) for arg in step["args"]
-                 if type(arg) is dict and _is_position(arg.get("trusted"))
-                 ] if hasattr(game, "from_data") else []
+        drawn = [board for arg in step["args"] if type(arg) is dict
+                 and _is_position(arg.get("trusted")) for board in self._drawn(arg["trusted"])]
         return f"time limit reached while running {_call_text(step)}" + "".join(
             f" on this position:\n\n{board}\n" for board in drawn[:1])
+
+    def _drawn(self, data: object) -> list[str]:
+        """The position ``data`` drawn by the run's game; none where it is not one
+        of that game's (a drawn tree, sent in an isolation run too)."""
+        game = _game(self.game)
+        if not hasattr(game, "from_data"):
+            return []
+        try:
+            return [game.draw(game.from_data(data))]
+        except (KeyError, TypeError, IndexError):
+            return []
 
     @staticmethod
     def _read(step: Step, values: object) -> list[object]:
