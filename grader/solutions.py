@@ -53,10 +53,18 @@ def _corpus_case(exercise: str, folder: Path) -> Case:
                 named[1:])
 
 
+def played(name: str) -> bool:
+    """Whether exercise ``name`` is graded by play (a ``match.toml``, as the agent
+    exercise: ``minimax-grader match`` proves its reference), not by a suite."""
+    return (exercises.ROOT / name / "match.toml").is_file()
+
+
 def cases(solutions: Path, corpus: Path | None = None) -> list[Case]:
-    """The reference solutions in ``solutions``, then the cases in ``corpus`` (if given)."""
+    """The reference solutions in ``solutions``, then the cases in ``corpus`` (if
+    given), of the exercises graded by a suite."""
     found = [Case(folder.name, folder, True, reference=True)
-             for folder in sorted(solutions.iterdir()) if folder.is_dir()]
+             for folder in sorted(solutions.iterdir())
+             if folder.is_dir() and not played(folder.name)]
     if corpus is not None:
         for exercise in sorted(p for p in corpus.iterdir() if p.is_dir()):
             for folder in sorted(p for p in exercise.iterdir() if (p / "expect.toml").is_file()):

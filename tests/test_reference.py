@@ -69,7 +69,13 @@ def test_every_search_model_differs_from_the_reference(mistake, flaws):
 
 
 def _answers(game):
-    return tuple(tuple(sorted(game.replay(path).get_legal_moves())) for _, path in POSITIONS)
+    def moves(path):
+        try:
+            return tuple(sorted(game.replay(path).get_legal_moves()))
+        except Exception as exc:  # the model's code fails there, as the student's does
+            return type(exc).__name__
+
+    return tuple(moves(path) for _, path in POSITIONS)
 
 
 def test_every_game_model_differs_from_the_reference_and_from_other_mistakes():

@@ -1,8 +1,6 @@
 """The instructor's similarity pages: per exercise, each active student's latest
 hand-in against every other's (see ``grader.similarity``)."""
 
-from typing import TYPE_CHECKING
-
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -13,9 +11,7 @@ from grader import similarity
 from grader.exercises import Exercise
 from grader.service.core import Service
 from grader.service.models import Student
-
-if TYPE_CHECKING:
-    from grader.service.app import Web
+from grader.service.webpages import Pages
 
 
 def starter(exercise: Exercise) -> str:
@@ -46,7 +42,7 @@ def pairs(service: Service, exercise: Exercise) -> tuple[list[similarity.Pair],
 
 
 class Similar:
-    def __init__(self, web: "Web") -> None:
+    def __init__(self, web: Pages) -> None:
         self.web = web
         self.service = web.service
 

@@ -1,8 +1,6 @@
 """The instructor's pages for one student and one attempt: extensions, new
 links, deactivation, manual scores and comments, answers and regrades."""
 
-from typing import TYPE_CHECKING
-
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
@@ -13,15 +11,13 @@ from starlette.routing import Route
 from grader.service import forms
 from grader.service.core import Refused
 from grader.service.models import Submission
-
-if TYPE_CHECKING:
-    from grader.service.app import Web
+from grader.service.webpages import StaffPages
 
 AUTHOR = "the instructor"
 
 
 class Staff:
-    def __init__(self, web: "Web") -> None:
+    def __init__(self, web: StaffPages) -> None:
         self.web = web
         self.service = web.service
 

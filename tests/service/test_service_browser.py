@@ -220,7 +220,9 @@ def hand_in(driver: WebDriver, link: str, path: Path) -> None:
     follow(driver, section.find_element(By.CSS_SELECTOR, "button[type=submit]"))
     assert driver.current_url == f"{link}?handed={EXERCISE}#{EXERCISE}", \
         driver.find_element(By.TAG_NAME, "main").text
-    saved = words(driver.find_element(By.CSS_SELECTOR, "p.saved"))
+    # The page reloads itself once the grading is done: a stale line is read again.
+    saved = WebDriverWait(driver, 30, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda page: words(page.find_element(By.CSS_SELECTOR, "p.saved")))
     assert saved.startswith("Handed in: attempt #"), saved
 
 

@@ -5,24 +5,24 @@ while the app runs."""
 
 import logging
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.lineitem import LineItem
 from pylti1p3.tool_config.dict import ToolConfDict
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from grader.service import tokens
-from grader.service.core import Refused, Service
+from grader.service.core import Refused
 from grader.service.lti import launch, nrps, platforms
 from grader.service.lti.adapter import Launch, Launches, LaunchRequest, login
 from grader.service.lti.ags import Poster
 from grader.service.models import LtiContext, LtiPlatform, LtiResource, LtiScorePost, Student
+from grader.service.webpages import Pages
 
 log = logging.getLogger("grader.service")
 MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership#"
@@ -31,21 +31,6 @@ POSTS_SHOWN = 200
 REFUSED = ("The launch from your course could not be checked, so nothing was opened: "
            "{why}. Open the assignment again from your course; if this happens again, "
            "tell your instructor.")
-
-
-class Pages(Protocol):
-    """What the tool uses of the app's pages (app.Web, which imports this module)."""
-
-    service: Service
-
-    def page(self, name: str, status: int = 200, **values: Any) -> Response: ...
-
-    def message(self, title: str, text: str, status: int,
-                back: str | None = None) -> Response: ...
-
-    def instructor_secret(self, request: Request) -> str: ...
-
-    async def instructor_form(self, request: Request) -> FormData: ...
 
 
 def is_staff(body: dict[str, Any]) -> bool:
