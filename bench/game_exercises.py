@@ -23,7 +23,7 @@ from grader import exercises, grading, sandbox
 from grader.games import isolation, nim, tictactoe
 from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
 from grader.games.nim import rules as nim_rules
-from grader.harness.minimax import deepening
+from grader.harness.isolation import deepening
 from grader.sandbox.local import LocalSandbox
 
 

@@ -344,13 +344,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     _service_extra()
-    from grader.service import core, worker
+    from grader.service import core, host
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
     options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
                            broker=args.broker)
-    return worker.run(options, args.concurrency, args.pretend_image)
+    return host.run(options, args.concurrency, args.pretend_image)
 
 
 def cmd_lti(args: argparse.Namespace) -> int:

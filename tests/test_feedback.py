@@ -70,8 +70,8 @@ def test_a_call_stopped_at_its_time_limit_is_shown_with_its_depth_and_position(s
 def test_a_story_told_once_is_told_again_where_it_fits():
     """Where two mistakes fit a test's answers, the one the report named in an
     earlier test is named alone: one diagnosis, in the same words."""
-    from grader.harness.minimax.checks import Observation
-    from grader.harness.minimax.mistakes import Story, diagnose
+    from grader.harness.judging.checks import Observation
+    from grader.harness.judging.mistakes import Story, diagnose
 
     answers = [Observation(None, (), answer, answer == 0) for answer in (0, 1, 1)]
     models = [("first", 1), ("second", 1), ("third", 2)]

@@ -13,7 +13,7 @@ from grader import solutions
 from grader.games import nim, tictactoe
 from grader.games.nim import rules as nim_rules
 from grader.games.tictactoe import rules as tictactoe_rules
-from grader.harness.minimax.fingerprints import fingerprint
+from grader.harness.judging.fingerprints import fingerprint
 from grader.harness.nim.search import Negamax, NegamaxFlaws
 from grader.harness.tictactoe import search
 from grader.harness.tictactoe.search import LabFlaws, LabSearch

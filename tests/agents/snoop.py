@@ -25,7 +25,8 @@ def processes():
 def files():
     package = os.path.dirname(sys.modules["grader"].__file__)
     found = [path for pattern in ("match/*.py", "harness/runtime/supervisor.py",
-                                  "harness/minimax/*.py", "data/exercises/*/suite/*.py")
+                                  "harness/judging/*.py", "harness/isolation/*.py",
+                                  "data/exercises/*/suite/*.py")
              for path in glob.glob(f"{package}/{pattern}")]
     found += [path for path in glob.glob("/tmp/*/agent.py") if not path.startswith(os.getcwd())]
     return found + glob.glob("/root/*") + glob.glob("/home/*/*")

@@ -12,9 +12,9 @@ from typing import Any
 
 from grader.contracts.protocol import describe
 from grader.games import nim
-from grader.harness.minimax import checks, mistakes
-from grader.harness.minimax.checks import Observation
-from grader.harness.minimax.probes import Probe, Ref, Steps
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.checks import Observation
+from grader.harness.judging.probes import Probe, Ref, Steps
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
 from grader.harness.runtime.student import CallTimeout, TooManyCalls, call_step
 

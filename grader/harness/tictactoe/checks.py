@@ -16,10 +16,10 @@ from typing import Any
 
 from grader.contracts.protocol import describe
 from grader.games import Path, tictactoe
-from grader.harness.minimax import checks, mistakes
-from grader.harness.minimax.checks import Observation
-from grader.harness.minimax.fingerprints import fingerprint
-from grader.harness.minimax.probes import Probe, Ref, Steps
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.checks import Observation
+from grader.harness.judging.fingerprints import fingerprint
+from grader.harness.judging.probes import Probe, Ref, Steps
 from grader.harness.runtime.student import call_step
 from grader.harness.tictactoe import search
 from grader.harness.tictactoe.search import LabFlaws, LabSearch

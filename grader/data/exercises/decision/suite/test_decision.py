@@ -9,8 +9,8 @@ import pytest
 
 from grader.games import isolation
 from grader.games.isolation.suite_positions import LARGE_DECISION_PATHS, large, nonterminal
-from grader.harness.minimax.decision_checks import check_moves
-from grader.harness.minimax.probes import SearchProbe
+from grader.harness.isolation.decision_checks import check_moves
+from grader.harness.judging.probes import SearchProbe
 
 POSITIONS = nonterminal(isolation.positions())
 

@@ -8,10 +8,10 @@ import pytest
 
 from grader.games import isolation
 from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
-from grader.harness.minimax import checks, mistakes
-from grader.harness.minimax.decision_checks import check_counts, check_moves
-from grader.harness.minimax.probes import SearchProbe
-from grader.harness.minimax.search import Search
+from grader.harness.isolation.decision_checks import check_counts, check_moves
+from grader.harness.isolation.search import Search
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.probes import SearchProbe
 
 POSITIONS = nonterminal(isolation.positions())
 DEPTHS = range(1, 7)

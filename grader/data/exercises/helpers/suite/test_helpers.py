@@ -10,9 +10,9 @@ function's points only.
 import pytest
 
 from grader.games import isolation
-from grader.harness.minimax import checks, mistakes
-from grader.harness.minimax.probes import SearchProbe
-from grader.harness.minimax.search import Search, Stuck
+from grader.harness.isolation.search import Search, Stuck
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.probes import SearchProbe
 
 MODULE = "minimax_helpers"
 POSITIONS = isolation.positions()

@@ -10,8 +10,8 @@ import pytest
 
 from grader.games import isolation
 from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
-from grader.harness.minimax import deepening_checks as deepening
-from grader.harness.minimax.probes import SearchProbe
+from grader.harness.isolation import deepening_checks as deepening
+from grader.harness.judging.probes import SearchProbe
 
 POSITIONS = nonterminal(isolation.positions()) + large(LARGE_DEPTH_PATHS)
 

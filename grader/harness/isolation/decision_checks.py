@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
-from grader.harness.minimax import checks, mistakes, trees
-from grader.harness.minimax.alphabeta import AlphaBeta
-from grader.harness.minimax.checks import Observation
-from grader.harness.minimax.probes import Answer, SearchProbe
-from grader.harness.minimax.search import Flaws, Search, Stuck
+from grader.harness.isolation import trees
+from grader.harness.isolation.alphabeta import AlphaBeta
+from grader.harness.isolation.search import Flaws, Search, Stuck
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.checks import Observation
+from grader.harness.judging.probes import Answer, SearchProbe
 from grader.harness.runtime.student import Raised, StudentFault
 
 EVIDENCE = 8  # wrong cases whose children's scores the diagnosis asks for

@@ -18,9 +18,9 @@ from grader.contracts.protocol import Foreign, describe
 from grader.games import Path, State, isolation
 from grader.games.isolation.flawed_rules import GameModel
 from grader.games.isolation.rules import GameState
-from grader.harness.minimax import checks, mistakes
-from grader.harness.minimax.checks import Diagnosis, Observation
-from grader.harness.minimax.probes import Answer, GameProbe, GameSteps, Ref
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.checks import Diagnosis, Observation
+from grader.harness.judging.probes import Answer, GameProbe, GameSteps, Ref
 from grader.harness.runtime.student import Missing, NotAState, Raised, StudentFault
 
 Move = tuple[int, int]

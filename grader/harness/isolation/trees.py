@@ -26,8 +26,8 @@ from hypothesis.errors import Flaky, NoSuchExample
 from grader.contracts.protocol import Tested, describe
 from grader.games import tree as game
 from grader.games.tree import Tree
-from grader.harness.minimax.checks import is_move
-from grader.harness.minimax.probes import SearchProbe
+from grader.harness.judging.checks import is_move
+from grader.harness.judging.probes import SearchProbe
 from grader.harness.runtime.student import Raised, StudentFault
 
 CALLS = 300  # the student's calls one search may make: well under a second in all

@@ -16,7 +16,7 @@ from itertools import accumulate
 
 from grader.contracts.protocol import Tested
 from grader.games import Game, State, isolation
-from grader.harness.minimax.alphabeta import AlphaBeta
+from grader.harness.isolation.alphabeta import AlphaBeta
 
 MOST_THRESHOLD = 20
 THRESHOLDS = (1, 10, MOST_THRESHOLD)  # the thresholds a model is tried with

@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Path, State, isolation, tree
-from grader.harness.minimax import checks, deepening, mistakes, trees
-from grader.harness.minimax.alphabeta import AlphaBeta
-from grader.harness.minimax.checks import Observation
-from grader.harness.minimax.deepening import Deepened, DeepFlaws
-from grader.harness.minimax.probes import SearchProbe
-from grader.harness.minimax.search import Search
+from grader.harness.isolation import deepening, trees
+from grader.harness.isolation.alphabeta import AlphaBeta
+from grader.harness.isolation.deepening import Deepened, DeepFlaws
+from grader.harness.isolation.search import Search
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.checks import Observation
+from grader.harness.judging.probes import SearchProbe
 from grader.harness.runtime.student import StudentFault, TooManyCalls, call_step
 
 FUNCTION = "get_action"
