@@ -41,8 +41,9 @@ MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
 # Source the student's code must never be able to show in a report.
 SECRET_SOURCES = [
     *sorted(ROOT.glob("grader/data/exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
-    *[ROOT / "grader" / "harness" / "minimax" / f"{name}.py"
-      for name in ("search", "checks", "decision_checks", "game_checks")],
+    *[ROOT / "grader" / "harness" / path for path in (
+        "isolation/search.py", "judging/checks.py", "isolation/decision_checks.py",
+        "isolation/game_checks.py")],
     *[ROOT / "grader" / "games" / "isolation" / f"{name}.py"
       for name in ("suite_positions", "flawed_rules")],
 ]
