@@ -2,10 +2,12 @@
 
 Every front end (the command line's grade, batch and check-solutions, the
 Gradescope run, the service) opens a sandbox here, grades through
-``grade`` or ``grade_alike`` and renders what comes back; none of them
-reaches into the sandboxes, the intake or the report's assembly. Every
-report that leaves is valid against the schema, and whatever happens to
-one submission ends in a report for it: graded, rejected (the files could
+``grade``, ``grade_alike`` or ``grade_taken`` and renders what comes back;
+none of them reaches into the sandboxes or the report's assembly. A
+submission is taken in once: by ``grade``, or before (batch's roster, the
+service's uploads, whose stored files ``grade_taken`` grades as they are).
+Every report that leaves is valid against the schema, and whatever happens
+to one submission ends in a report for it: graded, rejected (the files could
 not be taken in) or an error (the grader failed; no score is charged).
 """
 
@@ -27,8 +29,9 @@ from grader.sandbox import Cancelled, Sandbox, SandboxUnavailable
 
 CHOICES = ("auto", "docker", "local", "launcher")
 
-__all__ = ["CHOICES", "Cancelled", "Report", "UsageError", "check", "close", "grade", "grade_alike",
-           "isolated", "open_sandbox", "previous", "reject", "sandbox_for"]
+__all__ = ["CHOICES", "Cancelled", "Report", "UsageError", "check", "close", "failed", "grade",
+           "grade_alike", "grade_taken", "isolated", "open_sandbox", "previous", "reject",
+           "sandbox_for"]
 
 
 class _Clock:
@@ -127,6 +130,20 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
         return _failed(exercise, submissions, f"the grader failed: {exc!r}", chosen, limits,
                        clock)
     return [report.build(exercise, submission, run, clock.ms()) for submission in submissions]
+
+
+def grade_taken(exercise: Exercise, files: dict[str, bytes], chosen: Sandbox,
+                limits: Limits) -> Report:
+    """The report of files the intake took earlier (the service's stored hand-ins,
+    checked as they were uploaded): graded as they are, not taken in again."""
+    return grade_alike(exercise, [Submission(files)], chosen, limits)[0]
+
+
+def failed(exercise: Exercise, files: dict[str, bytes], why: str, backend: str,
+           limits: Limits) -> Report:
+    """The grader-error report of files taken earlier that could not be graded
+    (``why``; ``backend``: the sandbox's name): no score is charged."""
+    return report.grader_error(exercise, Submission(files), why, backend, limits.facts())
 
 
 def _failed(exercise: Exercise, submissions: Sequence[Submission], why: str, chosen: Sandbox,

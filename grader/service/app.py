@@ -284,7 +284,7 @@ class Web:
     async def dashboard(self, request: Request) -> Response:
         secret = self.instructor_secret(request)
         table = await run_in_threadpool(gradebook.rows, self.service)
-        counts = await run_in_threadpool(self.service.queue_counts)
+        counts = await run_in_threadpool(self.service.queue.counts)
         settings = [(exercise, self.service.setting(exercise.id))
                     for exercise in self.service.exercises.values()]
         requests = await run_in_threadpool(self.service.requests)

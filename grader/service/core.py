@@ -9,9 +9,7 @@ import hashlib
 import hmac
 import json
 import logging
-import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -19,9 +17,9 @@ from pathlib import Path
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import selectinload
 
-from grader import __version__, exercises, grading, image, intake, report
+from grader import __version__, exercises, grading, image, intake
 from grader.exercises import Exercise
 from grader.sandbox import Sandbox
 from grader.service import db, fair, overrides, roster, tokens
@@ -38,17 +36,16 @@ from grader.service.models import (
     Student,
     Submission,
 )
+from grader.service.queue import MAX_ATTEMPTS, Queue
 from grader.service.store import Store
 
 log = logging.getLogger("grader.service")
 
-REFUSED = "refused by"  # how a grading host's refusal of a job begins (see tasks)
-MAX_ATTEMPTS = 3  # a job whose grading raises this often becomes a grader-error report
-TURN_SECONDS = 0.2  # how often a grading host waiting for a student's turn looks again
 INSTRUCTOR = "instructor_hash"
 CSRF_KEY = "csrf_key"
 
-Grade = Callable[[Exercise, Path], grading.Report]
+# Grades a stored hand-in's files: the gate's sandbox, or a test's stand-in.
+Grade = Callable[[Exercise, dict[str, bytes]], grading.Report]
 
 
 class Refused(Exception):
@@ -105,6 +102,7 @@ class Service:
         self.engine = db.connect(options.database or db.sqlite_url(options.data))
         db.migrate(self.engine)
         self.sessions = db.sessions(self.engine)
+        self.queue = Queue(self.sessions, now, options.version, options.student_slots)
         self.store = Store(options.data / "files")
         self.exercises = {exercise.id: exercise for exercise in exercises.load_all()}
         # A grade function of its own (the tests') needs no sandbox; nor does a web
@@ -124,7 +122,7 @@ class Service:
         self.rescored: Callable[[str], None] = lambda exercise_id: None
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
-            self.requeue_running()
+            self.queue.requeue_running()
 
     @property
     def sandbox(self) -> Sandbox | None:
@@ -137,10 +135,7 @@ class Service:
         gate's reason; with grading hosts, the latest refusal noted on a waiting job."""
         if self.gate:
             return self.gate.why
-        with self.sessions() as session:
-            return session.scalar(select(Job.last_error).where(
-                Job.state == "waiting", Job.last_error.startswith(REFUSED))
-                .order_by(Job.id.desc()).limit(1))
+        return self.queue.refusal()
 
     # -- the service's own settings -------------------------------------------------
 
@@ -373,7 +368,7 @@ class Service:
                                            size=len(taken.files[name]))
                                 for name, sha in stored.items())
                 replaced = fair.replace_waiting(session, submission, now)
-                job = self._job(submission.id, now)
+                job = self.queue.new(submission.id)
                 session.add(job)
                 session.flush()
                 submission_id, job_id = submission.id, job.id
@@ -407,108 +402,18 @@ class Service:
             return None
         return found
 
-    # -- the queue ------------------------------------------------------------------
-
-    def _job(self, submission_id: int, now: datetime) -> Job:
-        return Job(submission_id=submission_id, grader_version=self.options.version,
-                   state="waiting", attempts=0, created_at=now, updated_at=now)
-
-    def requeue_running(self) -> int:
-        """Put back the jobs a stopped service left running: the count."""
-        with self.sessions.begin() as session:
-            result = session.execute(update(Job).where(Job.state == "running")
-                                     .values(state="waiting", updated_at=self.now()))
-        count: int = getattr(result, "rowcount", 0)
-        if count:
-            log.info("%d job(s) left running were put back in the queue", count)
-        return count
-
-    def queue_counts(self) -> dict[str, int]:
-        with self.sessions() as session:
-            rows = session.execute(select(Job.state, func.count()).group_by(Job.state)).all()
-        counts = dict.fromkeys(("waiting", "running", "done", "error", "replaced"), 0)
-        counts.update({state: count for state, count in rows})
-        return counts
-
-    def jobs(self, *states: str) -> list[int]:
-        """The ids of the jobs in ``states``, oldest first."""
-        with self.sessions() as session:
-            return list(session.scalars(select(Job.id).where(Job.state.in_(states))
-                                        .order_by(Job.id)))
-
-    def state(self, job_id: int) -> str | None:
-        with self.sessions() as session:
-            return session.scalar(select(Job.state).where(Job.id == job_id))
-
-    def _fairest(self) -> int | None:
-        with self.sessions() as session:
-            return fair.fairest(session, self.options.student_slots)
-
-    def claim(self) -> int | None:
-        """Take the fairest waiting job (see ``fair``): its id, or None when no student
-        with a free grading slot waits."""
-        while (job_id := self._fairest()) is not None:
-            if self._take_into(job_id, job_id, "waiting"):
-                return job_id
-        return None
-
-    def take(self, job_id: int, *states: str) -> bool:
-        """Take job ``job_id``'s place in the queue to grade, if it is in ``states``:
-        whether it was (then ``run`` grades what the place holds).
-
-        Grading hosts are handed job ids in the order the jobs were queued, so a
-        waiting job's place is given what ``claim`` would take (the fairest waiting
-        job's submission, whose place gets this one's). While every waiting student
-        holds all their slots, the host waits here for a turn: each waiting job keeps
-        one place in the broker, so none is lost. A running job (sent again, its
-        host died) is graded again as it is."""
-        while (state := self.state(job_id)) in states:
-            if state == "running":
-                return self._take_into(job_id, job_id, "running")
-            fairest = self._fairest()
-            if fairest is None:
-                time.sleep(TURN_SECONDS)
-            elif self._take_into(job_id, fairest, "waiting"):
-                return True
-        return False
-
-    def _take_into(self, place: int, source: int, state: str) -> bool:
-        """Mark ``place`` running with ``source``'s submission, one attempt more (counted
-        before grading, so that one whose grader was killed counts too): whether no
-        other taker got there first."""
-        try:
-            with self.sessions.begin() as session:
-                fair.take_into(session, place, source, state, self.now())
-        except fair.Moved:
-            return False
-        return True
-
-    def put_back(self, job_id: int, why: str | None = None) -> bool:
-        """A running job waits again (its grader is gone; ``why`` is noted): whether it ran."""
-        values: dict[str, object] = {"state": "waiting", "updated_at": self.now()}
-        if why is not None:
-            values["last_error"] = why[:2000]
-        with self.sessions.begin() as session:
-            result = session.execute(update(Job).where(Job.id == job_id, Job.state == "running")
-                                     .values(**values))
-        return getattr(result, "rowcount", 0) == 1
-
-    def note(self, job_id: int, why: str) -> None:
-        """Say on the job why it is not being graded (a host refused it)."""
-        with self.sessions.begin() as session:
-            session.execute(update(Job).where(Job.id == job_id).values(last_error=why[:2000]))
+    # -- grading the queue's jobs ----------------------------------------------------
 
     def run(self, job_id: int) -> bool:
         """Grade a taken job's submission and keep its report: one per version, however
         often the job runs. A grader that raises, or is killed, is tried again,
         MAX_ATTEMPTS in all: whether the job waits to be tried again."""
-        with self.sessions() as session:
-            job = session.get(Job, job_id)
-            if job is None or job.state != "running":
-                return False
-            attempts = job.attempts
-            submission = self.submission(job.submission_id)
-            assert submission is not None  # a job's submission is never deleted
+        taken = self.queue.running(job_id)
+        if taken is None:
+            return False
+        submission_id, attempts = taken
+        submission = self.submission(submission_id)
+        assert submission is not None  # a job's submission is never deleted
         exercise = self.exercises[submission.exercise_id]
         files: dict[str, bytes] = {}
         if attempts > MAX_ATTEMPTS:  # the earlier ones never finished: their grader died
@@ -518,63 +423,36 @@ class Service:
             return False
         try:
             files = {stored.name: self.store.get(stored.sha256) for stored in submission.files}
-            with tempfile.TemporaryDirectory(prefix="minimax-grader-job-") as folder:
-                for name, data in files.items():
-                    (Path(folder) / name).write_bytes(data)
-                made = self._grade(exercise, Path(folder))
+            made = self._grade(exercise, files)
         except Held as held:
-            self._hold(job_id, str(held))
+            self.queue.hold(job_id, str(held))
             return True
         except Exception as exc:  # a grader bug costs this job an attempt, not the pool
             # Its type only: a message may quote the student's files (it is kept in the job).
             log.error("job %d: the grader raised %s", job_id, type(exc).__name__)
-            failed = self._failed(job_id, exercise, files, exc)
-            if failed is None:
+            if self.queue.failed(job_id, f"{type(exc).__name__}: {exc}"):
                 return True
-            made = failed
+            made = self._error_report(
+                exercise, files, f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})")
         self._keep(job_id, submission.id, made)
         return False
 
-    def _grade_in_sandbox(self, exercise: Exercise, folder: Path) -> grading.Report:
-        """The report, graded in the gate's sandbox; Held while there is none, or
-        when the run failed for want of it (the image went missing meanwhile)."""
+    def _grade_in_sandbox(self, exercise: Exercise, files: dict[str, bytes]) -> grading.Report:
+        """The report of a stored hand-in, graded in the gate's sandbox; Held while there
+        is none, or when the run failed for want of it (the image went missing meanwhile)."""
         assert self.gate is not None  # opened with the service
         chosen = self.gate.sandbox()
         if chosen is None:
             raise Held(self.gate.why)
-        made = grading.grade(exercise, folder, chosen, exercise.limits)
+        made = grading.grade_taken(exercise, files, chosen, exercise.limits)
         if made["status"] == "error" and self.gate.look_again() is None:
             raise Held(self.gate.why)
         return made
 
-    def _hold(self, job_id: int, why: str) -> None:
-        """A taken job waits again, its attempt not counted: its sandbox is not there."""
-        log.warning("job %d waits: %s", job_id, why)
-        with self.sessions.begin() as session:
-            session.execute(update(Job).where(Job.id == job_id, Job.state == "running").values(
-                state="waiting", attempts=Job.attempts - 1, last_error=why[:2000],
-                updated_at=self.now()))
-
-    def _failed(self, job_id: int, exercise: Exercise, files: dict[str, bytes],
-                exc: Exception) -> grading.Report | None:
-        """Count a failed attempt: the grader-error report after the last one, else
-        None (the job waits to be tried again)."""
-        with self.sessions.begin() as session:
-            job = session.get(Job, job_id)
-            assert job is not None
-            job.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-            job.updated_at = self.now()
-            if job.attempts < MAX_ATTEMPTS:
-                job.state = "waiting"
-                return None
-        return self._error_report(exercise, files,
-                                  f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})")
-
     def _error_report(self, exercise: Exercise, files: dict[str, bytes],
                       why: str) -> grading.Report:
         backend = self.sandbox.name if self.sandbox else "none"
-        return report.grader_error(exercise, intake.Submission(files), why, backend,
-                                   exercise.limits.facts())
+        return grading.failed(exercise, files, why, backend, exercise.limits)
 
     def _keep(self, job_id: int, submission_id: int, made: grading.Report) -> None:
         state = "error" if made["status"] == "error" else "done"
@@ -584,17 +462,17 @@ class Service:
                                    grader_version=self.options.version, status=made["status"],
                                    score=made["score"], max_score=made["max_score"],
                                    body=json.dumps(made), created_at=self.now()))
-                _finish(session, job_id, state, self.now())
+                self.queue.finish(session, job_id, state)
         except IntegrityError:  # this version's report is there already: keep that one
             with self.sessions.begin() as session:
-                _finish(session, job_id, state, self.now())
+                self.queue.finish(session, job_id, state)
         log.info("job %d: %s", job_id, state)
         self.reported()
 
     def drain(self) -> int:
-        """Run waiting jobs in this thread until none is left: how many ran."""
+        """Grade waiting jobs in this thread until none is left: how many ran."""
         ran = 0
-        while (job_id := self.claim()) is not None:
+        while (job_id := self.queue.claim()) is not None:
             self.run(job_id)
             ran += 1
         return ran
@@ -625,7 +503,7 @@ class Service:
             pending = set(session.scalars(select(Job.submission_id).where(
                 Job.submission_id.in_(ids), Job.grader_version == version,
                 Job.state.in_(("waiting", "running")))))
-            jobs = [self._job(i, self.now()) for i in ids if i not in done and i not in pending]
+            jobs = [self.queue.new(i) for i in ids if i not in done and i not in pending]
             session.add_all(jobs)
             session.flush()
             job_ids = [job.id for job in jobs]
@@ -650,10 +528,6 @@ class Regraded:
         if self.waiting:
             said.append(f"{self.waiting} not queued: waiting or being graded already")
         return "; ".join(said) + "."
-
-
-def _finish(session: Session, job_id: int, state: str, now: datetime) -> None:
-    session.execute(update(Job).where(Job.id == job_id).values(state=state, updated_at=now))
 
 
 def when(moment: datetime) -> str:

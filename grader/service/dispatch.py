@@ -40,7 +40,7 @@ class Dispatcher(Pool):
 
     def start(self) -> None:
         self.service.queued = self.send
-        self.send(self.service.jobs("waiting", "running"))
+        self.send(self.service.queue.jobs("waiting", "running"))
         self._server = self._run_id()
         thread = threading.Thread(target=self._loop, name="dispatcher", daemon=True)
         thread.start()
@@ -80,10 +80,10 @@ class Dispatcher(Pool):
         again = set()
         if self._server is not None and server != self._server:
             log.warning("the broker restarted: sending the waiting jobs again")
-            again.update(self.service.jobs("waiting"))
+            again.update(self.service.queue.jobs("waiting"))
         self._server = server
-        for job_id in self.service.jobs("running"):
-            if not self.redis.exists(tasks.lease_key(job_id)) and self.service.put_back(
+        for job_id in self.service.queue.jobs("running"):
+            if not self.redis.exists(tasks.lease_key(job_id)) and self.service.queue.put_back(
                     job_id, "its grading host stopped answering; sent to another"):
                 log.warning("job %d: its grading host stopped answering", job_id)
                 again.add(job_id)

@@ -44,7 +44,7 @@ class Pool:
             self._wake.clear()  # before looking: a wake-up after the look is kept
             try:
                 gate = self.service.gate
-                job_id = None if gate and gate.sandbox() is None else self.service.claim()
+                job_id = None if gate and gate.sandbox() is None else self.service.queue.claim()
                 if job_id is not None:
                     self.service.run(job_id)
                     continue

@@ -20,7 +20,7 @@ import redis
 from celery import Celery, Task  # type: ignore[import-untyped]  # no type hints
 
 from grader import exercises, image
-from grader.service import core
+from grader.service import queue
 from grader.service.core import Service
 
 log = logging.getLogger("grader.service")
@@ -138,15 +138,15 @@ def grade(task: Task, job_id: int, wanted: str) -> None:
     """Grade job ``job_id`` here, if this host has the grading image ``wanted``."""
     host = HOST
     assert host is not None, "a grading host's worker sets HOST before it consumes"
-    if host.service.state(job_id) not in ("waiting", "running"):  # a copy sent again
+    if host.service.queue.state(job_id) not in ("waiting", "running"):  # a copy sent again
         log.info("job %d: already graded", job_id)
         return
     have = host.image()
     if wanted != have:
-        why = (f"{core.REFUSED} {host.name}: the job needs the grading image {wanted}, this host "
+        why = (f"{queue.REFUSED} {host.name}: the job needs the grading image {wanted}, this host "
                f"has {have}")
         log.warning("job %d %s", job_id, why)
-        host.service.note(job_id, why)
+        host.service.queue.note(job_id, why)
         time.sleep(REFUSED_PAUSE)
         raise task.retry(countdown=0)
     lease = Lease(host.client, job_id, host.name)
@@ -154,7 +154,7 @@ def grade(task: Task, job_id: int, wanted: str) -> None:
         if not lease.held:  # another host grades it now; a dead one's lease lapses
             log.info("job %d: graded elsewhere", job_id)
             return
-        if not host.service.take(job_id, "waiting", "running"):
+        if not host.service.queue.take(job_id, "waiting", "running"):
             log.info("job %d: already graded", job_id)
             return
         log.info("job %d: grading on %s", job_id, host.name)

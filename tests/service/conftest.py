@@ -19,8 +19,9 @@ from grader.service import app
 from grader.service.core import Options, Service
 
 ROOT = Path(__file__).resolve().parents[2]
-FULL_MARKS = ROOT / "solutions" / "helpers" / "minimax_helpers.py"
-FLIPPED = ROOT / "tests" / "corpus" / "helpers" / "flipped_utilities" / "minimax_helpers.py"
+HELPERS = ROOT / "grader" / "data" / "exercises" / "helpers"
+FULL_MARKS = HELPERS / "solution" / "minimax_helpers.py"
+FLIPPED = HELPERS / "corpus" / "flipped_utilities" / "minimax_helpers.py"
 NAME = "minimax_helpers.py"
 
 
@@ -103,7 +104,7 @@ def make(tmp_path: Path, sandbox: grading.Sandbox) -> Callable[..., Site]:
 
 def replaying(graded: dict, path: Path) -> Callable:
     """A grade function that gives the real report of ``path`` (no sandbox run)."""
-    return lambda exercise, folder: copy.deepcopy(graded[path])
+    return lambda exercise, files: copy.deepcopy(graded[path])
 
 
 def zipped(members: dict[str, bytes]) -> bytes:

@@ -9,7 +9,6 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import httpx2
 import pytest
@@ -38,8 +37,7 @@ CLOSED_WITHIN = 30  # seconds: a cut-off connection is closed long before this
 def graded(score: float = 10.0) -> dict:
     """A schema-shaped report with ``score``: the grading these tests stand in for."""
 
-    def made(exercise: Exercise, folder: Path) -> dict:
-        files = {path.name: path.read_bytes() for path in folder.iterdir()}
+    def made(exercise: Exercise, files: dict[str, bytes]) -> dict:
         body = report.grader_error(exercise, intake.Submission(files), "a test's grading",
                                    "none", exercise.limits.facts())
         body.update(status="graded", score=score)
@@ -52,12 +50,12 @@ def recording(order: list[bytes], hold: threading.Event | None = None) -> Callab
     """A grade function noting each submission's bytes in ``order``; a flooder's file
     (one with "flood" in it) does not return while ``hold`` is unset."""
 
-    def grade(exercise: Exercise, folder: Path) -> dict:
-        data = (folder / NAME).read_bytes()
+    def grade(exercise: Exercise, files: dict[str, bytes]) -> dict:
+        data = files[NAME]
         order.append(data)
         if hold is not None and b"flood" in data:
             assert hold.wait(60), "the test never let the flooder's grading end"
-        return graded()(exercise, folder)
+        return graded()(exercise, files)
 
     return grade
 
@@ -119,13 +117,13 @@ def test_a_student_holds_one_grading_slot_at_a_time(make):
     flo, ada = ids(site, FLOODER, ADA)
     first = submit(site, flo, b"flood 1", "helpers")
     second = submit(site, flo, b"flood 2", "decision")
-    taken = site.service.claim()
+    taken = site.service.queue.claim()
     assert graded_by(site, taken) == first
-    assert site.service.claim() is None  # the second waits while the first runs
+    assert site.service.queue.claim() is None  # the second waits while the first runs
     mine = submit(site, ada, b"ada")
-    assert graded_by(site, site.service.claim()) == mine
+    assert graded_by(site, site.service.queue.claim()) == mine
     site.service.run(taken)
-    assert graded_by(site, site.service.claim()) == second
+    assert graded_by(site, site.service.queue.claim()) == second
 
 
 def test_a_grading_host_handed_a_job_grades_the_fairest_and_waits_for_a_turn(make):
@@ -137,21 +135,22 @@ def test_a_grading_host_handed_a_job_grades_the_fairest_and_waits_for_a_turn(mak
     second = submit(site, flo, b"flood 2", "decision")
     mine = submit(site, ada, b"ada")
     service = site.service
-    assert service.take(1, "waiting", "running") and graded_by(site, 1) == first
-    assert service.take(2, "waiting", "running") and graded_by(site, 2) == mine
-    assert graded_by(site, 3) == second and service.state(3) == "waiting"
+    assert service.queue.take(1, "waiting", "running") and graded_by(site, 1) == first
+    assert service.queue.take(2, "waiting", "running") and graded_by(site, 2) == mine
+    assert graded_by(site, 3) == second and service.queue.state(3) == "waiting"
     result: list[bool] = []
-    host = threading.Thread(target=lambda: result.append(service.take(3, "waiting", "running")))
+    host = threading.Thread(
+        target=lambda: result.append(service.queue.take(3, "waiting", "running")))
     host.start()
     host.join(1.0)
-    assert service.state(3) == "waiting"  # Flo's first still runs: the host waits
-    assert service.take(1, "waiting", "running")  # sent again (its host died): graded again
+    assert service.queue.state(3) == "waiting"  # Flo's first still runs: the host waits
+    assert service.queue.take(1, "waiting", "running")  # sent again (its host died): graded again
     with service.sessions() as session:
         assert session.get(Job, 1).attempts == 2
     service.run(1)
     host.join(30)
-    assert result == [True] and service.state(3) == "running" and graded_by(site, 3) == second
-    assert not service.take(1, "waiting", "running")  # done: a copy sent again is dropped
+    assert result == [True] and service.queue.state(3) == "running" and graded_by(site, 3) == second
+    assert not service.queue.take(1, "waiting", "running")  # done: a copy sent again is dropped
 
 
 # -- a newer hand-in replaces a waiting one ----------------------------------------
@@ -162,12 +161,12 @@ def test_a_newer_hand_in_replaces_the_waiting_one_and_says_so(make):
     [token] = site.enrol(ADA)
     for number in range(3):
         assert site.hand_in(token, (NAME, b"# attempt %d\n" % number)).status_code == 303
-    counts = site.service.queue_counts()
+    counts = site.service.queue.counts()
     assert (counts["waiting"], counts["replaced"]) == (1, 2)
     page = site.client.get(f"/s/{token}").text
     assert page.count(REPLACED) == 2 and page.count('<tr class="replaced"') == 2
     assert REPLACED in site.client.get(f"/s/{token}/attempts/1").text
-    assert not site.service.take(1, "waiting", "running")  # a replaced job is not graded
+    assert not site.service.queue.take(1, "waiting", "running")  # a replaced job is not graded
     assert site.service.drain() == 1
     assert '<strong class="counted">7/10</strong>' in site.client.get(f"/s/{token}").text
     gradebook = site.login().get("/i/students/1").text
@@ -176,11 +175,11 @@ def test_a_newer_hand_in_replaces_the_waiting_one_and_says_so(make):
 
     # A job being graded is not replaced: both attempts are graded.
     site.hand_in(token, (NAME, b"# attempt 3\n"))
-    running = site.service.claim()
+    running = site.service.queue.claim()
     site.hand_in(token, (NAME, b"# attempt 4\n"))
     site.service.run(running)
     assert site.service.drain() == 1
-    assert site.service.queue_counts()["done"] == 3
+    assert site.service.queue.counts()["done"] == 3
 
 
 def test_a_late_hand_in_does_not_replace_one_made_in_time(make):
@@ -195,7 +194,7 @@ def test_a_late_hand_in_does_not_replace_one_made_in_time(make):
     clock.advance(minutes=2)
     submit(site, ada, b"# late")
     submit(site, ada, b"# later")
-    assert site.service.queue_counts()["waiting"] == 2  # in time, and the last late one
+    assert site.service.queue.counts()["waiting"] == 2  # in time, and the last late one
     assert [s.replaced_by for s in site.service.attempts(ada)] == [None, 3, None]
 
 
@@ -285,7 +284,7 @@ def test_a_flooder_delays_another_student_by_one_slot_at_most(live):
     # Newest first: the last waits, four were replaced, the first is being graded.
     assert server_.rows(flo) == ["waiting"] + ["replaced"] * 4 + ["waiting"]
     hold.set()
-    until(lambda: service.queue_counts()["done"] == 3, 60, "the three jobs graded")
+    until(lambda: service.queue.counts()["done"] == 3, 60, "the three jobs graded")
     assert order == [b"# flood 0\n", b"# ada\n", b"# flood 5\n"]
 
 
@@ -299,7 +298,7 @@ def test_a_flooder_holds_one_slot_and_another_student_is_graded_at_once(live):
             assert server_.hand_in(token, b"# mine\n").status_code == 303
         until(lambda: server_.rows(ada) == ["graded"] and server_.rows(bob) == ["graded"], 60,
               "Ada's and Bob's reports on their pages while the flooder's file runs")
-        counts = service.queue_counts()
+        counts = service.queue.counts()
         assert (counts["running"], counts["waiting"], counts["replaced"]) == (1, 1, 4)
     finally:
         hold.set()

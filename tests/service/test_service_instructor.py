@@ -61,7 +61,7 @@ def test_a_roster_import_shows_each_new_link_once(make):
 
 def test_the_gradebook_and_its_csv_files(make, graded):
     reports = {FULL_MARKS.read_bytes(): graded[FULL_MARKS], FLIPPED.read_bytes(): graded[FLIPPED]}
-    site = make(grade=lambda exercise, folder: reports[(folder / NAME).read_bytes()])
+    site = make(grade=lambda exercise, files: reports[files[NAME]])
     ada, eve = site.enrol(("Ada Lovelace", "ada@example.edu"), ("=cmd()", "eve@example.edu"))
     site.service.save_setting(ExerciseSetting(
         exercise_id="helpers", deadline=site.clock.now, late_penalty=0.5, min_minutes=0.0,

@@ -44,8 +44,8 @@ def by_content(reports: dict) -> Callable:
     """Grades as the real grader graded the full-marks and the flipped file (``reports``,
     which a test may change: a suite fixed)."""
 
-    def grade(exercise, folder):
-        right = (folder / NAME).read_bytes() == FULL_MARKS.read_bytes()
+    def grade(exercise, files):
+        right = files[NAME] == FULL_MARKS.read_bytes()
         return copy.deepcopy(reports[FULL_MARKS if right else FLIPPED])
 
     return grade
@@ -146,7 +146,7 @@ def test_a_students_launch_opens_their_page_and_their_scores_reach_the_lms(grade
 
     # A worse attempt leaves the best score counting: nothing new is sent.
     grader.hand_in(page.split("#")[0], FLIPPED)
-    until(lambda: grader.service.queue_counts()["done"] == 2, "not graded")
+    until(lambda: grader.service.queue.counts()["done"] == 2, "not graded")
     until(grader.scanned, "the poster did not look at the second report")
     assert len(lms.scores_of("link-1")) == 1
     [post] = grader.posts()
@@ -170,7 +170,7 @@ def test_a_change_of_rules_posts_the_score_that_counts_now(grader, lms):
     grader.hand_in(page.split("#")[0], FULL_MARKS)
     until(lambda: lms.scores_of("link-1"), "no score reached the LMS")
     grader.hand_in(page.split("#")[0], FLIPPED)
-    until(lambda: grader.service.queue_counts()["done"] == 2, "not graded")
+    until(lambda: grader.service.queue.counts()["done"] == 2, "not graded")
     setting = grader.service.setting("helpers")
     setting.score_rule = "last"
     grader.service.save_setting(setting)

@@ -98,7 +98,7 @@ def test_a_roster_import_adds_the_new_students_only(make, database):  # noqa: F8
 
 
 def test_text_postgresql_refuses_is_kept_with_a_stand_in(make, database):  # noqa: F811
-    def broken(exercise, folder):
+    def broken(exercise, files):
         raise RuntimeError("a message that quotes a file: \0")
 
     site = make(grade=broken, database=database)
@@ -119,7 +119,7 @@ def test_a_hand_in_is_graded_by_the_pool_and_shown(make, database):  # noqa: F81
                     follow_redirects=False) as client:
         site.client = client
         assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
-        until(lambda: site.service.queue_counts()["done"] == 1, 120, "the job is graded")
+        until(lambda: site.service.queue.counts()["done"] == 1, 120, "the job is graded")
         page = client.get(f"/s/{token}").text
         assert '<strong class="counted">10/10</strong>' in page
         assert "10/10 points" in client.get(f"/s/{token}/attempts/1").text
@@ -129,14 +129,14 @@ def test_a_hand_in_is_graded_by_the_pool_and_shown(make, database):  # noqa: F81
 def test_a_job_run_twice_at_once_keeps_one_report(make, graded, database):  # noqa: F811
     both_graded = threading.Barrier(2, timeout=30)
 
-    def grade(exercise, folder):
+    def grade(exercise, files):
         both_graded.wait()  # both runs write their report at the same moment
-        return replaying(graded, FULL_MARKS)(exercise, folder)
+        return replaying(graded, FULL_MARKS)(exercise, files)
 
     site = make(grade=grade, database=database)
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    job_id = site.service.claim()
+    job_id = site.service.queue.claim()
     failed: list[BaseException] = []
 
     def run() -> None:
@@ -152,12 +152,12 @@ def test_a_job_run_twice_at_once_keeps_one_report(make, graded, database):  # no
         thread.join(60)
     assert not failed and not any(thread.is_alive() for thread in runs)
     assert site.count("reports") == 1
-    assert site.service.queue_counts() == {"waiting": 0, "running": 0, "done": 1, "error": 0,
+    assert site.service.queue.counts() == {"waiting": 0, "running": 0, "done": 1, "error": 0,
                                            "replaced": 0}
 
 
 def test_workers_claiming_at_once_never_take_the_same_job(make, database):  # noqa: F811
-    site = make(grade=lambda exercise, folder: {}, database=database)
+    site = make(grade=lambda exercise, files: {}, database=database)
     students = [found.id for found, _ in site.service.import_roster(
         [(f"Student {n}", f"s{n}@example.edu") for n in range(20)])]
     taken = Submission({NAME: FULL_MARKS.read_bytes()})
@@ -171,7 +171,7 @@ def test_workers_claiming_at_once_never_take_the_same_job(make, database):  # no
 
     def worker(mine: list[int]) -> None:
         start.wait()
-        while (job_id := site.service.claim()) is not None:
+        while (job_id := site.service.queue.claim()) is not None:
             mine.append(job_id)
 
     workers = [threading.Thread(target=worker, args=(mine,)) for mine in claimed]
@@ -192,12 +192,12 @@ def test_jobs_left_running_are_queued_again_at_a_restart(make, graded, database)
     ada, bob = site.enrol(ADA, BOB)
     for token in (ada, bob):
         site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    assert site.service.claim() is not None  # and then the service stops
-    assert site.service.queue_counts()["running"] == 1
+    assert site.service.queue.claim() is not None  # and then the service stops
+    assert site.service.queue.counts()["running"] == 1
     site.service.engine.dispose()
 
     again = make(grade=replaying(graded, FULL_MARKS), database=database)
-    assert again.service.queue_counts() == {"waiting": 2, "running": 0, "done": 0, "error": 0,
+    assert again.service.queue.counts() == {"waiting": 2, "running": 0, "done": 0, "error": 0,
                                             "replaced": 0}
     assert again.service.drain() == 2
     assert again.count("reports") == 2

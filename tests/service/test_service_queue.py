@@ -43,11 +43,11 @@ def test_a_job_run_twice_writes_one_report(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    job_id = site.service.claim()
+    job_id = site.service.queue.claim()
     site.service.run(job_id)
     site.service.run(job_id)
     assert site.count("reports") == 1
-    assert site.service.queue_counts() == {"waiting": 0, "running": 0, "done": 1, "error": 0,
+    assert site.service.queue.counts() == {"waiting": 0, "running": 0, "done": 1, "error": 0,
                                            "replaced": 0}
 
 
@@ -55,12 +55,12 @@ def test_a_job_left_running_is_graded_after_a_restart(make):
     site = make()
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    assert site.service.claim() is not None  # and then the service stops
-    assert site.service.queue_counts()["running"] == 1
+    assert site.service.queue.claim() is not None  # and then the service stops
+    assert site.service.queue.counts()["running"] == 1
     site.service.engine.dispose()
 
     again = make()  # the real local sandbox
-    assert again.service.queue_counts()["waiting"] == 1
+    assert again.service.queue.counts()["waiting"] == 1
     assert again.service.drain() == 1
     assert '<strong class="counted">10/10</strong>' in again.client.get(f"/s/{token}").text
 
@@ -68,8 +68,8 @@ def test_a_job_left_running_is_graded_after_a_restart(make):
 def test_a_grader_that_raises_three_times_gives_an_error_report(make):
     calls = []
 
-    def broken(exercise, folder):
-        calls.append(folder)
+    def broken(exercise, files):
+        calls.append(files)
         raise RuntimeError("a bug in the grader")
 
     site = make(grade=broken)
@@ -138,7 +138,7 @@ def test_nothing_secret_reaches_the_log(make, graded, caplog):
 def test_the_pool_grades_in_its_threads_while_the_app_runs(make, graded):
     both_in = threading.Barrier(2, timeout=30)
 
-    def grade(exercise, folder):
+    def grade(exercise, files):
         both_in.wait()  # two workers grade at once, or this test fails
         return graded[FULL_MARKS]
 
@@ -152,4 +152,4 @@ def test_the_pool_grades_in_its_threads_while_the_app_runs(make, graded):
                         files=[("files", (NAME, FULL_MARKS.read_bytes()))])
     # Stopping waited for the jobs being graded: both reports are in.
     assert site.count("reports") == 2
-    assert site.service.queue_counts()["done"] == 2
+    assert site.service.queue.counts()["done"] == 2

@@ -208,7 +208,7 @@ def test_a_job_whose_image_vanishes_as_it_runs_waits_again_uncharged(docker_site
     engine.problem, engine.sandbox = None, Vanishing(engine)
     docker_site.service.gate.look_again()
     docker_site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    job_id = docker_site.service.claim()
+    job_id = docker_site.service.queue.claim()
     assert job_id is not None and docker_site.service.run(job_id)  # to be tried again
     job = one_job(docker_site)
     assert (job.state, job.attempts) == ("waiting", 0) and FIX in job.last_error

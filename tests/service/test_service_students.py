@@ -60,7 +60,7 @@ def test_a_zip_of_the_files_is_taken(make, graded):
 
 def test_the_last_rule_counts_the_last_graded_attempt(make, graded):
     reports = iter([graded[FULL_MARKS], graded[FLIPPED]])
-    site = make(grade=lambda exercise, folder: next(reports))
+    site = make(grade=lambda exercise, files: next(reports))
     site.service.save_setting(ExerciseSetting(exercise_id="helpers", late_penalty=0.0,
                                               min_minutes=0.0, score_rule="last"))
     [token] = site.enrol(ADA)
@@ -195,7 +195,7 @@ def test_pages_carry_the_security_headers(make):
 def test_what_the_code_printed_is_shown_escaped(make, graded):
     printed = copy.deepcopy(graded[FULL_MARKS])
     printed["output"] = {"text": "<script>alert(1)</script>", "bytes": 25, "truncated": False}
-    site = make(grade=lambda exercise, folder: printed)
+    site = make(grade=lambda exercise, files: printed)
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()
