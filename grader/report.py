@@ -18,9 +18,9 @@ from grader import __version__
 from grader.contracts import events
 from grader.contracts.events import Event
 from grader.contracts.hints import HINTS
+from grader.contracts.run import Run
 from grader.exercises import Exercise, TestSpec
 from grader.intake import Submission
-from grader.sandbox.common import Run
 
 Report = dict[str, Any]  # valid against grader/schema/report.schema.json
 

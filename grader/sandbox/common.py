@@ -6,13 +6,12 @@ import tarfile
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, NoReturn, Protocol
 
 from grader.contracts import events
 from grader.contracts import job as jobs
-from grader.contracts.events import Event
+from grader.contracts.run import Run as Run  # re-exported: the backends hand it back
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
 
@@ -36,17 +35,6 @@ class SandboxUnavailable(Exception):
 
 class Cancelled(Exception):
     """The run was stopped from outside (a batch interrupted twice): no verdict."""
-
-
-@dataclass
-class Run:
-    backend: str
-    limits: dict[str, float]
-    events: list[Event] = field(default_factory=list)
-    exit_code: int | None = None
-    timed_out: bool = False
-    out_of_memory: bool = False
-    log: str = ""
 
 
 def job(exercise: Exercise, limits: Limits, suite: str | PurePath, work: PurePath,
