@@ -36,6 +36,7 @@ class DeepFlaws:
     clock_after_terminal: bool = False  # read after a node's terminal test, on live nodes only
     keeps_unfinished: bool = False  # the unfinished depth's best move so far is returned
     fallback: bool = True  # False: None when no depth finished
+    catches: bool = True  # False: the timeout escapes get_action, which returns nothing
 
 
 class OutOfTime(Exception):
@@ -79,6 +80,7 @@ class Deepened:
     finished: list[int]  # the depths searched to the end, in order
     cut: int | None  # the depth the clock stopped, if one was
     endless: bool = False  # stopped for going on far past the clock
+    escaped: bool = False  # the timeout was not caught: no move, the search as it went
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,8 @@ def deepen(state: State, budget: int | Clock, threshold: int = 10, flaws: DeepFl
             if flaws.keeps_unfinished and search.so_far is not None:
                 found.move = search.so_far
             found.cut = searched
+            if not flaws.catches:
+                found.move, found.escaped = None, True
             break
         except Endless:
             found.endless = True

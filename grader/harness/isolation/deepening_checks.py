@@ -21,7 +21,7 @@ from grader.harness.isolation.search import Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import SearchProbe
-from grader.harness.runtime.student import StudentFault, TooManyCalls, call_step
+from grader.harness.runtime.student import Raised, StudentFault, TooManyCalls, call_step
 
 FUNCTION = "get_action"
 CASES = "cases (position and time)"
@@ -70,11 +70,12 @@ def _run_until_stopped(probe: SearchProbe, wanted: list[tuple[State, int]]
 
 def observe(probe: SearchProbe, positions: list[tuple[State, Path]],
             agrees: Callable[[State, int, int, Any], bool],
-            expected: Callable[[State, int, int], str], fallback: bool | None = None
-            ) -> list[Observation]:
+            expected: Callable[[State, int, int], str], fallback: bool | None = None,
+            searched: bool = False) -> list[Observation]:
     """The runs judged: ``agrees(state, budget, depth, (move, calls))``; only
     the cases where no depth fits (``fallback`` True), or only the others
-    (False), or all (None)."""
+    (False), or all (None). A test of how the search went (``searched``)
+    judges a run whose timeout escaped get_action by what it searched."""
     _run(probe, positions)
     stub = _untouched()
     observations = []
@@ -83,6 +84,8 @@ def observe(probe: SearchProbe, positions: list[tuple[State, Path]],
             if fallback is not None and fallback != (depth == 0):
                 continue
             answer = _RUNS[isolation.key(state), budget]
+            if searched:
+                answer = _as_searched(answer, budget)
             ok = not stub and not isinstance(answer, StudentFault) and agrees(state, budget, depth,
                                                                              answer)
             observation = Observation(state, path, answer, ok, {"time_left() at the start":
@@ -92,6 +95,15 @@ def observe(probe: SearchProbe, positions: list[tuple[State, Path]],
                 observation.expected = expected(state, budget, depth)
             observations.append(observation)
     return observations
+
+
+def _as_searched(answer: Any, budget: int) -> Any:
+    """A run that raised once the clock was down to a threshold's worth of
+    ticks as (no move, the terminal tests made before): its search stopped
+    for the time, and only the move is lost. Any other answer as it is."""
+    if isinstance(answer, Raised) and budget - answer.calls.total() < deepening.MOST_THRESHOLD:
+        return None, answer.calls
+    return answer
 
 
 def _untouched() -> bool:
@@ -114,14 +126,25 @@ def _diagnose(observations: list[Observation],
               alike: Callable[[Deepened, Observation], bool]) -> list[str]:
     def likelihood(flaws: DeepFlaws, observation: Observation) -> float:
         runs = _models(observation, flaws)
-        if checks.raised(observation):  # only a search that never ends is modelled
-            endless = isinstance(observation.answer, TooManyCalls)
-            return float(endless and any(run.endless for run in runs))
-        return float(any(not run.endless and alike(run, observation) for run in runs))
+        if checks.raised(observation):
+            return float(any(_fails_as(run, observation.state, observation.answer)
+                             for run in runs))
+        return float(any(not run.endless and not run.escaped and alike(run, observation)
+                         for run in runs))
 
     if _untouched():
         return ["stub"]
     return mistakes.diagnose(deepening.MODELS, likelihood, observations)
+
+
+def _fails_as(run: Deepened, state: State, fault: StudentFault) -> bool:
+    """Whether the model's run fails as the student's did: it went on far
+    past the clock and was stopped, or its timeout escaped get_action after
+    the same search."""
+    if isinstance(fault, TooManyCalls):
+        return run.endless
+    return run.escaped and isinstance(fault, Raised) and deepening.searched_as(
+        state, fault.calls, run.finished, run.cut)
 
 
 def _diagnose_moves(observations: list[Observation],
@@ -166,7 +189,8 @@ def check_depths(probe: SearchProbe, positions: list[tuple[State, Path]]) -> Non
     observations = observe(
         probe, positions, agrees,
         lambda s, b, d: (f"the terminal tests of depths 1 to {d} in full, then part of depth "
-                         f"{d + 1}" if d else "part of the terminal tests of depth 1"))
+                         f"{d + 1}" if d else "part of the terminal tests of depth 1"),
+        searched=True)
     checks.verdict(f"The depths {FUNCTION} searched", observations,
                    lambda found: _diagnose(found, alike),
                    shown=lambda answer: f"{answer[1]} terminal tests of other depths",
@@ -195,7 +219,7 @@ def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> No
     observations = observe(probe, positions,
                            lambda s, b, d, answer: answer[1].total() <= max(b, 1),
                            lambda s, b, d: "at most 1 terminal test" if b <= 1 else
-                           f"at most {b} terminal tests")
+                           f"at most {b} terminal tests", searched=True)
     checks.verdict(f"The time {FUNCTION} used", observations,
                    lambda found: _diagnose(found, alike),
                    shown=lambda answer: f"{answer[1]} terminal tests", cases=CASES)

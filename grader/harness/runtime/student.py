@@ -74,8 +74,16 @@ class TooManyCalls(StudentFault):
 
 
 class Raised(StudentFault):
+    """The student's code raised. ``calls`` and ``entered`` are what the step's
+    stand-ins tallied before it did: a search whose own timeout escapes has
+    still searched, and the tests of how it searched judge that."""
+
+    calls: protocol.Tested
+    entered = 0
+
     def __init__(self, name: str, raised: object) -> None:
         self.name = name
+        self.calls = protocol.Tested()
         self.raised = raised = _plain(raised, ("type", "message", "traceback"))
         # One line: a message of many can't pass for the report's own lines.
         raised["message"] = " ".join(raised["message"].split())
@@ -614,6 +622,7 @@ class Student:
 
     def _raised(self, name: str, raised: object) -> Raised:
         fault = Raised(name, raised)
+        fault.calls, fault.entered = self._tested(), self.entered.total()
         if fault.raised["type"] == "NameError" and self.self_imports:
             fault.args = (f"{fault}\n{' '.join(self.notes())}",)
         return fault
