@@ -1,0 +1,91 @@
+"""The agent exercise handed in like any other (the service's uploads, its queue,
+its grading hosts) and graded by play: each opponent of its match.toml is a
+"test" of the report, worth its points, and the report's output is the
+match's text, with one lost game replayed move by move.
+
+The exercise has no suite: ``exercise()`` makes its ``Exercise`` from the
+match.toml, and ``grade`` plays instead of running tests.
+"""
+
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from grader import __version__, report
+from grader.exercises import Exercise, Limits, TestSpec
+from grader.intake import Submission
+from grader.match import grading
+
+CONFIG = [grading.CONFIG]  # the match.toml the service grades by; a test may use its own
+
+
+def config() -> grading.Config:
+    return grading.load(CONFIG[0])
+
+
+def exercise() -> Exercise:
+    """The agent exercise as the service lists it: one test an opponent."""
+    chosen = config()
+    tests = tuple(TestSpec(o.name, f"Wins against {o.name} (full points at a win rate of "
+                                   f"{o.win_rate:.0%})", o.points)
+                  for o in chosen.opponents)
+    return Exercise(id=CONFIG[0].parent.name, title=chosen.title,
+                    summary="An agent graded by play against the baselines.",
+                    files=(chosen.file,), tests=tests, limits=Limits(),
+                    folder=CONFIG[0].parent)
+
+
+def by_play(exercise: Exercise) -> bool:
+    """Whether ``exercise`` is graded by play rather than by a suite."""
+    return (exercise.folder / "match.toml").is_file() and not exercise.suite.is_dir()
+
+
+def _test(standing: grading.Standing, name: str) -> dict[str, Any]:
+    low, high = grading.wilson(standing.wins, len(standing.games))
+    opponent = standing.opponent
+    faults = sum(1 for g in standing.games if g.loser() == name and
+                 not g.reason.endswith("had no move left"))
+    message = (f"won {standing.wins} of {len(standing.games)} ({standing.rate:.0%}, 95% "
+               f"interval {low:.0%}-{high:.0%}); full points at {opponent.win_rate:.0%}")
+    if faults:
+        message += f"; {faults} lost by a fault (time, an illegal move, a raise, a crash)"
+    return {"name": opponent.name, "title": f"Wins against {opponent.name}",
+            "status": "passed" if standing.points >= opponent.points else "failed",
+            "score": standing.points, "max_score": opponent.points, "visibility": "visible",
+            "message": report.clean(message), "hint": None, "mistakes": [],
+            "duration_ms": 0}
+
+
+def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
+            table: Sequence[grading.Standing], backend: str, started: float) -> report.Report:
+    name = "agent"
+    tests = [_test(standing, name) for standing in table]
+    score = round(sum(t["score"] for t in tests), 2)
+    text = grading.to_text(name, chosen, table)
+    limits = chosen.settings.limits
+    return report.validate({
+        "schema_version": 1, "grader_version": __version__, "exercise": exercise.id,
+        "title": exercise.title, "status": "graded", "score": score,
+        "max_score": exercise.max_score,
+        "message": report.clean(f"{score:g}/{exercise.max_score:g} points by play: "
+                                + "; ".join(f"{t['name']} {t['message']}" for t in tests)),
+        "tests": tests, "notes": [],
+        "output": {"text": report.clean(text, 1 << 16), "bytes": len(text.encode()),
+                   "truncated": len(text) > 1 << 16},
+        "submission": {"files": Submission(files).manifest(), "ignored": []},
+        "sandbox": {"backend": backend, "limits": {"cpu_seconds": limits.cpu_seconds,
+                                                    "wall_seconds": limits.wall_seconds}},
+        "duration_ms": int((time.monotonic() - started) * 1000)})
+
+
+def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
+          jobs: int = 1) -> report.Report:
+    """The report of a handed-in agent (``files``), played in ``sandbox_name``."""
+    started, chosen = time.monotonic(), config()
+    with tempfile.TemporaryDirectory(prefix="minimax-handin-") as temp:
+        source = Path(temp) / chosen.file
+        source.write_bytes(files[chosen.file])
+        table = grading.grade(source, chosen, sandbox_name, Path(temp) / "games.jsonl", jobs)
+    return _report(exercise, files, chosen, table, sandbox_name, started)
