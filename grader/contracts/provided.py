@@ -1,7 +1,7 @@
 """The modules the course gives students, which the student's code imports.
 
-``gamestate`` and ``nim`` are trusted games themselves (``rules.py`` of
-``grader/games/isolation`` and ``grader/games/nim`` import nothing, so they run
+``gamestate``, ``nim`` and ``kayles`` are trusted games themselves (``rules.py``
+of their folders in ``grader/games`` import nothing, so they run
 as files of their own); ``minimax_helpers`` is package data. Which ones an
 exercise provides is in its ``exercise.toml``.
 Both sides hand them out: the host to the student (``stub``) and to the local
@@ -16,6 +16,7 @@ SOURCES = {
     "gamestate": PACKAGE / "games" / "isolation" / "rules.py",
     "minimax_helpers": PACKAGE / "data" / "provided" / "minimax_helpers.py",
     "nim": PACKAGE / "games" / "nim" / "rules.py",
+    "kayles": PACKAGE / "games" / "kayles" / "rules.py",
 }
 
 

@@ -14,7 +14,7 @@ Move = Any  # each game's own move: an (x, y) tuple, a count of coins, ...
 Path = tuple[Any, ...]  # the moves that reach a position from the start
 
 # The games, each a package here; an exercise.toml names its own (``game``).
-GAMES = ("isolation", "tictactoe", "nim")
+GAMES = ("isolation", "tictactoe", "nim", "kayles")
 
 
 class Flawed(Protocol):
@@ -65,3 +65,25 @@ class Game(Protocol):
 
     def flawed(self) -> Sequence[Flawed]:
         """The models of known mistakes in the rules."""
+
+
+class SearchGame(Game, Protocol):
+    """A game the lesson's search exercises (helpers, decision, depth limit,
+    alpha-beta) can be declared for: its states keep the lesson's GameState
+    API (``get_legal_moves()``, ``forecast_move(move)``, ``_parity``), a
+    position is over when the player to move has no move, and that player has
+    lost. Its ``rules`` module imports nothing: it is sent to the grader's
+    stand-ins in the student's process (``harness.runtime.standins``)."""
+
+    def to_data(self, state: State) -> dict[str, Any]:
+        """Plain data that describes ``state`` fully (it crosses to the worker)."""
+
+    def from_data(self, data: dict[str, Any]) -> State:
+        """The trusted state ``to_data`` described."""
+
+    def descends(self, root: str, label: str) -> bool:
+        """Whether the position labelled ``label`` follows from ``root``."""
+
+    def larger(self, kind: str) -> Sequence[tuple[State, Path]]:
+        """Chosen positions of a larger board, where code written for the small
+        one goes wrong: "decision" (searched to the end) or "depth" (to depth 3)."""

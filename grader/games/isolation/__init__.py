@@ -27,7 +27,7 @@ from grader.games.isolation.rules import (
 
 __all__ = ["DIRECTIONS", "LARGE_BOARD", "SMALL_BOARD", "GameState", "draw", "from_data", "key",
            "label", "new_game", "reachable", "to_data", "start", "legal_moves", "play",
-           "terminal", "utility", "to_move", "positions", "flawed", "descends"]
+           "terminal", "utility", "to_move", "positions", "flawed", "descends", "larger"]
 
 
 def start() -> GameState:
@@ -58,6 +58,13 @@ def utility(state: GameState, player: int) -> int:
 
 def positions() -> Sequence[tuple[GameState, Path]]:
     return suite_positions.LESSON_POSITIONS
+
+
+def larger(kind: str) -> list[tuple[GameState, Path]]:
+    """The chosen positions of the 4 x 3 board for ``kind`` ("decision" or "depth")."""
+    paths = {"decision": suite_positions.LARGE_DECISION_PATHS,
+             "depth": suite_positions.LARGE_DEPTH_PATHS}[kind]
+    return suite_positions.large(paths)
 
 
 def flawed() -> Sequence[flawed_rules.GameModel]:

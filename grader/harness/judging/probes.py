@@ -11,7 +11,7 @@ request.
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from grader.games import Move, Path, State, isolation
+from grader.games import Move, Path, SearchGame, State, isolation
 from grader.harness.runtime.plugin import BoundStudent
 from grader.harness.runtime.student import (
     Reply,
@@ -132,16 +132,24 @@ class Probe:
 
 
 class SearchProbe(Probe):
+    """The student's search functions of ``module``, called on ``game``'s
+    positions (the game of the exercise, ``exercise.toml``'s ``game``)."""
+
+    def __init__(self, student: BoundStudent, module: str, game: SearchGame = isolation
+                 ) -> None:
+        super().__init__(student, module)
+        self.game = game
+
     def _ask(self, name: str, positions: Iterable[tuple[State, Path]], extra: tuple[object, ...],
              count_in: str | None, pick: Callable[[Ref], Any] = _values,
              trusted: Iterable[str] = ()) -> Answer:
         # the stand-ins take a depth when the function asked does
         def one_call(steps: Steps, state: State, path: Path) -> Ref:
             return steps.add(call_step(("module", self.module), name,
-                                       {"trusted": isolation.to_data(state)}, *extra,
+                                       {"trusted": self.game.to_data(state)}, *extra,
                                        count_in=count_in, trusted=trusted,
                                        depth_limited=bool(extra),
-                                       root=isolation.label(state) if trusted else None))
+                                       root=self.game.label(state) if trusted else None))
 
         return self.ask(positions, one_call, pick)
 

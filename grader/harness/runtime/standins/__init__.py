@@ -31,6 +31,10 @@ def kit(name: str) -> types.ModuleType:
         from grader.harness.runtime.standins import nim
 
         return nim
+    if name == "kayles":
+        from grader.harness.runtime.standins import kayles
+
+        return kayles
     if name == "isolation":
         from grader.harness.runtime.standins import isolation
 

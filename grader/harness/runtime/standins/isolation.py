@@ -38,12 +38,17 @@ def load(provided: str, module_names: list[str], games: Mapping[str, types.Modul
          ) -> types.ModuleType | None:
     """The provided, trusted game (``grader.contracts.provided``), imported before the
     student's files; None where the student writes the game or none is provided."""
-    _TREES[:] = [games[TREE]]
+    keep_trees(games)
     if "gamestate" in module_names or not os.path.exists(os.path.join(provided, "gamestate.py")):
         return None
     import gamestate  # type: ignore[import-not-found]  # PROVIDED, on the path at run time
 
     return gamestate  # type: ignore[no-any-return]  # a module, untyped
+
+
+def keep_trees(games: Mapping[str, types.ModuleType]) -> None:
+    """Keep the drawn trees' rules the supervisor sent (``sources``)."""
+    _TREES[:] = [games[TREE]]
 
 
 def guarded(trusted: types.ModuleType | None) -> list[object]:

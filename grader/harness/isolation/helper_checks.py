@@ -1,0 +1,104 @@
+"""The checks of the helpers exercise (terminal_test, min_value, max_value), on
+any game of the lesson's kind (``grader.games.SearchGame``).
+
+They run on the grader's trusted states, every position the game's suites ask
+about. While min_value and max_value are tested, the trusted terminal_test
+stands in for the student's, and the grader's own max_value for the
+student's while min_value is tested (and the reverse): a mistake in one
+function costs that function's points only.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from grader.games import Path, State
+from grader.harness.isolation.search import Search, Stuck
+from grader.harness.judging import checks, mistakes
+from grader.harness.judging.checks import Observation
+from grader.harness.judging.probes import Answer, SearchProbe
+
+OTHER = {"min_value": "max_value", "max_value": "min_value"}
+# Answers that `if terminal_test(state):` reads as meant, though they are no bool.
+LOOSE: dict[Any, bool] = {None: False, 0: False, 1: True}
+Positions = Sequence[tuple[State, Path]]
+
+
+def loose(answer: object) -> bool | None:
+    """The truth an answer that is not a bool stands for, or None."""
+    return LOOSE.get(answer) if type(answer) in (int, type(None)) else None
+
+
+def loose_note(answers: list[object]) -> str | None:
+    """A note naming the answers that were accepted though they are not bools."""
+    kinds = sorted({repr(a) for a in answers if type(a) is not bool and loose(a) is not None})
+    if not kinds:
+        return None
+    return (f"terminal_test returned {' and '.join(kinds)} where True or False was meant; "
+            "accepted, as `if terminal_test(state):` reads them alike, but return a bool.")
+
+
+def check_terminal_test(probe: SearchProbe, positions: Positions, notes: list[str]) -> None:
+    """The student's terminal_test, their own helpers left in place, on every
+    position; an answer that ``if`` reads as meant passes, with a note."""
+    game = probe.game
+
+    def agrees(state: State, answer: object) -> bool:
+        truth = answer if type(answer) is bool else loose(answer)
+        return truth is game.terminal(state)
+
+    observations = checks.collect(positions, probe.plain("terminal_test", positions), agrees,
+                                  lambda s: repr(game.terminal(s)))
+    note = loose_note([o.answer for o in observations])
+    if note and all(o.ok for o in observations):
+        notes.append(note)
+
+    def inverted(observations: list[Observation]) -> list[str]:
+        # every answer, as `if` reads it, says the opposite
+        return ["inverted_terminal_test"] if all(
+            not checks.raised(o) and bool(o.answer) is not game.terminal(o.state)
+            and (type(o.answer) is bool or loose(o.answer) is not None)
+            for o in observations) else []
+
+    checks.verdict("terminal_test", observations, inverted, draw=game.draw)
+
+
+def _is_number(value: object) -> bool:
+    return type(value) in (int, float)
+
+
+def _ask_alone(probe: SearchProbe, name: str, positions: Positions
+               ) -> tuple[Answer, dict[Path, bool]]:
+    """``ask`` for ``checks.collect`` (the value of ``name``, the grader's own other
+    function standing in), and where ``name`` called that function: path -> bool."""
+    answers = probe.alone(name, positions, other=OTHER[name])
+    called: dict[Path, bool] = {}
+
+    def ask(state: State, path: Path) -> Any:
+        value, called[path] = answers(state, path)
+        return value
+
+    return ask, called
+
+
+def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
+    """The student's ``name`` ("min_value" or "max_value") is the reference's on
+    every position; a wrong one is diagnosed by the models of known mistakes."""
+    game = probe.game
+    expected: Callable[[State], Any] = getattr(Search(game=game), name)
+    ask, called = _ask_alone(probe, name, positions)
+    observations = checks.collect(
+        positions, ask, lambda s, answer: _is_number(answer) and answer == expected(s),
+        lambda s: repr(expected(s)))
+
+    def reproduces(flaws: Any, observation: Observation) -> bool:
+        model = Search(flaws, game)
+        predicted = model.outcome(name, observation.state)
+        if checks.raised(observation):  # the model, too, must be stuck on a None
+            return predicted is Stuck and observation.answer.raised["type"] == "TypeError"
+        answer = observation.answer
+        same = predicted is None and answer is None or (
+            _is_number(predicted) and _is_number(answer) and predicted == answer)
+        return same and bool(model.entered) == called[observation.path]
+
+    checks.verdict(name, observations, lambda found: mistakes.diagnose(
+        mistakes.models_for(name), reproduces, found), draw=game.draw)
