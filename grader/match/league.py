@@ -30,6 +30,7 @@ class Row:
     ordinal: float  # mu - 3 sigma: what the table is sorted by
     games: int
     wins: int
+    losses: int  # the rest of its games had no result: neither agent started
     faults: int  # games lost by a fault (time, illegal move, a raise, a crash, a flood)
 
 
@@ -78,10 +79,11 @@ def table(names: Sequence[str], games: Sequence[Game]) -> list[Row]:
     rows = []
     for name in names:
         played = [g for g in games if name in g.names]
+        lost = [g for g in played if g.loser() == name]
         rows.append(Row(name, ratings[name].mu, ratings[name].sigma, ratings[name].ordinal(),
                         len(played), sum(1 for g in played if g.winner is not None
                                          and g.names[g.winner] == name),
-                        sum(1 for g in played if g.loser() == name and is_fault(g))))
+                        len(lost), sum(1 for g in lost if is_fault(g))))
     return sorted(rows, key=lambda row: (-row.ordinal, row.name))
 
 
@@ -94,6 +96,14 @@ def run(submissions: Path, outdir: Path, config: Config, sandbox_name: str,
     outdir.mkdir(parents=True, exist_ok=True)
     _forget_changed(outdir, students)
     store = tournament.Store(outdir / "games.jsonl", config.settings)
+    games = play(students, config, store, sandbox_name, jobs, broker)
+    return table(sorted(students), games), games
+
+
+def play(students: dict[str, Path], config: Config, store: tournament.Games, sandbox_name: str,
+         jobs: int = 1, broker: str | None = None) -> list[Game]:
+    """The round robin among ``students`` (each one's agent file), the games ``store``
+    lacks played here or on the grading hosts of ``broker``: all its games."""
 
     def make(who: str) -> Agent:
         return sandbox.student(who, students[who], config.agent_class, sandbox_name)
@@ -102,8 +112,6 @@ def run(submissions: Path, outdir: Path, config: Config, sandbox_name: str,
     if broker:
         from grader.match import spread  # Celery: the service extra
 
-        games = spread.play(spread.make_app(broker), pairings, students, config.settings,
-                            store, config.agent_class)
-    else:
-        games = tournament.play(pairings, make, config.settings, store, jobs)
-    return table(sorted(students), games), games
+        return spread.play(spread.make_app(broker), pairings, students, config.settings,
+                           store, config.agent_class)
+    return tournament.play(pairings, make, config.settings, store, jobs)

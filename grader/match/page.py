@@ -35,7 +35,8 @@ def leaderboard(config: Config, rows: Sequence[Row], games: Sequence[Game]) -> s
         f'<td><a href="{STUDENTS}/{_e(quote(_page_name(row.name)))}">{_e(row.name)}</a></td>'
         f'<td class="num">{row.ordinal:.2f}</td><td class="num">{row.mu:.2f} '
         f'\u00b1 {row.sigma:.2f}</td><td class="num">{row.games}</td>'
-        f'<td class="num">{row.wins}</td><td class="num">{row.faults}</td></tr>'
+        f'<td class="num">{row.wins}</td><td class="num">{row.losses}</td>'
+        f'<td class="num">{row.faults}</td></tr>'
         for rank, row in enumerate(rows, 1))
     body = f"""<header>
 <h1>{_e(config.title)}: the league</h1>
@@ -48,7 +49,7 @@ def leaderboard(config: Config, rows: Sequence[Row], games: Sequence[Game]) -> s
 <table id="leaderboard">
 <thead><tr><th class="num">rank</th><th>student</th><th class="num">rating</th>
 <th class="num">mu \u00b1 sigma</th><th class="num">games</th><th class="num">wins</th>
-<th class="num">lost by a fault</th></tr></thead>
+<th class="num">losses</th><th class="num">lost by a fault</th></tr></thead>
 <tbody>{cells}</tbody>
 </table>
 </section>"""

@@ -24,6 +24,9 @@ from grader.match.player import Agent, Limits
 from grader.match.referee import Game
 
 TASK = "grader.match.pairing"
+# A queue of its own: a grading host's worker (``minimax-grader worker``) on the same
+# broker takes the grading jobs, and would drop a pairing as a task it does not know.
+QUEUE = "minimax-grader-match"
 RESULT_SECONDS = 24 * 3600  # a pairing's games wait this long in Redis for the league
 SANDBOX = ["local"]  # where this host plays: its own choice (match-host --sandbox)
 
@@ -32,7 +35,7 @@ def make_app(broker: str) -> Celery:
     app = Celery("minimax-grader-match", broker=broker, backend=broker, set_as_current=False)
     app.conf.update(task_acks_late=True, task_reject_on_worker_lost=True,
                     worker_prefetch_multiplier=1, result_expires=RESULT_SECONDS,
-                    broker_connection_retry_on_startup=True)
+                    broker_connection_retry_on_startup=True, task_default_queue=QUEUE)
     app.task(name=TASK)(play_pairing)
     return app
 
@@ -56,7 +59,7 @@ def play_pairing(first: str, second: str, files: dict[str, str], settings: dict[
 
 
 def play(app: Celery, pairings: Sequence[tuple[str, str]], students: dict[str, Path],
-         settings: tournament.Settings, store: tournament.Store, class_name: str) -> list[Game]:
+         settings: tournament.Settings, store: tournament.Games, class_name: str) -> list[Game]:
     """All games of ``pairings``, those the store lacks played on the hosts."""
     sent = []
     for first, second in pairings:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Protocol
 
 from grader.games.knights.rules import new_board
 from grader.match import referee
@@ -63,6 +64,15 @@ def game_seed(seed: int, game_id: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed} {game_id}".encode()).digest()[:4], "big")
 
 
+class Games(Protocol):
+    """Where a tournament keeps its games as they end, and finds those it has: a
+    ``Store`` file here, the service's database there."""
+
+    games: dict[str, Game]
+
+    def add(self, game: Game) -> None: ...
+
+
 class Store:
     """Games as JSON lines after a header line of settings; each line is flushed
     to disk as its game ends."""
@@ -99,7 +109,7 @@ class Store:
 
 
 def play_pairing(first: str, second: str, make: Callable[[str], Agent], settings: Settings,
-                 store: Store) -> list[Game]:
+                 store: Games) -> list[Game]:
     """Every game of one pairing the store lacks; all of the pairing's games."""
     ids = game_ids(first, second, settings.openings)
     todo = [entry for entry in ids if entry[0] not in store.games]
@@ -118,7 +128,7 @@ def play_pairing(first: str, second: str, make: Callable[[str], Agent], settings
 
 
 def play(pairings: Sequence[tuple[str, str]], make: Callable[[str], Agent], settings: Settings,
-         store: Store, jobs: int = 1) -> list[Game]:
+         store: Games, jobs: int = 1) -> list[Game]:
     """All games of ``pairings``, ``jobs`` pairings at once, in the pairings' order."""
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         done: Iterable[list[Game]] = pool.map(

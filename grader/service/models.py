@@ -276,3 +276,50 @@ class LtiScorePost(Base):
 
 # "superseded": a newer score for the same line item and student came before it was sent
 SCORE_POST_STATES = ("waiting", "sent", "failed", "superseded")
+
+
+# -- the agent exercise's league (see grader.service.leagues) ---------------------------
+
+
+class League(Base):
+    """A round robin among the students' latest agents, under fixed settings (the
+    game, the seed, the openings, the time a move): played again, it plays only
+    the games it lacks, and those of students whose agent changed."""
+
+    __tablename__ = "leagues"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    exercise_id: Mapped[str] = mapped_column(String(64), index=True)
+    settings: Mapped[str] = mapped_column(Text)  # tournament.Settings as JSON
+    state: Mapped[str] = mapped_column(String(16))  # LEAGUE_STATES
+    shown: Mapped[bool] = mapped_column(Boolean, default=False)  # to the students
+    error: Mapped[str | None] = mapped_column(PrintableText, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+# "playing": its games are being played (or were, when the service stopped: it goes on
+# at the next start); "error": it stopped, saying why
+LEAGUE_STATES = ("playing", "done", "error")
+
+
+class LeagueEntry(Base):
+    """A student's agent in a league: the hand-in it plays."""
+
+    __tablename__ = "league_entries"
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"))
+    name: Mapped[str] = mapped_column(Printable(255))  # the agent's name in its games
+
+
+class LeagueGame(Base):
+    """One game of a league, as the referee recorded it."""
+
+    __tablename__ = "league_games"
+    __table_args__ = (UniqueConstraint("league_id", "game_id", name="uq_league_game"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
+    game_id: Mapped[str] = mapped_column(Printable(600))
+    first_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
+    second_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
+    body: Mapped[str] = mapped_column(Text)  # referee.Game as JSON
