@@ -71,6 +71,39 @@ def _mistakes(event: Event) -> list[str]:
     return [m for m in ids if m in HINTS] if isinstance(ids, list) else []
 
 
+BOARD_SIDE = 20  # columns and rows a board may have; a bigger one is shown as text only
+
+
+def _strings(value: object, cap: int) -> list[str] | None:
+    """``value`` as a list of at most BOARD_SIDE cleaned strings, or None."""
+    if not isinstance(value, list) or not 0 < len(value) <= BOARD_SIDE \
+            or not all(isinstance(item, str) for item in value):
+        return None
+    return [clean(item, cap) for item in value]
+
+
+def _board(event: Event, message: str) -> dict[str, Any] | None:
+    """The event's board, checked and cleaned, where it is whole and the message
+    holds its drawing (a page shows the table in the drawing's place); else None."""
+    board = event.get("board")
+    if not isinstance(board, dict):
+        return None
+    columns = _strings(board.get("columns"), 40)
+    rows = board.get("rows")
+    if columns is None or not isinstance(rows, list) or not 0 < len(rows) <= BOARD_SIDE:
+        return None
+    kept = []
+    for row in rows:
+        cells = _strings(row.get("cells") if isinstance(row, dict) else None, 8)
+        if cells is None or len(cells) != len(columns) or not isinstance(row.get("label"), str):
+            return None
+        kept.append({"label": clean(row["label"], 40), "cells": cells})
+    note, drawn = board.get("note"), board.get("drawn")
+    if not isinstance(note, str) or not isinstance(drawn, str) or clean(drawn) not in message:
+        return None
+    return {"columns": columns, "rows": kept, "note": clean(note, 200), "drawn": clean(drawn)}
+
+
 def hint(found: Sequence[str]) -> str | None:
     """The hint for the mistakes diagnosed in one test (two when both fit)."""
     if len(found) > 1:
@@ -107,6 +140,9 @@ def _test_entry(spec: TestSpec, event: Event | None, run: Run,
         entry["hint"] = hint(entry["mistakes"])
         duration = event.get("duration_ms")
         entry["duration_ms"] = duration if type(duration) is int and duration >= 0 else 0
+        board = _board(event, message)
+        if board is not None:
+            entry["board"] = board
     entry.update(status=status, message=message,
                  score=spec.points if status == "passed" else 0)
     return entry, internal

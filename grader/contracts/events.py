@@ -7,7 +7,9 @@ verdict behind:
 - ``start``: a test is about to run (``name``);
 - ``test``: a test's verdict (``name``, ``status``, ``message``, ``mistakes``
   as ids of ``grader.contracts.hints``, ``internal`` for a grader fault,
-  ``duration_ms``);
+  ``duration_ms``; and ``board``, where the message draws a position that is
+  a grid: its ``columns``, ``rows`` (``label``, ``cells``), ``note`` and the
+  ``drawn`` text as the message holds it);
 - ``session``: once, at the end (``import_error``, the student's captured
   ``output``, ``notes``);
 - ``end``: pytest's exit code.
@@ -55,11 +57,14 @@ def start(name: str) -> Event:
 
 
 def verdict(name: str, status: str, message: str, mistakes: list[str], internal: bool,
-            duration_ms: int) -> Event:
+            duration_ms: int, board: dict[str, Any] | None = None) -> Event:
     if status not in STATUSES:
         raise ValueError(f"unknown status {status!r}")
-    return {"event": "test", "name": name, "status": status, "message": capped(message),
-            "mistakes": mistakes, "internal": internal, "duration_ms": duration_ms}
+    event = {"event": "test", "name": name, "status": status, "message": capped(message),
+             "mistakes": mistakes, "internal": internal, "duration_ms": duration_ms}
+    if board is not None:  # only then: a host of an older version reads the same event
+        event["board"] = board
+    return event
 
 
 def session(import_error: str | None, output: dict[str, Any], notes: list[str]) -> Event:

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.exercises import Exercise
+from grader.report_parts import parts
 from grader.service import overrides, scores
 from grader.service.core import Service, when
 from grader.service.models import ExerciseSetting, Note, Submission
@@ -71,8 +72,15 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
                              f"{setting.late_penalty:.0%} penalty")
     _manual_onto(shown, submission, report.max_score)
     if with_report:
-        shown.report = json.loads(report.body)
+        shown.report = with_parts(json.loads(report.body))
     return shown
+
+
+def with_parts(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with each test's message cut into the parts its page shows."""
+    for test in report["tests"]:
+        test["parts"] = parts(test)
+    return report
 
 
 def _manual_onto(shown: Attempt, submission: Submission, max_score: float) -> None:

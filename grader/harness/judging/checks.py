@@ -12,6 +12,7 @@ from typing import Any, TypeGuard
 
 from grader.contracts.protocol import describe
 from grader.games import Path, State, isolation
+from grader.harness.judging.boards import grid
 from grader.harness.runtime.student import NotAState, Raised, StudentFault
 from grader.harness.runtime.verdict import Mismatch
 
@@ -100,7 +101,8 @@ def each(names: Iterable[str], check: Callable[[str], None]) -> None:
             failures.append(failure)
     if failures:
         raise Mismatch("\n\n".join(f.message for f in failures),
-                       list(dict.fromkeys(m for f in failures for m in f.mistakes)))
+                       list(dict.fromkeys(m for f in failures for m in f.mistakes)),
+                       board=failures[0].board)  # the first one's, drawn first
 
 
 UNKNOWN = ("No mistake the grader knows gives these answers: compare yours with the "
@@ -132,11 +134,12 @@ def verdict(what: str, observations: list[Observation],
     first = bad[0]
     got = str(first.answer) if raised(first) else shown(first.answer)
     cases = cases or ("cases (position and depth)" if first.extra else "positions")
+    drawing = draw(first.state)
     lines = [
         f"{what} is wrong on {len(bad)} of {len(observations)} {cases}. The smallest one, "
         f"reached from {place(first.path)}:",
         "",
-        draw(first.state),
+        drawing,
         "",
         *[f"{key}: {value}" for key, value in first.extra.items()],
         f"expected: {first.expected}",
@@ -147,4 +150,6 @@ def verdict(what: str, observations: list[Observation],
         lines += ["", said]
     elif not found and not raised(first):
         lines += ["", UNKNOWN]
-    raise Mismatch("\n".join(lines), found)
+    # The text keeps the drawing (the text report, the CLI); a page shows the
+    # board as a table in its place.
+    raise Mismatch("\n".join(lines), found, board=grid(drawing))

@@ -1,0 +1,76 @@
+"""A test's message cut into the parts a page shows: text, the board, named values.
+
+The text report prints a test's message as it is, with the position drawn in
+it. A page shows the same message in parts a screen reader can read: the
+drawing gives way to its board (a table, with a summary in words), and the
+lines that name values ("expected: ...", "got: ...") become a list of terms
+and values. Nothing is added or left out: the parts, read in order, say what
+the message says.
+"""
+
+import re
+from typing import Any
+
+Part = dict[str, Any]  # {"kind": "text", "text"} | {"kind": "values", "values"} | board
+# A line that names a value: a short name, a colon, the value ("got:      (0, 1)").
+_NAMED = re.compile(r"^(?P<name>[A-Za-z][\w ]{0,24}):\s+(?P<value>\S.*)$")
+# How a mark of the games' drawings is read out; any other mark is read as it is
+# drawn (X, O). A digit is a player's piece (isolation: 1 and 2).
+WORDS = {".": "empty", "#": "closed"}
+
+
+def word(mark: str) -> str:
+    """A board's mark in words."""
+    return f"player {mark}" if mark.isdigit() else WORDS.get(mark, mark)
+
+
+def summary(board: dict[str, Any]) -> str:
+    """The board in words, row by row: the table's text alternative."""
+    columns, rows = board["columns"], board["rows"]
+    said = [f"Board {len(columns)} x {len(rows)}, {board['note']}."]
+    for number, row in enumerate(rows, 1):
+        name = row["label"] or f"row {number}"
+        said.append(f"{name}: {', '.join(map(word, row['cells']))}.")
+    return " ".join(said)
+
+
+def _values(block: list[str]) -> list[Part]:
+    """A block of lines: the run of named values around its "expected" line as
+    values, the lines before and after it as text."""
+    at = next((i for i, line in enumerate(block)
+               if (found := _NAMED.match(line)) and found["name"] == "expected"), None)
+    if at is None:
+        return [{"kind": "text", "text": "\n".join(block)}]
+    start = at
+    while start > 0 and _NAMED.match(block[start - 1]):
+        start -= 1
+    end = at + 1
+    while end < len(block) and _NAMED.match(block[end]):
+        end += 1
+    values = [(found["name"], found["value"])
+              for found in map(_NAMED.match, block[start:end]) if found]
+    before, after = block[:start], block[end:]
+    return [*([{"kind": "text", "text": "\n".join(before)}] if before else []),
+            {"kind": "values", "values": values},
+            *([{"kind": "text", "text": "\n".join(after)}] if after else [])]
+
+
+def _text(text: str) -> list[Part]:
+    """Text as its blocks (split at blank lines), each text or values."""
+    blocks = [block.split("\n") for block in re.split(r"\n\s*\n", text.strip("\n"))]
+    return [part for block in blocks if any(line.strip() for line in block)
+            for part in _values(block)]
+
+
+def parts(test: dict[str, Any]) -> list[Part]:
+    """A report's test (its JSON) as the parts its page shows, in order."""
+    message, board = test["message"], test.get("board")
+    if not board or board["drawn"] not in message:
+        return _text(message)
+    before, _, after = message.partition(board["drawn"])
+    rows = [{"label": row["label"],
+             "cells": [{"mark": cell, "word": word(cell)} for cell in row["cells"]]}
+            for row in board["rows"]]
+    shown = {"kind": "board", "columns": board["columns"], "rows": rows,
+             "note": board["note"], "summary": summary(board)}
+    return [*_text(before), shown, *_text(after)]
