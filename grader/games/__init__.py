@@ -6,6 +6,7 @@ game is a module here and an exercise folder, not a fork of the harness.
 Nothing here imports the host or the harness: the games run on both sides.
 """
 
+import importlib
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
@@ -15,6 +16,19 @@ Path = tuple[Any, ...]  # the moves that reach a position from the start
 
 # The games, each a package here; an exercise.toml names its own (``game``).
 GAMES = ("isolation", "tictactoe", "nim", "kayles")
+
+
+def load(name: str) -> Any:
+    """The game ``name``, one of ``GAMES`` (an exercise.toml's ``game``)."""
+    if name not in GAMES:
+        raise ValueError(f"no game {name!r}; the games are: {', '.join(GAMES)}")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def unfinished(game: "Game") -> list[tuple[State, Path]]:
+    """The positions the game's suites ask about, but those where it is over
+    (a decision, or a cutoff, need not handle a finished game)."""
+    return [(state, path) for state, path in game.positions() if not game.terminal(state)]
 
 
 class Flawed(Protocol):

@@ -11,7 +11,8 @@ request.
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from grader.games import Move, Path, SearchGame, State, isolation
+from grader import games
+from grader.games import Move, Path, SearchGame, State
 from grader.harness.runtime.plugin import BoundStudent
 from grader.harness.runtime.student import (
     Reply,
@@ -132,13 +133,13 @@ class Probe:
 
 
 class SearchProbe(Probe):
-    """The student's search functions of ``module``, called on ``game``'s
-    positions (the game of the exercise, ``exercise.toml``'s ``game``)."""
+    """The student's search functions of ``module``, called on positions of the
+    exercise's game (``exercise.toml``'s ``game``, which the worker's stand-ins
+    play too): ``game``, which the checks judge by."""
 
-    def __init__(self, student: BoundStudent, module: str, game: SearchGame = isolation
-                 ) -> None:
+    def __init__(self, student: BoundStudent, module: str) -> None:
         super().__init__(student, module)
-        self.game = game
+        self.game: SearchGame = games.load(student.student.game)
 
     def _ask(self, name: str, positions: Iterable[tuple[State, Path]], extra: tuple[object, ...],
              count_in: str | None, pick: Callable[[Ref], Any] = _values,

@@ -1,5 +1,6 @@
 """The helpers exercise, declared for Kayles: the family's checks
-(``grader.harness.isolation.helper_checks``) on every position of six pins."""
+(``grader.harness.isolation.helper_checks``) on every position of six pins.
+The probe plays the exercise's game (exercise.toml: ``game = "kayles"``)."""
 
 import pytest
 
@@ -12,7 +13,7 @@ POSITIONS = kayles.positions()
 
 @pytest.fixture
 def helpers(student):
-    return SearchProbe(student, "minimax_helpers", kayles)
+    return SearchProbe(student, "minimax_helpers")
 
 
 def test_terminal_test(helpers, notes):
