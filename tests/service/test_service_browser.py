@@ -294,6 +294,12 @@ def test_a_student_hands_in_and_the_instructor_sees_it(site: Site, driver: WebDr
     failed = driver.find_elements(By.CSS_SELECTOR, "section.test h3")
     assert FAILED_TEST in [words(heading) for heading in failed]
     assert any(HINT in words(hint) for hint in driver.find_elements(By.CSS_SELECTOR, "p.hint"))
+    # The failed test reads as text: its values named, no preformatted drawing.
+    section = next(s for s in driver.find_elements(By.CSS_SELECTOR, "section.test")
+                   if words(s.find_element(By.TAG_NAME, "h3")) == FAILED_TEST)
+    named = [words(term) for term in section.find_elements(By.CSS_SELECTOR, "dl.values dt")]
+    assert named[-2:] == ["expected", "got"], words(section)
+    assert section.find_elements(By.TAG_NAME, "pre") == []
     shot(driver, "5-student-flipped-report")
 
     driver.get(site.instructor)
@@ -399,6 +405,7 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     shot(driver, "14-instructor-new-link")
     driver.get(first)
     assert words(driver.find_element(By.TAG_NAME, "h1")) == "Not found"
+    shot(driver, "14b-old-link-not-found")
     driver.get(second)
     assert words(driver.find_element(By.TAG_NAME, "h1")) == "Cy, Young"
 

@@ -1,7 +1,8 @@
 """The LTI flow in a real headless Chromium: from the LMS's assignment through the
 login and the self-submitting launch form to the student's page, a hand-in through
 the page's own form, its report, and the score at the LMS; then the instructor's
-launch to the gradebook and the LTI page's record of the score sent.
+launch to the gradebook and the LTI page's record of the score sent; the exercise
+picker of a deep-linking launch, and a launch refused. axe-core checks every page.
 
 Screenshots go to test-artifacts/screenshots/ (lti-*.png).
 """
@@ -55,3 +56,20 @@ def test_a_launch_hand_in_and_score_in_the_browser(grader, lms, driver):  # noqa
     sent = driver.find_element(By.CSS_SELECTOR, "table.lti-posts tr.sent")
     assert words(sent).startswith("Ada Lovelace helpers 10/10 sent 1")
     shot(driver, "lti-4-instructor-scores-sent")
+
+
+def test_the_picker_and_a_refused_launch_in_the_browser(grader, lms, driver):  # noqa: F811
+    driver.get(lms.launch_url("turing-sub", None, message="LtiDeepLinkingRequest"))
+    picker = WebDriverWait(driver, 30).until(expected_conditions.presence_of_element_located(
+        (By.CSS_SELECTOR, "table.picker")))
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Pick an exercise"
+    button = picker.find_element(By.CSS_SELECTOR, "#pick-decision button")
+    assert words(button).startswith("Use this exercise")
+    shot(driver, "lti-5-instructor-picks-an-exercise")
+
+    # A student can't add assignments: the page says why, in words.
+    driver.get(lms.launch_url("ada-sub", None, message="LtiDeepLinkingRequest"))
+    said = WebDriverWait(driver, 30).until(expected_conditions.presence_of_element_located(
+        (By.CSS_SELECTOR, "p.message")))
+    assert "only the course" in words(said)
+    shot(driver, "lti-6-student-refused")
