@@ -24,6 +24,7 @@ from grader import intake, report, sandbox
 from grader.errors import UsageError
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
+from grader.match import handin
 from grader.report import Report  # valid against grader/schema/report.schema.json
 from grader.sandbox import Cancelled, Sandbox, SandboxUnavailable
 
@@ -135,7 +136,10 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
 def grade_taken(exercise: Exercise, files: dict[str, bytes], chosen: Sandbox,
                 limits: Limits) -> Report:
     """The report of files the intake took earlier (the service's stored hand-ins,
-    checked as they were uploaded): graded as they are, not taken in again."""
+    checked as they were uploaded): graded as they are, not taken in again. An
+    exercise with no suite but a match (the agent) is graded by play."""
+    if handin.by_play(exercise):
+        return handin.grade(exercise, files, chosen.name)
     return grade_alike(exercise, [Submission(files)], chosen, limits)[0]
 
 

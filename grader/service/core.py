@@ -21,6 +21,7 @@ from sqlalchemy.orm import selectinload
 
 from grader import __version__, exercises, grading, image, intake
 from grader.exercises import Exercise
+from grader.match import handin
 from grader.sandbox import Sandbox
 from grader.service import db, fair, overrides, roster, tokens
 from grader.service.gate import Gate
@@ -104,7 +105,9 @@ class Service:
         self.sessions = db.sessions(self.engine)
         self.queue = Queue(self.sessions, now, options.version, options.student_slots)
         self.store = Store(options.data / "files")
-        self.exercises = {exercise.id: exercise for exercise in exercises.load_all()}
+        # The suites' exercises, and the agent's, graded by play (see grading.grade_taken).
+        self.exercises = {exercise.id: exercise
+                          for exercise in [*exercises.load_all(), handin.exercise()]}
         # A grade function of its own (the tests') needs no sandbox; nor does a web
         # process whose grading hosts grade (a host's worker passes its own gate).
         if gate is None and sandbox is not None:
