@@ -123,12 +123,15 @@ class Grading:
         if report.when == "call" or (report.failed and name not in self._results):
             mistakes: list[str]
             status, message, mistakes, internal = "passed", "", [], False
+            board = None
             if not report.passed:
                 assert call.excinfo is not None  # what made the report fail
                 status, message, mistakes, internal = _status(call.excinfo, self._import_told)
                 self._import_told |= isinstance(call.excinfo.value, ImportFailed)
+                # a Mismatch's position as a grid, for the report page's table
+                board = getattr(call.excinfo.value, "board", None)
             self._results[name] = events.verdict(name, status, message, mistakes, internal,
-                                                 int(call.duration * 1000))
+                                                 int(call.duration * 1000), board)
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         # Sent before the test runs, so that a run killed at its time limit
