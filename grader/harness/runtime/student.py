@@ -288,6 +288,15 @@ def _import_failure(failure: object) -> dict[str, Any]:
     return kept
 
 
+def _trusted_text(data: object) -> str:
+    """How the student names an object the grader made: data tagged with
+    its kind (negamax's ["game", ...], ["score"]) by its kind, a clock
+    time_left, any other a state."""
+    if type(data) is list and data and type(data[0]) is str:
+        return data[0]
+    return "state" if _is_position(data) else "time_left"
+
+
 def _strings(value: object) -> bool:
     return type(value) is list and all(type(item) is str for item in value)
 
@@ -298,7 +307,7 @@ def _call_text(step: Step) -> str:
         if type(value) is dict and "tuple" in value:
             return repr(tuple(value["tuple"]))
         if type(value) is dict:
-            return "state" if _is_position(value.get("trusted")) else "time_left"
+            return _trusted_text(value.get("trusted"))
         return repr(value)
 
     return f"{step['name']}({', '.join(arg(a) for a in step.get('args', []))})"
@@ -540,20 +549,25 @@ class Student:
         and the positions it was given, drawn."""
         if step["op"] != "call":
             return "time limit reached while inspecting states"
-        drawn = [board for arg in step["args"] if type(arg) is dict
+        # the position is an argument (a GameState), or set on the object called
+        # (the lab's Game, its current_state)
+        given = [*step["args"], *step.get("setup", {}).values()]
+        drawn = [board for arg in given if type(arg) is dict
                  and _is_position(arg.get("trusted")) for board in self._drawn(arg["trusted"])]
         return f"time limit reached while running {_call_text(step)}" + "".join(
             f" on this position:\n\n{board}\n" for board in drawn[:1])
 
     def _drawn(self, data: object) -> list[str]:
-        """The position ``data`` drawn by the run's game; none where it is not one
-        of that game's (a drawn tree, sent in an isolation run too)."""
+        """The position ``data`` drawn by the run's game (sent as its state
+        where the game has no ``from_data``); none where the game draws
+        nothing or ``data`` is not one of its positions (a drawn tree, sent
+        in an isolation run too)."""
         game = _game(self.game)
-        if not hasattr(game, "from_data"):
+        if not hasattr(game, "draw"):
             return []
         try:
-            return [game.draw(game.from_data(data))]
-        except (KeyError, TypeError, IndexError):
+            return [game.draw(game.from_data(data) if hasattr(game, "from_data") else data)]
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
             return []
 
     @staticmethod
