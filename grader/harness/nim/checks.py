@@ -245,7 +245,7 @@ def check_calls(observations: list[Observation]) -> None:
         return float(model is not None and observation.answer[1] == model[2])
 
     verdict("The number of calls of score and move", counted, _diagnose(reproduces),
-            shown=lambda found: _calls(found[1]))
+            shown=lambda found: repr(found[0]) if isinstance(found[0], Late) else _calls(found[1]))
 
 
 def _calls(calls: Calls) -> str:
