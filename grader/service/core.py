@@ -5,11 +5,14 @@ Everything the web pages and the pool do to the database goes through a
 so that deadlines and the rate limit can be tested without waiting.
 """
 
+import contextlib
 import hashlib
 import hmac
 import json
 import logging
+import shutil
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -23,7 +26,7 @@ from grader import __version__, exercises, grading, image, intake
 from grader.exercises import Exercise
 from grader.match import handin
 from grader.sandbox import Sandbox
-from grader.service import db, fair, overrides, roster, tokens
+from grader.service import db, fair, overrides, roster, store, tokens
 from grader.service.gate import Gate
 from grader.service.models import (
     ExerciseSetting,
@@ -80,6 +83,24 @@ def grader_version() -> str:
     return f"{__version__}+{hashlib.sha256(both.encode()).hexdigest()[:12]}"
 
 
+def scratch(folder: Path) -> Path:
+    """The service's temporary folder (an upload is unpacked there for the intake),
+    for the service's user alone, cleared at the start of what a stopped process
+    left: an entry older than ``store.STALE_SECONDS`` is a crash's, since an upload
+    takes milliseconds (another process may be using the folder meanwhile)."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    stale = time.time() - store.STALE_SECONDS
+    for left in folder.iterdir():
+        with contextlib.suppress(FileNotFoundError):  # another process's clean-up
+            if left.lstat().st_mtime >= stale:
+                continue
+            if left.is_dir() and not left.is_symlink():
+                shutil.rmtree(left)
+            else:
+                left.unlink()
+    return folder
+
+
 class Held(Exception):
     """The sandbox can't be used now (the grading image is missing): the job waits."""
 
@@ -105,6 +126,7 @@ class Service:
         self.sessions = db.sessions(self.engine)
         self.queue = Queue(self.sessions, now, options.version, options.student_slots)
         self.store = Store(options.data / "files")
+        self.scratch = scratch(options.data / "scratch")
         # The suites' exercises, and the agent's, graded by play (see grading.grade_taken).
         self.exercises = {exercise.id: exercise
                           for exercise in [*exercises.load_all(), handin.exercise()]}

@@ -5,8 +5,10 @@ Browsers send a file's own name: a name with a folder in it ("../x.py",
 intake unpacks it: the intake inflates each member in one piece, trusting its
 declared size, so a member that inflates to more than it declares (a zip bomb
 with a forged header) is refused here, inflated a chunk at a time. Then the
-files go to a fresh temporary folder, which ``grader.intake`` checks as it
-checks any submission (names, sizes, UTF-8, a zip's links and paths).
+files go to a fresh temporary folder (in the service's data folder), which
+``grader.intake`` checks as it checks any submission (names, sizes, UTF-8, a
+zip's links and paths): the one intake of a hand-in, whose files are stored
+and graded as taken.
 """
 
 import io
@@ -77,8 +79,11 @@ def _check_zip(data: bytes) -> None:
         raise Rejected(f"the zip can't be read: {exc}") from None
 
 
-def take(exercise: Exercise, uploads: Sequence[tuple[str, bytes]]) -> intake.Submission:
-    """The submission in ``uploads`` ((file name, bytes) pairs); Rejected says why not."""
+def take(exercise: Exercise, uploads: Sequence[tuple[str, bytes]],
+         scratch: Path | None = None) -> intake.Submission:
+    """The submission in ``uploads`` ((file name, bytes) pairs); Rejected says why not.
+    ``scratch``: where the files are unpacked (the service's own temporary folder,
+    see ``core.scratch``; else the system's)."""
     if not uploads:
         raise Rejected("choose the file(s) to hand in")
     names = [_name(name) for name, _ in uploads]
@@ -87,7 +92,7 @@ def take(exercise: Exercise, uploads: Sequence[tuple[str, bytes]]) -> intake.Sub
     zips = [name for name in names if name.endswith(".zip")]
     if zips and len(names) > 1:
         raise Rejected("hand in one .zip on its own, or the .py files")
-    with tempfile.TemporaryDirectory(prefix="minimax-grader-upload-") as folder:
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-upload-", dir=scratch) as folder:
         if zips:
             _check_zip(uploads[0][1])
             path = Path(folder) / "upload.zip"

@@ -2,15 +2,17 @@
 a restart, a grader that keeps failing, regrading."""
 
 import json
+import os
 import re
 import threading
+import time
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
-from grader.service import app
+from grader.service import app, store, uploads
 from grader.service.core import MAX_ATTEMPTS
 from grader.service.models import Base, Job, Report
 from grader.service.pool import Pool
@@ -24,6 +26,23 @@ def test_the_migration_makes_the_models_schema(make):
     with site.service.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
     make()  # a second start migrates nothing and keeps the data
+
+
+def test_uploads_are_unpacked_in_the_data_folder_and_a_crashs_leftovers_go(make, tmp_path):
+    site = make()
+    scratch = site.service.scratch
+    assert scratch.parent == tmp_path / "data" and scratch.stat().st_mode & 0o777 == 0o700
+    old, new = scratch / "minimax-grader-upload-old", scratch / "minimax-grader-upload-new"
+    for folder in (old, new):
+        folder.mkdir()
+        (folder / NAME).write_bytes(FULL_MARKS.read_bytes())
+    long_ago = time.time() - store.STALE_SECONDS - 60
+    os.utime(old, (long_ago, long_ago))
+    again = make()  # a restart: what a crash left goes, an upload under way stays
+    assert sorted(scratch.iterdir()) == [new]
+    helpers = again.service.exercises["helpers"]
+    taken = uploads.take(helpers, [(NAME, FULL_MARKS.read_bytes())], again.service.scratch)
+    assert taken.files == {NAME: FULL_MARKS.read_bytes()} and sorted(scratch.iterdir()) == [new]
 
 
 def test_files_are_stored_by_content_once(make, graded):
@@ -76,7 +95,7 @@ def test_a_grader_that_raises_three_times_gives_an_error_report(make):
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     assert site.service.drain() == MAX_ATTEMPTS
-    assert len(calls) == MAX_ATTEMPTS
+    assert calls == [{NAME: FULL_MARKS.read_bytes()}] * MAX_ATTEMPTS  # the stored files, as taken
     with site.service.sessions() as session:
         [job] = session.scalars(select(Job))
         [report] = session.scalars(select(Report))
