@@ -18,11 +18,12 @@ from grader.exercises import Exercise, Limits, TestSpec
 from grader.intake import Submission
 from grader.match import grading
 
-CONFIG = [grading.CONFIG]  # the match.toml the service grades by; a test may use its own
+CONFIG = grading.CONFIG  # the match.toml the service grades by
 
 
-def config() -> grading.Config:
-    return grading.load(CONFIG[0])
+def config(**changes: Any) -> grading.Config:
+    """The match.toml's settings, ``changes`` (seed, openings, cpu_seconds) applied."""
+    return grading.load(CONFIG, **changes)
 
 
 def exercise() -> Exercise:
@@ -31,10 +32,10 @@ def exercise() -> Exercise:
     tests = tuple(TestSpec(o.name, f"Wins against {o.name} (full points at a win rate of "
                                    f"{o.win_rate:.0%})", o.points)
                   for o in chosen.opponents)
-    return Exercise(id=CONFIG[0].parent.name, title=chosen.title,
+    return Exercise(id=CONFIG.parent.name, title=chosen.title,
                     summary="An agent graded by play against the baselines.",
                     files=(chosen.file,), tests=tests, limits=Limits(),
-                    folder=CONFIG[0].parent)
+                    folder=CONFIG.parent)
 
 
 def by_play(exercise: Exercise) -> bool:

@@ -95,13 +95,22 @@ def replay(game: Game) -> str:
              f"{game.variant}, game {game.id}", draw(state)]
     for number, ply in enumerate(game.plies, 1):
         state = state.forecast_move(ply.move)
-        who = f"player {ply.player + 1} ({game.names[ply.player]})"
-        if not ply.agent:
-            facts = "the opening, placed by the referee"
-        else:
-            facts = f"{ply.cpu:.3f} s CPU, {ply.wall:.3f} s wall"
-            facts += f", searched to depth {ply.depth}" if ply.depth is not None else ""
-        lines += ["", f"move {number}: {who} to {ply.move} ({facts})", draw(state)]
-    winner = "nobody" if game.winner is None else game.names[game.winner]
-    lines += ["", f"won by {winner}: {game.reason}"]
+        lines += ["", describe(game, number, ply), draw(state)]
+    lines += ["", result(game)]
     return "\n".join(lines)
+
+
+def describe(game: Game, number: int, ply: Ply) -> str:
+    """One move in words: who, where, and its time and depth (or that it opened)."""
+    who = f"player {ply.player + 1} ({game.names[ply.player]})"
+    if not ply.agent:
+        facts = "the opening, placed by the referee"
+    else:
+        facts = f"{ply.cpu:.3f} s CPU, {ply.wall:.3f} s wall"
+        facts += f", searched to depth {ply.depth}" if ply.depth is not None else ""
+    return f"move {number}: {who} to {ply.move} ({facts})"
+
+
+def result(game: Game) -> str:
+    winner = "nobody" if game.winner is None else game.names[game.winner]
+    return f"won by {winner}: {game.reason}"

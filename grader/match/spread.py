@@ -20,7 +20,7 @@ from celery import Celery  # type: ignore[import-untyped]  # no type hints
 
 from grader.games.knights.rules import new_board
 from grader.match import sandbox, tournament
-from grader.match.player import Agent, Limits
+from grader.match.player import Agent
 from grader.match.referee import Game
 
 TASK = "grader.match.pairing"
@@ -43,7 +43,7 @@ def make_app(broker: str) -> Celery:
 def play_pairing(first: str, second: str, files: dict[str, str], settings: dict[str, Any],
                  class_name: str) -> list[dict[str, Any]]:
     """The task: a pairing's games, as JSON, played on this host in its sandbox."""
-    chosen = tournament.Settings(**{**settings, "limits": Limits(**settings["limits"])})
+    chosen = tournament.Settings.from_json(settings)
     with tempfile.TemporaryDirectory(prefix="minimax-pairing-") as temp:
         for name, data in files.items():
             (Path(temp) / f"{len(name)}-{name.encode().hex()}.py").write_bytes(

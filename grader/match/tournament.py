@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from grader.games.knights.rules import new_board
 from grader.match import referee
@@ -34,6 +34,11 @@ class Settings:
     seed: int
     openings: int  # per pairing, each played from both sides
     limits: Limits
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Settings":
+        """Settings from their ``asdict``: as a store's header or a task carries them."""
+        return cls(**{**data, "limits": Limits(**data["limits"])})
 
 
 class StoreMismatch(ValueError):

@@ -26,6 +26,7 @@ from grader import render
 from grader.intake import Rejected
 from grader.service import code_view, forms, gradebook, pages, roster, uploads
 from grader.service.core import Refused, Service, when
+from grader.service.leaderboard import Leaderboard
 from grader.service.lti.web import Tool
 from grader.service.models import ExerciseSetting, Student, Submission
 from grader.service.pool import Pool
@@ -420,12 +421,14 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     """The app; ``pool`` (started and stopped with the app) grades in the background."""
     web = Web(service)
     lti = Tool(web)
+    league = Leaderboard(web)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pool:
             pool.start()
         await run_in_threadpool(lti.start)
+        await run_in_threadpool(league.resume)
         try:
             yield
         finally:
@@ -454,6 +457,7 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
     app = Starlette(routes=[*lti.routes(), *Staff(web).routes(), *Similar(web).routes(),
+                            *league.routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],
                     exception_handlers={HTTPException: web.error, 500: web.error},

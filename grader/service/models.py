@@ -322,4 +322,7 @@ class LeagueGame(Base):
     game_id: Mapped[str] = mapped_column(Printable(600))
     first_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
     second_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
-    body: Mapped[str] = mapped_column(Text)  # referee.Game as JSON
+    # The result, read without the moves: the leaderboard needs no more.
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 0: first, 1: second
+    reason: Mapped[str] = mapped_column(PrintableText)
+    body: Mapped[str] = mapped_column(Text, deferred=True)  # referee.Game as JSON

@@ -42,6 +42,8 @@ def upgrade() -> None:
                   index=True),
         sa.Column("second_id", sa.Integer, sa.ForeignKey("students.id"), nullable=False,
                   index=True),
+        sa.Column("winner", sa.Integer, nullable=True),
+        sa.Column("reason", sa.Text, nullable=False),
         sa.Column("body", sa.Text, nullable=False),
         sa.UniqueConstraint("league_id", "game_id", name="uq_league_game"))
 

@@ -1,0 +1,166 @@
+"""The league's pages: the instructor plays a league over the students' latest
+agents and sees its leaderboard and every game; once the instructor opens it,
+a student sees the leaderboard and their own games. Each game is replayed on a
+page of its own: the board at each move as a table, the moves as text.
+
+The league plays in a thread of the web process, which plays its pairings here
+or sends them to the grading hosts (see ``leagues``); one league at a time.
+"""
+
+import threading
+from typing import Protocol
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from grader.match import grading, handin
+from grader.match.referee import Game, result
+from grader.service import forms, leagues
+from grader.service.models import LeagueGame, Student
+from grader.service.webpages import Pages
+
+SAVED = {"playing": "The league is being played: reload this page to see its games as "
+                    "they end.",
+         "shown": "Students see the leaderboard and their own games now.",
+         "hidden": "The leaderboard is hidden from students now."}
+
+
+class StudentPages(Pages, Protocol):
+    """What the league's pages use of the app's besides: the student of a link."""
+
+    async def student(self, request: Request) -> Student: ...
+
+
+class Leaderboard:
+    def __init__(self, web: StudentPages) -> None:
+        self.web = web
+        self.service = web.service
+        self.exercise_id = handin.exercise().id
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def routes(self) -> list[Route]:
+        return [Route("/i/league", self.instructor, methods=["GET"]),
+                Route("/i/league/play", self.play, methods=["POST"]),
+                Route("/i/league/shown", self.shown, methods=["POST"]),
+                Route("/i/league/students/{student:int}", self.instructor_student,
+                      methods=["GET"]),
+                Route("/i/league/games/{game:int}", self.instructor_game, methods=["GET"]),
+                Route("/s/{token}/league", self.student_page, methods=["GET"]),
+                Route("/s/{token}/league/games/{game:int}", self.student_game,
+                      methods=["GET"])]
+
+    # -- playing --------------------------------------------------------------------
+
+    def playing(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, league_id: int) -> bool:
+        """Play the league in a thread of its own: False while another plays."""
+        with self._lock:
+            if self.playing():
+                return False
+            self._thread = threading.Thread(
+                target=leagues.play, args=(self.service, league_id, self.service.options.workers),
+                name=f"league-{league_id}", daemon=True)
+            self._thread.start()
+            return True
+
+    def resume(self) -> None:
+        """Go on with a league the service stopped in the middle of (a restart)."""
+        for league_id in leagues.playing(self.service)[-1:]:
+            self.start(league_id)
+
+    def wait(self, seconds: float | None = None) -> None:
+        """Until the league playing now ends (the service's stop, and tests)."""
+        if self._thread is not None:
+            self._thread.join(seconds)
+
+    # -- the instructor's -----------------------------------------------------------
+
+    async def instructor(self, request: Request) -> Response:
+        secret = self.web.instructor_secret(request)
+        standing = await run_in_threadpool(leagues.standing, self.service, self.exercise_id)
+        return self.web.page("leaderboard.html", standing=standing, staff=True,
+                             config=handin.config(), playing=self.playing(),
+                             csrf=self.service.csrf(forms.instructor_subject(secret)),
+                             saved=SAVED.get(request.query_params.get("saved", "")),
+                             games_link=lambda game: f"/i/league/games/{game.id}")
+
+    async def play(self, request: Request) -> Response:
+        form = await self.web.instructor_form(request)
+        try:
+            config = handin.config(**{field: kind(str(form.get(field)).strip())
+                                      for field, kind in (("seed", int), ("openings", int),
+                                                          ("cpu_seconds", float))
+                                      if str(form.get(field) or "").strip()})
+        except (ValueError, grading.BadConfig):
+            return self.web.message("Not played", "Give the seed and the openings as whole "
+                                    "numbers (1 opening or more), and the CPU time a move as "
+                                    "seconds above 0.", 400, "/i/league")
+        if self.playing():
+            return self.web.message("Not played", "A league is being played now: play again "
+                                    "once it is done.", 409, "/i/league")
+        league_id = await run_in_threadpool(leagues.prepare, self.service, self.exercise_id,
+                                            config.settings)
+        if not self.start(league_id):
+            return self.web.message("Not played", "A league is being played now: play again "
+                                    "once it is done.", 409, "/i/league")
+        return RedirectResponse("/i/league?saved=playing", status_code=303)
+
+    async def shown(self, request: Request) -> Response:
+        form = await self.web.instructor_form(request)
+        shown = bool(form.get("shown"))
+        if not await run_in_threadpool(leagues.show, self.service, self.exercise_id, shown):
+            return self.web.message("Nothing to show", "No league has been played yet.", 409,
+                                    "/i/league")
+        return RedirectResponse(f"/i/league?saved={'shown' if shown else 'hidden'}",
+                                status_code=303)
+
+    async def instructor_student(self, request: Request) -> Response:
+        self.web.instructor_secret(request)
+        standing = await run_in_threadpool(leagues.standing, self.service, self.exercise_id)
+        student_id = request.path_params["student"]
+        if standing is None or student_id not in standing.names:
+            raise HTTPException(404)
+        return self.web.page("leaderboard_student.html", standing=standing,
+                             student_id=student_id, back="/i/league",
+                             games_link=lambda game: f"/i/league/games/{game.id}")
+
+    async def instructor_game(self, request: Request) -> Response:
+        self.web.instructor_secret(request)
+        found = await run_in_threadpool(leagues.game, self.service, request.path_params["game"])
+        if found is None:
+            raise HTTPException(404)
+        return self.replay(found, "/i/league")
+
+    # -- the students' ---------------------------------------------------------------
+
+    async def student_page(self, request: Request) -> Response:
+        student = await self.web.student(request)
+        back = f"/s/{request.path_params['token']}"
+        standing = await run_in_threadpool(leagues.standing, self.service, self.exercise_id)
+        if standing is None or not standing.league.shown:
+            return self.web.message("The league", "Your instructor has not opened the "
+                                    "league's leaderboard yet.", 200, back)
+        return self.web.page("leaderboard.html", standing=standing, staff=False,
+                             own=student.id, back=back, playing=self.playing(),
+                             games_link=lambda game: f"{back}/league/games/{game.id}")
+
+    async def student_game(self, request: Request) -> Response:
+        student = await self.web.student(request)
+        found = await run_in_threadpool(leagues.game, self.service, request.path_params["game"])
+        # Only the student's own games, and only while the instructor shows the league.
+        if found is None or student.id not in (found[0].first_id, found[0].second_id) or \
+                not await run_in_threadpool(leagues.shown_league, self.service,
+                                            found[0].league_id):
+            raise HTTPException(404)
+        return self.replay(found, f"/s/{request.path_params['token']}/league")
+
+    def replay(self, found: tuple[LeagueGame, Game], back: str) -> Response:
+        _, played = found
+        return self.web.page("game.html", game=played, frames=leagues.frames(played),
+                             result=result(played), back=back, marks=leagues.MARKS)

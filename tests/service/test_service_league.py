@@ -1,0 +1,194 @@
+"""The agent exercise on the service: an agent handed in through the student's
+page is graded by play; the instructor plays a league over the students'
+latest agents through the pages (in bubblewrap, as the service's local
+sandbox), reads its leaderboard and every game's replay, opens it to the
+students, each of whom sees it and their own games only; a league played again
+plays only what it lacks, and again the games of an agent handed in anew; a
+league the service stopped in the middle goes on when it starts again."""
+
+import html
+import json
+import os
+import re
+import shutil
+import time
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from conftest import skip_loudly
+from sqlalchemy import select
+from starlette.testclient import TestClient
+
+from grader.match import handin, league, sandbox, tournament
+from grader.match.referee import Game
+from grader.sandbox import local
+from grader.service import app, leagues
+from grader.service.models import LeagueGame
+from tests.service.conftest import ROOT
+
+AGENTS = ROOT / "tests" / "agents"
+ADA, BOB, CY = ("Ada", "ada@example.edu"), ("Bob", "bob@example.edu"), ("Cy", "cy@example.edu")
+FLAGS = {"seed": "7", "openings": "1", "cpu_seconds": "0.5"}
+
+
+@pytest.fixture(autouse=True)
+def quick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent exercise with one opening an opponent (its games take seconds)."""
+    if not local.is_boundary() and os.geteuid() == 0:
+        skip_loudly("agents in bubblewrap", "bwrap is not usable here")
+    folder = tmp_path / "exercise" / "agent"
+    folder.mkdir(parents=True)
+    shutil.copytree(handin.CONFIG.parent / "starter", folder / "starter")
+    text = handin.CONFIG.read_text()
+    (folder / "match.toml").write_text(text.replace("openings = 5", "openings = 1")
+                                       .replace("cpu_seconds = 1.0", "cpu_seconds = 0.5"))
+    monkeypatch.setattr(handin, "CONFIG", folder / "match.toml")
+
+
+def agent(name: str) -> tuple[str, bytes]:
+    return "agent.py", (AGENTS / f"{name}.py").read_bytes()
+
+
+def text(response) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.text)).split())
+
+
+def csrf(client: TestClient, path: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    assert found, path
+    return found.group(1)
+
+
+def play(client: TestClient, **flags: str) -> None:
+    response = client.post("/i/league/play", data={"csrf": csrf(client, "/i/league"),
+                                                   **FLAGS, **flags})
+    assert response.status_code == 303, response.text
+    ends = time.monotonic() + 300  # a wide margin on a loaded machine
+    while "is being played" in client.get("/i/league").text:
+        assert time.monotonic() < ends, "the league never ended"
+        time.sleep(0.2)
+
+
+def game_links(page: str) -> list[str]:
+    return re.findall(r'href="([^"]*/league/games/\d+)"', page)
+
+
+def stored(site) -> dict[str, tuple[int, list]]:
+    """Each stored game: its row's id and its moves."""
+    with site.service.sessions() as session:
+        rows = session.scalars(select(LeagueGame)).all()
+        return {row.game_id: (row.id, [p["move"] for p in json.loads(row.body)["plies"]])
+                for row in rows}
+
+
+def test_a_handed_in_agent_is_graded_by_play(make):
+    site = make(sandbox="local")
+    [token] = site.enrol(ADA)
+    assert site.hand_in(token, agent("weak"), exercise="agent").status_code == 303
+    assert site.service.drain() == 1
+    [attempt] = site.service.attempts(1, "agent", bodies=True)
+    report = json.loads(attempt.reports[0].body)
+    assert report["status"] == "graded" and report["max_score"] == 10
+    assert [t["name"] for t in report["tests"]] == ["random", "minimax", "alphabeta"]
+    assert "One lost game, move by move" in report["output"]["text"]
+    page = text(site.client.get(f"/s/{token}/attempts/{attempt.id}"))
+    assert "Wins against alphabeta" in page and "won 0 of 2" in page
+
+
+def test_the_league_through_the_pages(make):
+    site = make(sandbox="local")
+    ada, bob, cy = site.enrol(ADA, BOB, CY)
+    for token, name in ((ada, "weak"), (bob, "crash"), (cy, "illegal")):
+        assert site.hand_in(token, agent(name), exercise="agent").status_code == 303
+    assert "not opened" in text(site.client.get(f"/s/{ada}/league"))
+    client = site.login()
+    assert "No league has been played yet" in text(client.get("/i/league"))
+    play(client)
+
+    page = client.get("/i/league").text
+    board = text(client.get("/i/league"))
+    assert site.count("league_games") == 6  # 3 pairings, one opening from both sides
+    assert re.search(r"1\s+Ada #1\s+[-\d.]+\s+[-\d.]+ ± [\d.]+\s+4\s+4\s+0\s+0\s+0", board)
+    with site.service.sessions() as session:
+        games = {row.game_id: Game.from_json(json.loads(row.body))
+                 for row in session.scalars(select(LeagueGame))}
+    names = ["Ada #1", "Bob #2", "Cy #3"]  # rated in the order a league plays its pairings
+    rows = league.table(names, [games[game_id] for first, second in combinations(names, 2)
+                                for game_id, *_ in tournament.game_ids(first, second, 1)])
+    assert [row.name for row in rows] == re.findall(r'/i/league/students/\d+">([^<]+)<', page)
+    assert all(f"{row.ordinal:.2f}" in board for row in rows)
+
+    ada_page = client.get("/i/league/students/1")
+    assert len(game_links(ada_page.text)) == 4
+    replay = client.get(game_links(ada_page.text)[0])
+    assert replay.status_code == 200
+    played = games[html.unescape(replay.text.split("<h1>Game ", 1)[1].split("</h1>")[0])]
+    assert replay.text.count('<table class="board">') == len(played.plies) + 1
+    assert "<caption>The board after move 1: player 1" in replay.text
+    assert re.search(r"<li><a href=\"#move-1\">move 1: player 1 \(.+\) to \(\d, \d\) "
+                     r"\(the opening, placed by the referee\)</a></li>", replay.text)
+
+    # Opened to the students: each sees the table and their own games, no other's.
+    form = {"csrf": csrf(client, "/i/league"), "shown": "1"}
+    assert client.post("/i/league/shown", data=form).status_code == 303
+    client.cookies.clear()
+    own = client.get(f"/s/{bob}/league")
+    assert "Bob #2 (you)" in text(own) and "Ada #1 (you)" not in text(own)
+    assert len(game_links(own.text)) == 4
+    assert all(client.get(link).status_code == 200 for link in game_links(own.text))
+    number = re.compile(r"/(\d+)$")
+    adas = {number.search(link)[1] for link in game_links(client.get(f"/s/{ada}/league").text)}
+    theirs = adas - {number.search(link)[1] for link in game_links(own.text)}  # Ada v Cy
+    assert len(theirs) == 2 and all(
+        client.get(f"/s/{bob}/league/games/{key}").status_code == 404 for key in theirs)
+    assert client.get("/i/league").status_code == 403
+
+
+def test_a_league_played_again_plays_only_what_changed(make):
+    site = make(sandbox="local")
+    ada, bob, cy = site.enrol(ADA, BOB, CY)
+    for token in (ada, bob, cy):
+        site.hand_in(token, agent("weak"), exercise="agent")
+    client = site.login()
+    play(client)
+    first = stored(site)
+    assert len(first) == 6
+    play(client)  # the same settings: nothing is missing, nothing is played
+    assert stored(site) == first
+    site.clock.advance(minutes=1)
+    client.cookies.clear()
+    site.hand_in(bob, agent("illegal"), exercise="agent")
+    client = site.login()
+    play(client)
+    again = stored(site)
+    bobs = {game_id for game_id in first if "Bob #2" in game_id}
+    assert {k: v for k, v in again.items() if k not in bobs} == \
+        {k: v for k, v in first.items() if k not in bobs}
+    # Played again from the same openings, where Bob's new agent moves off the board.
+    assert all(again[k][0] != first[k][0] and again[k][1][:2] == first[k][1][:2]
+               and len(again[k][1]) < len(first[k][1]) for k in bobs)
+    play(client, seed="8")  # other settings: a new league, its own openings
+    assert site.count("leagues") == 2 and site.count("league_games") == 12
+
+
+def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make):
+    site = make(sandbox="local")
+    for token in site.enrol(ADA, BOB, CY):
+        site.hand_in(token, agent("weak"), exercise="agent")
+    settings = handin.config(seed=7).settings
+    league_id = leagues.prepare(site.service, "agent", settings)  # playing, as at a stop
+    names = {"Ada #1": 1, "Bob #2": 2}
+    tournament.play_pairing("Ada #1", "Bob #2",
+                            lambda who: sandbox.student(who, AGENTS / "weak.py", "Agent"),
+                            settings, leagues.Stored(site.service.sessions, league_id, names))
+    before = stored(site)
+    assert len(before) == 2
+    again = make(sandbox="local")  # the same folder, as a restarted service finds it
+    with TestClient(app.build(again.service)):  # its start goes on with the league
+        ends = time.monotonic() + 300  # a wide margin on a loaded machine
+        while leagues.playing(again.service):
+            assert time.monotonic() < ends, "the league never went on"
+            time.sleep(0.2)
+    after = stored(again)
+    assert len(after) == 6 and {k: after[k] for k in before} == before
