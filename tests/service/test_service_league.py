@@ -4,7 +4,8 @@ latest agents through the pages (in bubblewrap, as the service's local
 sandbox), reads its leaderboard and every game's replay, opens it to the
 students, each of whom sees it and their own games only; a league played again
 plays only what it lacks, and again the games of an agent handed in anew; a
-league the service stopped in the middle goes on when it starts again."""
+league the service stopped in the middle goes on when it starts again; with a
+broker, the pairings are played by minimax-grader match-host processes."""
 
 import html
 import json
@@ -26,6 +27,7 @@ from grader.sandbox import local
 from grader.service import app, leagues
 from grader.service.models import LeagueGame
 from tests.service.conftest import ROOT
+from tests.service.test_league_hosts import broker  # noqa: F401  (a fixture)
 
 AGENTS = ROOT / "tests" / "agents"
 ADA, BOB, CY = ("Ada", "ada@example.edu"), ("Bob", "bob@example.edu"), ("Cy", "cy@example.edu")
@@ -192,3 +194,16 @@ def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make):
             time.sleep(0.2)
     after = stored(again)
     assert len(after) == 6 and {k: after[k] for k in before} == before
+
+
+def test_a_league_on_the_grading_hosts(make, broker):  # noqa: F811
+    site = make(sandbox="local", broker=broker)
+    for token, name in zip(site.enrol(ADA, BOB, CY), ("weak", "crash", "illegal"), strict=True):
+        site.hand_in(token, agent(name), exercise="agent")
+    client = site.login()
+    play(client)
+    first = stored(site)
+    assert len(first) == 6 and "stopped" not in text(client.get("/i/league"))
+    assert re.search(r"1 Ada #1 [-\d.]+ [-\d.]+ ± [\d.]+ 4 4 0 0 0", text(client.get("/i/league")))
+    play(client)  # nothing missing: nothing sent
+    assert stored(site) == first
