@@ -8,6 +8,7 @@ and values. Nothing is added or left out: the parts, read in order, say what
 the message says.
 """
 
+import html
 import re
 from typing import Any
 
@@ -74,3 +75,52 @@ def parts(test: dict[str, Any]) -> list[Part]:
     shown = {"kind": "board", "columns": board["columns"], "rows": rows,
              "note": board["note"], "summary": summary(board)}
     return [*_text(before), shown, *_text(after)]
+
+
+def _board_html(part: Part, number: int) -> str:
+    """A board as a table: column and row headers from the game's labels, each cell
+    its mark on screen and its word for a screen reader, the summary as its description."""
+    described = f"board-{number}"
+    labelled = bool(part["rows"][0]["label"])
+    corner = "<td></td>" if labelled else ""
+    head = "".join(f'<th scope="col">{html.escape(column)}</th>' for column in part["columns"])
+    rows = "".join(
+        "<tr>" + (f'<th scope="row">{html.escape(row["label"])}</th>' if labelled else "")
+        + "".join(f'<td><span aria-hidden="true">{html.escape(cell["mark"])}</span>'
+                  f'<span class="sr-only">{html.escape(cell["word"])}</span></td>'
+                  for cell in row["cells"]) + "</tr>"
+        for row in part["rows"])
+    return (f'<p class="sr-only" id="{described}">{html.escape(part["summary"])}</p>\n'
+            f'<table class="board" aria-describedby="{described}">'
+            f'<caption>The position: {html.escape(part["note"])}</caption>\n'
+            f"<thead><tr>{corner}{head}</tr></thead>\n<tbody>{rows}</tbody></table>")
+
+
+def to_html(shown: list[Part], number: int) -> str:
+    """The parts as HTML, every string escaped; ``number`` tells this test's board
+    apart from the others' on one page."""
+    out = []
+    for part in shown:
+        if part["kind"] == "board":
+            out.append(_board_html(part, number))
+        elif part["kind"] == "values":
+            out.append('<dl class="values">' + "".join(
+                f"<dt>{html.escape(name)}</dt><dd>{html.escape(value)}</dd>"
+                for name, value in part["values"]) + "</dl>")
+        else:
+            out.append(f'<p class="message">{html.escape(part["text"])}</p>')
+    return "\n".join(out)
+
+
+# How the parts look: the service's style sheet and the batch's pages both hold it.
+CSS = """
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden;
+           clip: rect(0 0 0 0); white-space: nowrap; }
+p.message { white-space: pre-wrap; }
+table.board { width: auto; }
+table.board td, table.board th { text-align: center; min-width: 2.5rem;
+                                 font-family: ui-monospace, monospace; }
+dl.values { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; }
+dl.values dt { font-weight: bold; }
+dl.values dd { margin: 0; font-family: ui-monospace, monospace; white-space: pre-wrap; }
+"""

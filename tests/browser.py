@@ -3,6 +3,8 @@
 The page is loaded from a file:// URL; Chromium prints the DOM it built or
 writes a screenshot, then quits. A test that needs it takes the ``chromium``
 fixture of conftest.py, which skips loudly (or fails under CI) without one.
+``driven`` is Chromium driven by selenium, for pages used as a person uses
+them, and ``accessible`` has axe-core check such a page against WCAG 2.1 A and AA.
 """
 
 import os
@@ -11,6 +13,7 @@ import struct
 import subprocess
 import tempfile
 import zlib
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from shutil import which
@@ -95,3 +98,44 @@ def png_size(png):
     if len(zlib.decompress(chunks[b"IDAT"])) != height * row:
         raise ValueError("the image data does not fill the image")
     return width, height
+
+
+# WCAG 2.0 and 2.1, A and AA (the axe-core that axe-selenium-python bundles tags no
+# rule wcag21a, and refuses a tag it has no rule for).
+WCAG = ["wcag2a", "wcag2aa", "wcag21aa"]
+
+
+@contextmanager
+def driven(chromium_path, chromedriver, home):
+    """A fresh headless Chromium driven by selenium, with its profile and HOME in the
+    folder ``home``; always quit afterwards."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    # Both paths given: selenium then never runs Selenium Manager, which would download.
+    options.binary_location = chromium_path
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", "--no-proxy-server", "--window-size=1920,1400",
+                 f"--user-data-dir={Path(home) / 'chromium-profile'}"):
+        options.add_argument(flag)
+    # A throwaway HOME too: Chromium writes there (crash reports, certificates) whatever
+    # the profile, and a shared HOME would make runs depend on each other.
+    service = Service(executable_path=chromedriver, env={**os.environ, "HOME": str(home)})
+    chrome = webdriver.Chrome(service=service, options=options)
+    try:
+        chrome.set_page_load_timeout(30)
+        yield chrome
+    finally:
+        chrome.quit()
+
+
+def accessible(driver):
+    """axe-core finds no WCAG 2.1 A or AA violation on the page ``driver`` shows."""
+    from axe_selenium_python import Axe
+
+    driver.set_script_timeout(60)  # axe-core takes a few seconds on a loaded machine
+    axe = Axe(driver)
+    axe.inject()
+    found = axe.run(options={"runOnly": {"type": "tag", "values": WCAG}})
+    assert found["violations"] == [], axe.report(found["violations"])

@@ -2,6 +2,7 @@
 
 import json
 import re
+import shutil
 import statistics
 from collections import Counter
 from html.parser import HTMLParser
@@ -9,9 +10,13 @@ from urllib.parse import unquote
 
 import browser
 import jsonschema
-from conftest import ROOT
+import pytest
+from conftest import ROOT, skip_loudly
+from markupsafe import Markup
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
-from grader import exercises
+from grader import exercises, intake, report_parts, similarity
 from grader.batch import page
 from grader.batch import summary as summary_module
 from grader.contracts.hints import HINTS
@@ -408,6 +413,104 @@ def test_a_browser_shows_the_page(chromium, tmp_path, capsys):
     assert png.stat().st_size > 10 * empty.stat().st_size
     with capsys.disabled():
         print(f"\nscreenshot of the summary page: {png.relative_to(ROOT)}")
+
+
+@pytest.fixture
+def driver(chromium, tmp_path):
+    """Chromium driven by selenium (chromedriver on PATH), for axe-core."""
+    chromedriver = shutil.which("chromedriver")
+    if chromedriver is None:
+        skip_loudly("the summary page under axe-core", "no chromedriver on PATH "
+                    "(Debian: apt-get install chromium-driver)")
+    with browser.driven(chromium, chromedriver, tmp_path) as chrome:
+        yield chrome
+
+
+def test_axe_finds_no_wcag_violation_on_the_summary_and_a_pair_page(driver, tmp_path):
+    summary = a_class()
+    summary["similar"] = [{"students": ["bob", "erin"], "shares": [0.9, 0.8],
+                           "page": "similar/1.html"}]
+    index = tmp_path / "index.html"
+    index.write_text(page.render(summary), encoding="utf-8")
+    driver.get(index.as_uri())
+    # Landmarks: the banner holds the title and the nav, which links every section.
+    assert driver.find_element(By.CSS_SELECTOR, "header h1").text.startswith(EXERCISE.title)
+    sections = [s.get_attribute("id") for s in driver.find_elements(By.CSS_SELECTOR, "main h2")]
+    links = driver.find_elements(By.CSS_SELECTOR, "header nav a")
+    assert [a.get_attribute("hash") for a in links] == [f"#{s}" for s in sections]
+    # From the keyboard: the first Tab reaches the nav, Enter goes to its section.
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    assert driver.switch_to.active_element == links[0]
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    assert driver.current_url.endswith(links[0].get_attribute("hash"))
+    words = driver.find_element(By.ID, "histogram-words").get_attribute("textContent")
+    assert words.startswith("Scores: ") and "student" in words
+    browser.accessible(driver)
+
+    pair = similarity.Pair("bob", "erin", 0.9, 0.8, Markup('<mark class="shared">def f'
+                                                           "():</mark>\n    return 1"),
+                           Markup('<mark class="shared">def f():</mark>'))
+    shown = tmp_path / "similar" / "1.html"
+    shown.parent.mkdir()
+    shown.write_text(page.pair_page("helpers", pair), encoding="utf-8")
+    driver.get(shown.as_uri())
+    assert driver.find_element(By.CSS_SELECTOR, "header nav a").get_attribute(
+        "href") == index.as_uri()
+    browser.accessible(driver)
+
+
+def a_failed_report():
+    """A report whose min_value failed on a position its event carries as a board."""
+    from test_report_parts import built, event_of, failed
+
+    from grader import report as reports
+    from grader.contracts.run import Run
+    from grader.games import isolation
+
+    mismatch = failed(isolation.positions()[:6], 3)
+    test = built(event_of(mismatch))
+    passed = [{"event": "test", "name": t.name, "status": "passed", "message": "",
+               "mistakes": []} for t in EXERCISE.tests if t.name != test["name"]]
+    run = Run("local", EXERCISE.limits.facts(),
+              [event_of(mismatch), *passed, {"event": "session", "notes": [],
+                                             "output": {"text": SCRIPT, "bytes": 25}}])
+    return reports.build(EXERCISE, intake.Submission({"minimax_helpers.py": b""}), run, 1)
+
+
+def test_a_students_report_page_reads_as_text_with_the_board_as_a_table(driver, tmp_path):
+    shown = tmp_path / "reports" / f"{ODD}.html"
+    shown.parent.mkdir()
+    shown.write_text(page.report_page(ODD, a_failed_report()), encoding="utf-8")
+    driver.get(shown.as_uri())
+    no_script = driver.find_elements(By.TAG_NAME, "script")
+    assert no_script == [] and SCRIPT in driver.find_element(By.TAG_NAME, "pre").text
+    [section] = driver.find_elements(By.CSS_SELECTOR, "main section[aria-labelledby^=test]")
+    assert section.find_element(By.TAG_NAME, "h2").text == \
+        "min_value on all 155 reachable positions: FAILED"
+    board = section.find_element(By.CSS_SELECTOR, "table.board")
+    assert board.find_element(By.TAG_NAME, "caption").text == "The position: player 2 to move"
+    assert [th.text for th in board.find_elements(By.CSS_SELECTOR, "thead th")] == \
+        ["x=0", "x=1", "x=2"]
+    assert [th.text for th in board.find_elements(By.CSS_SELECTOR, "tbody th")] == \
+        ["y=0", "y=1"]
+    # What a screen reader reads: the summary describes the table, each cell in words.
+    described = driver.find_element(By.ID, board.get_attribute("aria-describedby"))
+    assert described.get_attribute("textContent").startswith("Board 3 x 2, player 2 to move.")
+    assert [cell.get_attribute("textContent") for cell in
+            board.find_elements(By.CSS_SELECTOR, "tbody tr:last-child span.sr-only")] == \
+        ["empty", "empty", "closed"]
+    assert section.find_elements(By.TAG_NAME, "pre") == []
+    assert [dt.text for dt in section.find_elements(By.CSS_SELECTOR, "dl.values dt")] == \
+        ["expected", "got"]
+    links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "nav a")]
+    assert [unquote(link.rsplit("/", 1)[1]) for link in links] == \
+        ["index.html", f"{ODD}.txt", f"{ODD}.json"]
+    browser.accessible(driver)
+
+
+def test_the_service_styles_the_report_parts_as_the_batch_does():
+    style = (ROOT / "grader" / "service" / "templates" / "style.css").read_text()
+    assert report_parts.CSS.strip() in style
 
 
 # --- statuses, mistakes and long ids ----------------------------------------------------

@@ -9,11 +9,15 @@ reads the same offline, from a copied folder or from a zip of the results.
 import html
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import quote
 
-from grader.batch.summary import Summary, shown_id
+from grader import report_parts
+from grader.batch.summary import Summary, report_file, shown_id
+from grader.render import MARKS
+from grader.report import Report
 
 CSS = """
 :root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa;
@@ -23,7 +27,15 @@ CSS = """
 body { margin: 0; color: var(--ink); background: #fff;
        font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
              sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 28px 32px 48px; }
+header, nav, main { max-width: 1200px; margin: 0 auto; padding: 0 32px; }
+header { padding-top: 28px; }
+main { padding-bottom: 48px; }
+nav ul { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 8px 0 0; padding: 0;
+         list-style: none; }
+a:focus-visible { outline: 3px solid var(--bar); outline-offset: 2px; }
+caption { text-align: left; color: var(--muted); font-size: 13px; padding: 0 0 6px; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden;
+           clip: rect(0 0 0 0); white-space: nowrap; }
 h1 { font-size: 26px; margin: 0 0 2px; }
 h1 .id, code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
                font-size: 0.9em; }
@@ -176,13 +188,11 @@ def _header(summary: Summary) -> str:
                     f'<span class="label">{label}</span></li>' for label, value in cards)
     ungraded = ('<p class="callout warn">No student has been graded yet: there are no '
                 'scores to sum up.</p>' if not counts["graded"] else "")
-    return f"""<header>
-<h1>{_e(summary["title"])}<span class="id">{_e(summary["exercise"])}</span></h1>
+    return f"""<h1>{_e(summary["title"])}<span class="id">{_e(summary["exercise"])}</span></h1>
 <p class="meta">Summary of a batch run \u00b7 generated {_e(summary["generated_at"])}
 \u00b7 grader {_e(summary["grader_version"])} \u00b7 sandbox {_e(summary["sandbox"])}</p>
 <ul class="cards">{items}</ul>
-{ungraded}
-</header>"""
+{ungraded}"""
 
 
 def _pending(summary: Summary) -> str:
@@ -244,7 +254,8 @@ def _chart(summary: Summary) -> str:
     empty = (f'<text class="title" x="{LEFT + plot_w / 2}" y="{TOP + plot_h / 2}" '
              f'text-anchor="middle">no graded students yet</text>' if not peak else "")
     return f"""<svg id="histogram" width="{CHART_WIDTH}" height="{CHART_HEIGHT}" \
-viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img" aria-labelledby="histogram-title">
+viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img" aria-labelledby="histogram-title" \
+aria-describedby="histogram-words">
 <title id="histogram-title">Scores of the graded students</title>
 {grid}{bars}{empty}
 <line class="axis" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>{ticks}
@@ -255,12 +266,29 @@ text-anchor="middle">students</text>
 </svg>"""
 
 
+def _anchor(title: str) -> str:
+    """A section's heading's id, from its title: the nav's links go there (prefixed:
+    the sections' tables and lists have the plain names as ids)."""
+    return "-".join(["about", *title.lower().split()])
+
+
 def _section(title: str, body: str) -> str:
-    return f"<section>\n<h2>{title}</h2>\n{body}\n</section>"
+    return (f'<section aria-labelledby="{_anchor(title)}">\n<h2 id="{_anchor(title)}">{title}'
+            f"</h2>\n{body}\n</section>")
+
+
+def _counted(summary: Summary) -> str:
+    """The chart in words, bar by bar: its text alternative."""
+    bins, top = summary["scores"]["histogram"], summary["max_score"]
+    said = [f'{_plural(b["count"], "student")} from {_number(b["low"])} to '
+            f'{"" if b["high"] == top else "below "}{_number(b["high"])}' for b in bins
+            if b["count"]]
+    return ("Scores: " + "; ".join(said) + ".") if said else "No graded students yet."
 
 
 def _histogram(summary: Summary) -> str:
     return _section("Scores", f"""<div class="chart">{_chart(summary)}
+<p class="sr-only" id="histogram-words">{_e(_counted(summary))}</p>
 <p class="note">Each bar counts the graded students whose score is at least its left edge and
 below its right one; the last bar also holds the full marks. Students not graded (a grader
 error, pending) are not counted.</p></div>""")
@@ -288,9 +316,10 @@ rate leaves out the rejected, whose tests never ran):
 <span class="passed">passed</span><span class="failed">failed</span>
 <span class="error">error</span><span class="timeout">timeout</span>
 <span class="rejected">rejected</span></p>
-<table id="tests">
-<thead><tr><th>test</th><th class="num">points</th><th class="num">passed</th>
-<th style="width:45%">results</th></tr></thead>
+<table id="tests"><caption>Each test's results</caption>
+<thead><tr><th scope="col">test</th><th scope="col" class="num">points</th>
+<th scope="col" class="num">passed</th><th scope="col" style="width:45%">results</th></tr>
+</thead>
 <tbody>{rows}</tbody>
 </table>""")
 
@@ -310,8 +339,9 @@ def _mistakes(summary: Summary) -> str:
         f'<td>{_e(m["hint"])}</td><td>{_links(m["students"], summary["students"])}</td></tr>'
         for m in mistakes)
     return _section("Diagnosed mistakes", f"""<table id="mistakes">
-<thead><tr><th>mistake</th><th class="num">students</th><th style="width:45%">the hint they \
-got</th><th>who</th></tr></thead>
+<caption>Mistakes, most common first</caption>
+<thead><tr><th scope="col">mistake</th><th scope="col" class="num">students</th>
+<th scope="col" style="width:45%">the hint they got</th><th scope="col">who</th></tr></thead>
 <tbody>{rows}</tbody>
 </table>""")
 
@@ -326,7 +356,8 @@ def _regrade(summary: Summary) -> str:
                        f'<td>{_e(r["reason"])}</td></tr>' for r in entries)
         body = (f'<p class="note">The grader failed on these submissions: no score was '
                 f'charged. Grade them again.</p>\n<table id="regrade">'
-                f'<thead><tr><th>student</th><th>why</th></tr></thead>'
+                f'<caption>Submissions to grade again</caption><thead><tr>'
+                f'<th scope="col">student</th><th scope="col">why</th></tr></thead>'
                 f'<tbody>{rows}</tbody></table>')
     return _section("To regrade", body)
 
@@ -376,8 +407,42 @@ def pair_page(exercise_id: str, pair: Any) -> str:
         for who, share, code in ((pair.left, pair.left_share, pair.left_html),
                                  (pair.right, pair.right_share, pair.right_html)))
     title = f"{exercise_id}: {pair.left} and {pair.right}"
-    return document(title, f'<h1>{_e(title)}</h1>\n<p><a href="../index.html">Back to the '
-                           f'summary</a></p>\n<div class="pair">{sides}</div>')
+    return document(title, f'<div class="pair">{sides}</div>', f"<h1>{_e(title)}</h1>",
+                    [("../index.html", "Back to the summary")])
+
+
+def _failed_test(number: int, test: Row) -> str:
+    """A test that did not pass: its heading, its message as parts, its hint."""
+    hint = f'<p class="hint">Hint: {_e(test["hint"])}</p>' if test["hint"] else ""
+    return (f'<section aria-labelledby="test-{number}">\n<h2 id="test-{number}">'
+            f'{_e(test["title"])}: {_e(MARKS[test["status"]])}</h2>\n'
+            f'{report_parts.to_html(report_parts.parts(test), number)}\n{hint}\n</section>')
+
+
+def report_page(student: str, report: Report) -> str:
+    """One student's report as a page, beside its text and JSON in reports/: a heading
+    per test that did not pass, its position as a table, expected and got as text."""
+    rows = "".join(f'<tr class="{_e(t["status"])}"><th scope="row">{_e(t["title"])}</th>'
+                   f'<td>{_e(MARKS[t["status"]])}</td><td class="num">{_number(t["score"])}/'
+                   f'{_number(t["max_score"])}</td></tr>' for t in report["tests"])
+    failed = "\n".join(_failed_test(number, test) for number, test
+                       in enumerate(report["tests"], 1) if test["status"] != "passed")
+    notes = "".join(f'<p class="note">Note: {_e(note)}</p>' for note in report["notes"])
+    output = report["output"]
+    printed = (f'<section aria-labelledby="output"><h2 id="output">What the code printed'
+               f'{" (cut)" if output["truncated"] else ""}</h2>\n<pre tabindex="0">'
+               f'{_e(output["text"])}</pre></section>' if output["text"] else "")
+    body = (f'<p class="verdict">{_e(report["message"])}</p>\n<table id="tests">'
+            f'<caption>Tests</caption><thead><tr><th scope="col">test</th>'
+            f'<th scope="col">result</th><th scope="col" class="num">points</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>\n{failed}\n{notes}\n{printed}")
+    top = (f'<h1>{_student(student)}<span class="id">{_e(report["exercise"])}</span></h1>\n'
+           f'<p class="meta">{_e(report["title"])} \u00b7 grader '
+           f'{_e(report["grader_version"])}</p>')
+    beside = [(quote(report_file(student, suffix).split("/", 1)[1]), what)
+              for suffix, what in (("txt", "The report as text"), ("json", "as JSON"))]
+    return document(f"{student}: {report['title']} ({report['exercise']})", body, top,
+                    [("../index.html", "Back to the summary"), *beside])
 
 
 def _ignored(summary: Summary) -> str:
@@ -406,29 +471,39 @@ def _students(summary: Summary) -> str:
     rows = ("".join(_student_row(entry, hints) for entry in summary["students"])
             or '<tr><td colspan="5" class="note">No submissions were found.</td></tr>')
     return _section("Students", f"""<table id="students">
-<thead><tr><th>student</th><th class="num">score</th><th>status</th><th>mistakes</th>
-<th style="width:46%">message</th></tr></thead>
+<caption>Every student, with the first line of their report</caption>
+<thead><tr><th scope="col">student</th><th scope="col" class="num">score</th>
+<th scope="col">status</th><th scope="col">mistakes</th>
+<th scope="col" style="width:46%">message</th></tr></thead>
 <tbody>{rows}</tbody>
 </table>""")
 
 
-SECTIONS = (_header, _pending, _histogram, _tests, _mistakes, _regrade, _students,
-            _identical, _similar, _ignored)
+SECTION_TITLE = re.compile(r'<h2 id="([^"]+)">([^<]+)</h2>')
+SECTIONS = (_pending, _histogram, _tests, _mistakes, _regrade, _students, _identical,
+            _similar, _ignored)
 
 
-def document(title: str, body: str) -> str:
+def document(title: str, body: str, top: str = "", links: Iterable[tuple[str, str]] = ()
+             ) -> str:
     """A complete HTML5 document in this page's style, as text (``title`` escaped
-    here, ``body`` HTML already)."""
+    here, ``body`` and ``top`` HTML already): ``top`` in the page's header, then
+    a nav of ``links`` (href, text), then ``body`` as its main content."""
+    items = "".join(f'<li><a href="{_e(href)}">{_e(text)}</a></li>' for href, text in links)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_e(title)}</title>
-<style>{CSS}</style>
+<style>{CSS}{report_parts.CSS}</style>
 </head>
 <body>
-<main>
+<header>
+{top}
+<nav aria-label="On this page"><ul>{items}</ul></nav>
+</header>
+<main id="main">
 {body}
 </main>
 </body>
@@ -439,4 +514,7 @@ def document(title: str, body: str) -> str:
 def render(summary: Summary) -> str:
     """The summary page: a complete HTML5 document, as text."""
     body = "\n".join(part for part in (section(summary) for section in SECTIONS) if part)
-    return document(f"{summary['title']} ({summary['exercise']}): batch summary", body)
+    # The nav links every section the page holds (their titles are the page's own words).
+    links = [(f"#{anchor}", title) for anchor, title in SECTION_TITLE.findall(body)]
+    return document(f"{summary['title']} ({summary['exercise']}): batch summary", body,
+                    _header(summary), links)

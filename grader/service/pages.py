@@ -4,8 +4,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
+from grader import report_parts
 from grader.exercises import Exercise
-from grader.report_parts import parts
 from grader.service import overrides, scores
 from grader.service.core import Service, when
 from grader.service.models import ExerciseSetting, Note, Submission
@@ -77,9 +79,10 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
 
 
 def with_parts(report: dict[str, Any]) -> dict[str, Any]:
-    """The report with each test's message cut into the parts its page shows."""
-    for test in report["tests"]:
-        test["parts"] = parts(test)
+    """The report with each test's message as the page shows it (``shown``): text,
+    its board as a table, its named values (``grader.report_parts``; escaped there)."""
+    for number, test in enumerate(report["tests"], 1):
+        test["shown"] = Markup(report_parts.to_html(report_parts.parts(test), number))
     return report
 
 

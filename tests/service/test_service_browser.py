@@ -7,7 +7,6 @@ Each step leaves a screenshot in test-artifacts/screenshots/ (kept by CI).
 """
 
 import csv
-import os
 import re
 import shutil
 import signal
@@ -20,11 +19,8 @@ from pathlib import Path
 
 import browser
 import pytest
-from axe_selenium_python import Axe
 from conftest import ROOT, skip_loudly
-from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service as DriverService
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -46,9 +42,6 @@ SERVER_STARTS_WITHIN = 30
 FULL_MARKS_SUMMARY = "10/10 points: 4 of 4 tests passed."
 HINT = "Hint: Your terminal values are the wrong way round."
 FAILED_TEST = "min_value on all 155 reachable positions: FAILED"
-# WCAG 2.0 and 2.1, A and AA (the axe-core that axe-selenium-python bundles tags no
-# rule wcag21a, and refuses a tag it has no rule for).
-WCAG = ["wcag2a", "wcag2aa", "wcag21aa"]
 # The serve command's line for each new student: "name <email>: link".
 STUDENT_LINE = re.compile(r"^(?P<name>.*) <(?P<email>[^<>]+)>: (?P<link>http://\S+/s/\S+)$")
 
@@ -158,42 +151,19 @@ def driver(tools: tuple[str, str], request: pytest.FixtureRequest,
     """A fresh headless Chromium with a profile of its own, always quit afterwards; a
     failed test leaves a screenshot of the page it stopped on."""
     failed = request.session.testsfailed
-    chromium, chromedriver = tools
-    options = webdriver.ChromeOptions()
-    # Both paths given: selenium then never runs Selenium Manager, which would download.
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--no-proxy-server", "--window-size=1920,1400",
-                 f"--user-data-dir={tmp_path / 'chromium-profile'}"):
-        options.add_argument(flag)
-    # A throwaway HOME too: Chromium writes there (crash reports, certificates) whatever
-    # the profile, and a shared HOME would make runs depend on each other.
-    service = DriverService(executable_path=chromedriver,
-                            env={**os.environ, "HOME": str(tmp_path)})
-    chrome = webdriver.Chrome(service=service, options=options)
-    try:
-        chrome.set_page_load_timeout(30)
+    with browser.driven(*tools, tmp_path) as chrome:
         yield chrome
         if request.session.testsfailed > failed:
-            shot(chrome, f"failed-{request.node.name}")
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            chrome.save_screenshot(str(SHOTS / f"failed-{request.node.name}.png"))
             print(f"the page at {chrome.current_url}:\n{chrome.page_source[-5000:]}")
-    finally:
-        chrome.quit()
 
 
 def shot(driver: WebDriver, step: str) -> None:
+    """A screenshot of the page, which axe-core then checks (no WCAG A/AA violation)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert driver.save_screenshot(str(SHOTS / f"{step}.png")), step
-    accessible(driver)
-
-
-def accessible(driver: WebDriver) -> None:
-    """axe-core finds no WCAG 2.1 A or AA violation on the page."""
-    driver.set_script_timeout(60)  # axe-core takes a few seconds on a loaded machine
-    axe = Axe(driver)
-    axe.inject()
-    found = axe.run(options={"runOnly": {"type": "tag", "values": WCAG}})
-    assert found["violations"] == [], axe.report(found["violations"])
+    browser.accessible(driver)
 
 
 def words(element: WebElement) -> str:
