@@ -12,16 +12,14 @@ the test's time. A tree is only ever shown as found: when the student's code
 fails on trees (it reads the board itself, say), nothing is shown.
 """
 
+from __future__ import annotations
+
 import hashlib
 import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from hypothesis import HealthCheck, find, settings
-from hypothesis import strategies as st
-from hypothesis.errors import Flaky, NoSuchExample
+from typing import TYPE_CHECKING, Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import tree as game
@@ -29,6 +27,9 @@ from grader.games.tree import Tree
 from grader.harness.judging.checks import is_move
 from grader.harness.judging.probes import SearchProbe
 from grader.harness.runtime.student import Raised, StudentFault
+
+if TYPE_CHECKING:  # hypothesis is imported where a tree is looked for: only once a test failed
+    from hypothesis import strategies as st
 
 CALLS = 300  # the student's calls one search may make: well under a second in all
 MOST_CALLS = 1000  # terminal tests in one call on a tree (a few dozen nodes) before it is stopped
@@ -44,6 +45,7 @@ Answer = tuple[Any, Tested]  # what a search returned, and its terminal tests
 def trees() -> st.SearchStrategy[Tree]:
     """Trees of up to a dozen leaves, each node with 1 to 3 children; the
     root has children (a search with no move to choose tells nothing)."""
+    from hypothesis import strategies as st
     node: st.SearchStrategy[Tree] = st.recursive(st.just([]), lambda children: st.lists(
         children, min_size=1, max_size=MAX_BRANCHING), max_leaves=12)
     return st.lists(node, min_size=1, max_size=MAX_BRANCHING)
@@ -76,6 +78,9 @@ def smallest(probe: SearchProbe, name: str, cases: st.SearchStrategy[Case],
     """The smallest case on which the student's ``name(root, *extra)`` answers
     as ``differs(tree, extra, answer)`` says the reference would not, or None
     when none was found within the bounds (``examples`` drawn, ``CALLS`` made)."""
+    from hypothesis import HealthCheck, find, settings
+    from hypothesis.errors import Flaky, NoSuchExample
+
     left = [CALLS]
 
     def ask(case: Case) -> Answer | None:
