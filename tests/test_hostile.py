@@ -12,7 +12,9 @@ same time was not affected.
 Every case also runs through the bubblewrap sandbox, as the tests' own user
 and, when that is root, as an ordinary user too (``@bwrap-as-user``), and
 must hold there as in Docker. The cases marked ``local`` run through the bare
-local sandbox as an ordinary user (it refuses root).
+local sandbox as an ordinary user (it refuses root). A case the intake must
+reject never reaches a sandbox: it runs where its ``case.toml`` says only (as
+root through Docker's, and as an ordinary user through the local one).
 """
 
 import json
@@ -29,7 +31,7 @@ from pathlib import Path
 
 import pytest
 import unprivileged
-from conftest import ROOT, SOLUTIONS, skip_loudly
+from conftest import EXERCISES, ROOT, skip_loudly, solution
 
 from grader import exercises, grading, report
 from grader.sandbox.docker import LABEL, DockerSandbox
@@ -40,7 +42,7 @@ MARGIN = 20  # seconds a run may take beyond its own limit
 MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
 # Source the student's code must never be able to show in a report.
 SECRET_SOURCES = [
-    *sorted(ROOT.glob("grader/data/exercises/*/suite/*.py")), *sorted(SOLUTIONS.glob("*/*.py")),
+    *sorted(EXERCISES.glob("*/suite/*.py")), *sorted(EXERCISES.glob("*/solution/*.py")),
     *[ROOT / "grader" / "harness" / path for path in (
         "isolation/search.py", "judging/checks.py", "isolation/decision_checks.py",
         "isolation/game_checks.py")],
@@ -101,7 +103,10 @@ BUILDERS = {"fifo": build_fifo, "sparse": build_sparse, "flood": build_flood}
 CASES = load_cases()
 AS_ROOT = os.geteuid() == 0
 BWRAP = ("bwrap", "bwrap-as-user") if AS_ROOT else ("bwrap",)
-RUNS = [(case, where) for case in CASES for where in (*case.sandboxes, *BWRAP)]
+# A rejected case's runs differ only in who takes the files in (root or an
+# ordinary user), never in the sandbox: the intake refuses them first.
+RUNS = [(case, where) for case in CASES
+        for where in (case.sandboxes if case.expect == "rejected" else (*case.sandboxes, *BWRAP))]
 # Graded by a child process as an ordinary user: the tests run as root.
 AS_USER = {"bwrap-as-user", "local"} if AS_ROOT else set()
 
@@ -130,7 +135,6 @@ def strings(value):
     elif isinstance(value, list):
         for item in value:
             yield from strings(item)
-
 
 
 def judge(case, result, elapsed, limits):
@@ -227,7 +231,7 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory
         # A correct submission graded at the same time, where the hostile one runs
         # in a container (a rejected one never starts one).
         if where == "docker" and case.expect != "rejected":
-            neighbour = pool.submit(grading.grade, exercise, SOLUTIONS / case.exercise,
+            neighbour = pool.submit(grading.grade, exercise, solution(case.exercise),
                                     sandbox, exercise.limits)
         result = report.validate(hostile.result())
         elapsed = time.monotonic() - started
