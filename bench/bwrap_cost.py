@@ -29,7 +29,7 @@ from grader.sandbox.local import LocalSandbox, is_boundary
 sys.path.insert(0, str(ROOT / "tests"))
 import unprivileged  # noqa: E402
 
-ONE = ROOT / "solutions" / "helpers"
+ONE = exercises.load("helpers").solution
 
 
 def one_grading(sandbox):

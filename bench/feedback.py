@@ -2,7 +2,7 @@
 
     python bench/feedback.py [--jobs J] [--exercise E ...]
 
-Grades every case of tests/corpus (and each reference solution) in the
+Grades every case of the exercises' corpora (and each reference solution) in the
 local sandbox and prints, for each exercise: the cases; the verdicts that
 are right (full marks or not, as expect.toml says); the known mistakes the
 cases hold, how many of them a test names, how many go unnamed; and the

@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 
-from common import ROOT
+import common  # noqa: F401  (puts the checkout on sys.path)
 
 from grader import exercises, grading, sandbox
 from grader.games import isolation, nim, tictactoe
@@ -31,7 +31,7 @@ def _load(exercise, file):
     """The reference solution's module, imported from solutions/."""
     sys.modules.setdefault("nim", nim_rules)  # what negamax.py imports
     spec = importlib.util.spec_from_file_location(f"reference_{exercise}",
-                                                  ROOT / "solutions" / exercise / file)
+                                                  exercises.load(exercise).solution / file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -130,7 +130,7 @@ def main():
         own = _seconds(reference, args.runs)
         print(f"{name}: the reference's own search over the suite's positions {own:.2f} s")
         for label, box in sandboxes.items():
-            graded = _seconds(functools.partial(grading.grade, exercise, ROOT / "solutions" / name,
+            graded = _seconds(functools.partial(grading.grade, exercise, exercise.solution,
                                                 box, exercise.limits), args.runs)
             print(f"  {label:6} suite {graded:.2f} s: {graded / own:.2f}x the reference's search")
 

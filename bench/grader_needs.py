@@ -27,7 +27,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from common import ROOT
+import common  # noqa: F401  (puts the checkout on sys.path)
 from time_limits import Load
 
 from grader import exercises, grading, sandbox
@@ -48,7 +48,7 @@ def grade(exercise, backend, **limits):
     """The report of the reference solution under ``limits`` (the times and
     memory not given: generous)."""
     unfloored = Unfloored(**dataclasses.asdict(exercise.limits))
-    return grading.grade(exercise, ROOT / "solutions" / exercise.id, backend,
+    return grading.grade(exercise, exercise.solution, backend,
                          unfloored.override(**{**ROOM, **limits}))
 
 

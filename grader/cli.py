@@ -28,7 +28,6 @@ USAGE_ERROR = 2
 # A file name that -o suggests when it is given a folder, by --format.
 REPORT_NAMES = {"json": "report.json", "text": "report.txt", "gradescope": "results.json",
                 "junit": "report.xml"}
-CORPUS = "tests/corpus"  # check-solutions' corpus in a source checkout
 
 
 def _exercise(name: str) -> exercises.Exercise:
@@ -230,13 +229,21 @@ def _folder(path: str, flag: str) -> Path:
 
 
 def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
-    """The cases check-solutions grades: the solutions, and the corpus unless left out.
-
-    The defaults are a source checkout's folders, as seen from the current one."""
-    corpus = None
-    if not args.solutions_only and (args.corpus != CORPUS or Path(CORPUS).is_dir()):
-        corpus = _folder(args.corpus, "--corpus")
-    return solutions.cases(_folder(args.solutions, "--solutions"), corpus)
+    """The cases check-solutions grades: the solutions, then the corpus unless left
+    out. Each is the exercise folders' own unless its option names a folder."""
+    own = solutions.built_in(corpus=not args.solutions_only)
+    if args.solutions:
+        found = solutions.references(_folder(args.solutions, "--solutions"))
+    else:
+        found = [case for case in own if case.reference]
+        if not found:
+            raise UsageError("the exercises here hold no reference solutions (an installed "
+                             "wheel never does): give them with --solutions DIR")
+    if args.solutions_only:
+        return found
+    if args.corpus:
+        return found + solutions.corpus_cases(_folder(args.corpus, "--corpus"))
+    return found + [case for case in own if not case.reference]
 
 
 def cmd_check_solutions(args: argparse.Namespace) -> int:
@@ -441,12 +448,12 @@ def parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check-solutions", help="prove the reference solutions and the test corpus")
-    check.add_argument("--solutions", default="solutions", metavar="DIR", help=(
-        "the reference solutions, one folder per exercise id (default: ./solutions, as in "
-        "the source checkout)"))
-    check.add_argument("--corpus", default=CORPUS, metavar="DIR", help=(
-        "submissions with an expect.toml each, in DIR/<exercise>/<case>/ (default: "
-        f"./{CORPUS} where it exists)"))
+    check.add_argument("--solutions", metavar="DIR", help=(
+        "the reference solutions, in DIR/<exercise>/ (default: each exercise folder's "
+        "solution/, which a source checkout holds and an installed wheel does not)"))
+    check.add_argument("--corpus", metavar="DIR", help=(
+        "submissions with an expect.toml each, in DIR/<exercise>/<case>/ (default: each "
+        "exercise folder's corpus/<case>/)"))
     check.add_argument("--sandbox", choices=("docker", "local"), default="local")
     check.add_argument("--solutions-only", action="store_true",
                        help="skip the corpus of wrong submissions")

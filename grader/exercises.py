@@ -1,7 +1,9 @@
 """The exercises: what a student submits, the tests with points, the limits.
 
-Each exercise lives in ``exercises/<id>/`` with an ``exercise.toml``, the
-starter files, a README for the student and the pytest suite.
+Each exercise is one folder, ``exercises/<id>/``: its ``exercise.toml``, the
+starter files, a README for the student, the pytest suite, and, in a source
+checkout only (never in the wheel, the image or a sandbox), its reference
+solution (``solution/``) and its corpus of known submissions (``corpus/``).
 """
 
 import dataclasses
@@ -155,6 +157,16 @@ class Exercise:
     @property
     def starter(self) -> Path:
         return self.folder / "starter"
+
+    @property
+    def solution(self) -> Path:
+        """The reference solution: in a source checkout, not in the installed wheel."""
+        return self.folder / "solution"
+
+    @property
+    def corpus(self) -> Path:
+        """Known submissions, ``corpus/<case>/`` with an expect.toml each: as ``solution``."""
+        return self.folder / "corpus"
 
     @property
     def modules(self) -> list[str]:

@@ -1,15 +1,16 @@
 """Proving the grader on known submissions: the reference solutions and a corpus.
 
-Every reference solution in ``SOLUTIONS/<id>/`` must get full marks; every
-case of a corpus in ``CORPUS/<id>/<case>/`` must get what its
+Every reference solution must get full marks; every case of a corpus must
+get what its
 ``expect.toml`` says: full marks, or lost marks with the named mistake
 diagnosed and, where listed, exactly those tests failing. No test may name
 a mistake the case does not have: a wrong hint is worse than none.
 
-Neither ships with the package, so that students who install the grader
-don't get the answers: the source checkout holds the project's own
-(``solutions/`` and ``tests/corpus/``), and an instructor can point
-``check-solutions`` at theirs.
+Both live in the exercise's folder (``solution/`` and ``corpus/<case>/``), in
+the source checkout only: neither ships with the package, so that students
+who install the grader don't get the answers. An instructor can also point
+``check-solutions`` at folders of their own, ``SOLUTIONS/<id>/`` and
+``CORPUS/<id>/<case>/``.
 """
 
 import tomllib
@@ -59,16 +60,38 @@ def played(name: str) -> bool:
     return (exercises.ROOT / name / "match.toml").is_file()
 
 
-def cases(solutions: Path, corpus: Path | None = None) -> list[Case]:
-    """The reference solutions in ``solutions``, then the cases in ``corpus`` (if
-    given), of the exercises graded by a suite."""
-    found = [Case(folder.name, folder, True, reference=True)
-             for folder in sorted(solutions.iterdir())
-             if folder.is_dir() and not played(folder.name)]
-    if corpus is not None:
-        for exercise in sorted(p for p in corpus.iterdir() if p.is_dir()):
-            for folder in sorted(p for p in exercise.iterdir() if (p / "expect.toml").is_file()):
-                found.append(_corpus_case(exercise.name, folder))
+def _corpus_cases(exercise: str, corpus: Path) -> list[Case]:
+    """The cases of ``exercise`` in ``corpus``: its folders with an expect.toml."""
+    if not corpus.is_dir():
+        return []
+    return [_corpus_case(exercise, folder)
+            for folder in sorted(p for p in corpus.iterdir() if (p / "expect.toml").is_file())]
+
+
+def references(solutions: Path) -> list[Case]:
+    """The reference solutions in ``solutions/<id>/`` of the exercises graded by a suite."""
+    return [Case(folder.name, folder, True, reference=True)
+            for folder in sorted(solutions.iterdir())
+            if folder.is_dir() and not played(folder.name)]
+
+
+def corpus_cases(corpus: Path) -> list[Case]:
+    """The cases in ``corpus/<id>/<case>/``."""
+    found: list[Case] = []
+    for exercise in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        found += _corpus_cases(exercise.name, exercise)
+    return found
+
+
+def built_in(corpus: bool = True, root: Path = exercises.ROOT) -> list[Case]:
+    """The reference solutions, then (unless not ``corpus``) the corpus cases, that
+    the exercises graded by a suite hold in their folders: none in an installed wheel."""
+    graded = [root / name for name in exercises.known(root)]
+    found = [Case(folder.name, folder / "solution", True, reference=True)
+             for folder in graded if (folder / "solution").is_dir()]
+    if corpus:
+        for folder in graded:
+            found += _corpus_cases(folder.name, folder / "corpus")
     return found
 
 

@@ -26,8 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 # back. A handler, unlike "ignored", is not passed on to child processes.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
-SOLUTIONS = ROOT / "solutions"
-CORPUS = ROOT / "tests" / "corpus"
+EXERCISES = ROOT / "grader" / "data" / "exercises"  # the built-in exercises' folders
+
+
+def solution(exercise_id):
+    """The folder of an exercise's reference solution (in its exercise folder)."""
+    return EXERCISES / exercise_id / "solution"
+
+
+def corpus(exercise_id):
+    """The folder of an exercise's corpus: a folder per case, with its expect.toml."""
+    return EXERCISES / exercise_id / "corpus"
 
 
 def grade(exercise_id, path, **limits):
@@ -53,7 +62,7 @@ def solution_copy(tmp_path):
     """A copy of a reference solution's folder, to change: solution_copy(id) -> folder."""
     def copy(exercise_id):
         target = tmp_path / exercise_id
-        shutil.copytree(SOLUTIONS / exercise_id, target)
+        shutil.copytree(solution(exercise_id), target)
         return target
     return copy
 

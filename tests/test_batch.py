@@ -12,7 +12,7 @@ import time
 import zipfile
 
 import pytest
-from conftest import ROOT, SOLUTIONS, left_behind
+from conftest import ROOT, corpus, left_behind, solution
 
 from grader import batch, exercises, grading, report, sandbox
 from grader.batch import roster
@@ -20,9 +20,8 @@ from grader.cli import _resume_command, main, parser
 from grader.sandbox import SandboxUnavailable
 from grader.sandbox.local import LocalSandbox
 
-CORPUS = ROOT / "tests" / "corpus" / "helpers"
-RIGHT = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_bytes()
-FLIPPED = (CORPUS / "flipped_utilities" / "minimax_helpers.py").read_bytes()
+RIGHT = (solution("helpers") / "minimax_helpers.py").read_bytes()
+FLIPPED = (corpus("helpers") / "flipped_utilities" / "minimax_helpers.py").read_bytes()
 NAME = "minimax_helpers.py"
 
 
@@ -39,7 +38,7 @@ def make_class(folder):
         archive.writestr(f"../{NAME}", RIGHT)  # unsafe: dan only is rejected
     (folder / "eve").mkdir()
     (folder / "eve" / "helpers.py").write_bytes(RIGHT)  # misnamed
-    (folder / "fay.py").write_bytes((CORPUS / "aggregation_swapped" / NAME).read_bytes())
+    (folder / "fay.py").write_bytes((corpus("helpers") / "aggregation_swapped" / NAME).read_bytes())
     (folder / "README.txt").write_text("course staff notes")
     return {"ann": 10, "bob": 4, "cy": 4, "dan": 0, "eve": 0, "fay": 3}
 
@@ -440,12 +439,11 @@ def test_a_class_of_a_game_exercise_through_docker(tmp_path, docker_client, caps
     """The game exercises grade in Docker as a batch: a right file, a mistake
     (its points lost and its hint), a stub."""
     mistake, points = GAME_CLASSES[exercise]
-    corpus = ROOT / "tests" / "corpus" / exercise
     (name,) = exercises.load(exercise).files
     classroom = tmp_path / "class"
     classroom.mkdir()
-    for student, source in [("ann", SOLUTIONS / exercise), ("bob", corpus / mistake),
-                            ("cy", corpus / "stub")]:
+    for student, source in [("ann", solution(exercise)), ("bob", corpus(exercise) / mistake),
+                            ("cy", corpus(exercise) / "stub")]:
         (classroom / student).mkdir()
         shutil.copyfile(source / name, classroom / student / name)
     code = main(["batch", "--exercise", exercise, str(classroom), "-o", str(tmp_path / "out"),

@@ -8,12 +8,12 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 import pytest
-from conftest import ROOT, SOLUTIONS
+from conftest import ROOT, solution
 
 from grader import cli, exercises, grading, report, sandbox
 from grader.exercises import MEMORY_FLOOR_MB
 
-WRONG_HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text().replace(
+WRONG_HELPERS = (solution("helpers") / "minimax_helpers.py").read_text().replace(
     "return 1\n", "return -1\n", 1)
 
 
@@ -49,7 +49,7 @@ def test_stub_writes_and_never_overwrites(capsys, tmp_path):
 @pytest.mark.parametrize("fmt", ["json", "text", "gradescope", "junit"])
 def test_grade_in_every_format(capsys, fmt):
     code, out, err = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers",
-                         "--format", fmt, str(SOLUTIONS / "helpers"))
+                         "--format", fmt, str(solution("helpers")))
     assert code == 0
     if fmt == "json":
         assert report.validate(json.loads(out))["score"] == 10
@@ -71,7 +71,7 @@ def test_a_wrong_submission_exits_zero_with_feedback(capsys, submission):
 def test_output_file_gets_the_report_and_stdout_the_summary(capsys, tmp_path):
     target = tmp_path / "report.json"
     code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "decision",
-                       "--format", "json", "-o", str(target), str(SOLUTIONS / "decision"))
+                       "--format", "json", "-o", str(target), str(solution("decision")))
     assert code == 0 and out.startswith("10/10 points")
     assert report.validate(json.loads(target.read_text()))["exercise"] == "decision"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
@@ -80,8 +80,8 @@ def test_output_file_gets_the_report_and_stdout_the_summary(capsys, tmp_path):
 def test_a_zip_and_a_single_file_are_graded(capsys, tmp_path):
     archive = tmp_path / "hw.zip"
     with zipfile.ZipFile(archive, "w") as handle:
-        handle.write(SOLUTIONS / "gamestate" / "gamestate.py", "hw/gamestate.py")
-    for path in (archive, SOLUTIONS / "gamestate" / "gamestate.py"):
+        handle.write(solution("gamestate") / "gamestate.py", "hw/gamestate.py")
+    for path in (archive, solution("gamestate") / "gamestate.py"):
         code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "gamestate",
                            "--format", "json", str(path))
         assert code == 0 and json.loads(out)["score"] == 12
@@ -109,7 +109,7 @@ def test_extra_files_are_ignored_and_listed(capsys, solution_copy):
 def test_limits_from_the_command_line_reach_the_report(capsys):
     code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers",
                        "--format", "json", "--call-seconds", "2", "--memory-mb", "600",
-                       str(SOLUTIONS / "helpers"))
+                       str(solution("helpers")))
     limits = json.loads(out)["sandbox"]["limits"]
     assert limits["call_seconds"] == 2 and limits["memory_mb"] == 600
 
@@ -136,14 +136,15 @@ def nothing_graded(monkeypatch):
 ])
 def test_limits_the_grader_cant_grade_with_are_a_usage_error(capsys, nothing_graded, flags, says):
     code, out, err = run(capsys, "grade", "--sandbox", "local", "--exercise", "helpers", *flags,
-                         str(SOLUTIONS / "helpers"))
+                         str(solution("helpers")))
     assert code == 2 and out == ""
     assert err.startswith(f"minimax-grader: error: {says}") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("argv", [
-    ["grade", "--sandbox", "local", "--exercise", "helpers", str(SOLUTIONS / "helpers")],
-    ["batch", "--sandbox", "local", "--exercise", "helpers", str(SOLUTIONS), "-o", "OUT"],
+    ["grade", "--sandbox", "local", "--exercise", "helpers", str(solution("helpers"))],
+    ["batch", "--sandbox", "local", "--exercise", "helpers", str(solution("helpers")), "-o",
+     "OUT"],
     ["check-solutions", "--solutions-only"],
 ])
 def test_an_exercise_toml_with_bad_limits_is_a_usage_error(capsys, monkeypatch, nothing_graded,
@@ -164,7 +165,7 @@ def no_engine(monkeypatch):
 
 def test_docker_unavailable_is_an_error_report_never_a_zero(capsys, no_engine):
     code, out, _ = run(capsys, "grade", "--sandbox", "docker", "--exercise", "helpers",
-                       "--format", "json", str(SOLUTIONS / "helpers"))
+                       "--format", "json", str(solution("helpers")))
     result = json.loads(out)
     assert code == 0 and result["status"] == "error" and result["score"] is None
     assert "no Docker engine answers" in result["message"]
@@ -173,7 +174,7 @@ def test_docker_unavailable_is_an_error_report_never_a_zero(capsys, no_engine):
 
 def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     code, out, err = run(capsys, "grade", "--exercise", "helpers", "--format", "json",
-                         str(SOLUTIONS / "helpers"))
+                         str(solution("helpers")))
     assert code == 0 and json.loads(out)["sandbox"]["backend"] == "local"
     assert err.count("\n") == 1 and "grading in the local sandbox" in err
     assert ("a bubblewrap boundary" in err) == sandbox.local_is_boundary()
@@ -184,12 +185,11 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
                                           "alphabeta, decision, depth_limit, gamestate, helpers"),
     (["grade", "--exercise", "helpers", "/no/such/path"], "no such file or folder"),
     (["grade", "--exercise", "helpers", str(ROOT / "pyproject.toml")], "give a folder"),
-    (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(SOLUTIONS / "helpers")],
+    (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(solution("helpers"))],
      "its folder does not exist"),
     (["stub", "nope"], "unknown exercise 'nope'"),
     (["check-solutions", "--solutions", "/no/such/dir"], "--solutions /no/such/dir: no such"),
-    (["check-solutions", "--solutions", str(SOLUTIONS), "--corpus", "/no/such/dir"],
-     "--corpus /no/such/dir: no such folder"),
+    (["check-solutions", "--corpus", "/no/such/dir"], "--corpus /no/such/dir: no such folder"),
 ])
 def test_usage_errors_exit_2_with_a_clear_message(capsys, argv, says):
     code, out, err = run(capsys, *argv)
@@ -209,7 +209,7 @@ def test_check_solutions_passes_on_reference_solutions(capsys, tmp_path):
     # Two of them, of two games: tests/test_corpus.py grades every reference
     # solution (the same judge), and tests/test_wheel.py runs this command on all.
     for name in ("helpers", "nim_negamax"):
-        shutil.copytree(SOLUTIONS / name, tmp_path / name)
+        shutil.copytree(solution(name), tmp_path / name)
     code, out, _ = run(capsys, "check-solutions", "--solutions-only", "--solutions",
                        str(tmp_path))
     assert code == 0 and "0 surprise(s)" in out
@@ -234,7 +234,7 @@ def test_check_solutions_exits_1_on_a_surprise(capsys, tmp_path):
 def test_check_solutions_takes_an_instructor_s_folders(capsys, tmp_path, monkeypatch):
     # Outside a checkout, with the instructor's solutions and a corpus of one wrong case.
     monkeypatch.chdir(tmp_path)
-    shutil.copytree(SOLUTIONS / "helpers", tmp_path / "mine" / "helpers")
+    shutil.copytree(solution("helpers"), tmp_path / "mine" / "helpers")
     case = tmp_path / "cases" / "helpers" / "flipped"
     case.mkdir(parents=True)
     (case / "minimax_helpers.py").write_text(WRONG_HELPERS)

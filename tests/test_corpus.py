@@ -6,11 +6,10 @@ serves ``minimax-grader check-solutions``.
 """
 
 import pytest
-from conftest import CORPUS, SOLUTIONS
 
 from grader import solutions
 
-CASES = solutions.cases(SOLUTIONS, CORPUS)
+CASES = solutions.built_in()
 
 
 def test_the_corpus_is_large_and_covers_every_exercise():

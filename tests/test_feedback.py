@@ -1,7 +1,7 @@
 """Feedback a student can act on: what the report says about common slips
 that are not mistakes of the game or the search."""
 
-from conftest import SOLUTIONS, grade
+from conftest import grade, solution
 
 
 def failing(report):
@@ -9,7 +9,7 @@ def failing(report):
 
 
 def test_an_import_of_a_misspelt_lesson_module_suggests_the_right_one(submission):
-    source = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
+    source = (solution("helpers") / "minimax_helpers.py").read_text()
     report = grade("helpers", submission("minimax_helpers.py", "import GameState\n" + source))
     assert report["score"] == 0
     assert "No module named 'GameState'" in report["message"]
@@ -26,7 +26,7 @@ def test_an_import_failure_is_told_once_not_in_every_test(submission):
 
 
 def test_a_file_that_imports_itself_is_told_so(submission):
-    source = (SOLUTIONS / "decision" / "minimax.py").read_text()
+    source = (solution("decision") / "minimax.py").read_text()
     source = source.replace("from minimax_helpers import", "from minimax import")
     assert "from minimax import" in source
     report = grade("decision", submission("minimax.py", source))
@@ -38,7 +38,7 @@ def test_a_file_that_imports_itself_is_told_so(submission):
 
 
 def test_a_forecast_that_returns_no_state_is_named_with_its_call(submission):
-    source = (SOLUTIONS / "gamestate" / "gamestate.py").read_text()
+    source = (solution("gamestate") / "gamestate.py").read_text()
     lines = source.splitlines()
     # forecast_move gives False for a move of the second player: the first
     # moves work, anything deeper finds no state.
@@ -52,7 +52,7 @@ def test_a_forecast_that_returns_no_state_is_named_with_its_call(submission):
 
 
 def test_a_call_stopped_at_its_time_limit_is_shown_with_its_depth_and_position(submission):
-    source = (SOLUTIONS / "alphabeta" / "alphabeta.py").read_text()
+    source = (solution("alphabeta") / "alphabeta.py").read_text()
     source = source.replace('''def alpha_beta_search(gameState, depth):
 ''', '''def alpha_beta_search(gameState, depth):
     while depth == 3:

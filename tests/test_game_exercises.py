@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 
 import pytest
-from conftest import CORPUS
+from conftest import corpus
 
 from grader import solutions
 from grader.games import nim, tictactoe
@@ -55,7 +55,7 @@ def test_the_memoised_trees_are_those_a_search_walks(alpha_beta):
 def _negamax(case):
     sys.modules.setdefault("nim", nim_rules)  # what a student's negamax.py imports
     spec = importlib.util.spec_from_file_location(f"negamax_{case}",
-                                                  CORPUS / "nim_negamax" / case / "negamax.py")
+                                                  corpus("nim_negamax") / case / "negamax.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.minimax
@@ -87,7 +87,7 @@ def test_the_negamax_mistakes_of_real_files_are_modelled(case, flaws):
 def _lab(exercise, case):
     """The corpus file's ``Game`` class, its is_end counting the boards it is called on."""
     spec = importlib.util.spec_from_file_location(
-        f"lab_{exercise}_{case}", CORPUS / exercise / case / "tictactoe.py")
+        f"lab_{exercise}_{case}", corpus(exercise) / case / "tictactoe.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
 
@@ -170,7 +170,7 @@ FAIR = {
         "hard_coded_nim": {"test_other_games", "test_stuck_player_passes"},
     },
 }
-CASES = [case for case in solutions.cases(CORPUS.parent.parent / "solutions", CORPUS)
+CASES = [case for case in solutions.built_in()
          if case.exercise in FAIR and case.mistakes - {"stub"}]
 
 

@@ -16,7 +16,7 @@ import tomllib
 import zipfile
 
 import pytest
-from conftest import ROOT, SOLUTIONS
+from conftest import EXERCISES, ROOT, solution
 
 from grader import exercises, image
 from grader.gradescope import autograder as gradescope_run
@@ -24,7 +24,7 @@ from grader.gradescope import package as gradescope_package
 from grader.sandbox import tar
 
 EXERCISE = exercises.load("helpers")
-HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
+HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 SUITE = "/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py"
 
 
@@ -65,13 +65,14 @@ def test_it_holds_the_harness_and_this_exercise_s_suite_only(package):
 
 def test_it_holds_no_reference_solution_and_nothing_of_the_tests(package):
     held = contents(package)
-    assert not [name for name in held if name.startswith(("solutions/", "tests/"))]
-    for solution in SOLUTIONS.rglob("*.py"):
-        answer = solution.read_bytes()
-        assert not [name for name, (data, _) in held.items() if answer in data], solution
+    assert not [name for name in held
+                if name.startswith("tests/") or {"solution", "corpus"} & set(name.split("/"))]
+    for path in EXERCISES.glob("*/solution/**/*.py"):
+        answer = path.read_bytes()
+        assert not [name for name, (data, _) in held.items() if answer in data], path
     ours = {hashlib.sha256(data).digest() for data, _ in held.values()}
     theirs = {path: hashlib.sha256(path.read_bytes()).digest()
-              for path in (ROOT / "tests").rglob("*")
+              for path in [*(ROOT / "tests").rglob("*"), *EXERCISES.glob("*/corpus/**/*")]
               if "__pycache__" not in path.parts and path.is_file() and path.stat().st_size}
     assert [path for path, digest in theirs.items() if digest in ours] == []
 
@@ -120,7 +121,7 @@ def test_a_grader_failure_still_writes_results(tmp_path, capsys):
 
 def test_without_root_the_launcher_sandbox_is_an_error_never_a_silent_zero(monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    results = json.loads(gradescope_run.results("helpers", SOLUTIONS / "helpers"))
+    results = json.loads(gradescope_run.results("helpers", solution("helpers")))
     assert results["score"] == 0
     assert results["output"].startswith("Not graded: the launcher sandbox runs only as root")
     assert {t["output"] for t in results["tests"]} == {"[error] not run"}
@@ -228,7 +229,7 @@ def test_the_reference_solution_gets_full_marks(gradescope):
 
 
 def test_a_known_mistake_loses_its_tests_and_is_named(gradescope):
-    case = ROOT / "tests" / "corpus" / "helpers" / "flipped_utilities"
+    case = EXERCISES / "helpers" / "corpus" / "flipped_utilities"
     expect = tomllib.loads((case / "expect.toml").read_text())
     results = gradescope.grade({"minimax_helpers.py": (case / "minimax_helpers.py").read_text()})
     tests = check_format(results)

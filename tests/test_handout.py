@@ -4,12 +4,11 @@ outside the grader; nothing is overwritten without --force."""
 import shutil
 import subprocess
 import sys
-import tomllib
 
 import pytest
-from conftest import CORPUS, SOLUTIONS
+from conftest import corpus, solution
 
-from grader import cli, exercises
+from grader import cli, exercises, selfcheck, solutions
 from grader.contracts.provided import SOURCES
 
 EXPECTED = {
@@ -64,7 +63,7 @@ def test_the_starter_runs_outside_the_grader_and_the_self_check_fails_it(capsys,
 @pytest.mark.parametrize("exercise", sorted(EXPECTED))
 def test_the_self_check_passes_the_reference_solution(capsys, tmp_path, exercise):
     stub(capsys, exercise, tmp_path)
-    for path in (SOLUTIONS / exercise).iterdir():
+    for path in solution(exercise).iterdir():
         shutil.copyfile(path, tmp_path / path.name)
     done = self_check(tmp_path, exercise)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -75,20 +74,18 @@ def test_the_self_check_passes_the_reference_solution(capsys, tmp_path, exercise
 
 
 def full_marks_cases():
-    return [pytest.param(case.parent, id=f"{case.parent.parent.name}/{case.parent.name}")
-            for case in sorted(CORPUS.glob("*/*/expect.toml"))
-            if tomllib.loads(case.read_text()).get("full_marks")]
+    return [pytest.param(case, id=case.label) for case in solutions.built_in()
+            if case.full_marks and not case.reference and case.exercise in selfcheck.FACTS]
 
 
 @pytest.mark.parametrize("case", full_marks_cases())
 def test_the_self_check_never_fails_what_the_grader_gives_full_marks(capsys, tmp_path, case):
     # It checks the lesson's facts as the grader does: truthy values, moves in any
     # order, terminal tests counted from outside (not by call_counter).
-    exercise = case.parent.name
-    stub(capsys, exercise, tmp_path)
-    for name in exercises.load(exercise).files:
-        shutil.copyfile(case / name, tmp_path / name)
-    done = self_check(tmp_path, exercise)
+    stub(capsys, case.exercise, tmp_path)
+    for name in exercises.load(case.exercise).files:
+        shutil.copyfile(case.path / name, tmp_path / name)
+    done = self_check(tmp_path, case.exercise)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -104,7 +101,7 @@ def test_the_self_check_never_fails_what_the_grader_gives_full_marks(capsys, tmp
 def test_the_self_check_names_a_known_mistake_s_fact(capsys, tmp_path, exercise, case, file,
                                                      said):
     stub(capsys, exercise, tmp_path)
-    shutil.copyfile(CORPUS / exercise / case / file, tmp_path / file)
+    shutil.copyfile(corpus(exercise) / case / file, tmp_path / file)
     done = self_check(tmp_path, exercise)
     assert done.returncode == 1
     assert said in done.stdout

@@ -16,17 +16,14 @@ import shutil
 import threading
 import time
 import uuid
-from pathlib import Path
 
 import pytest
-from conftest import skip_loudly
+from conftest import skip_loudly, solution
 from docker.errors import APIError, ImageNotFound
 
 from grader import __version__, cli, exercises, grading, image
 from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
-
-SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 
 # A pull from here fails at once (nothing listens on port 1), with or without a registry.
 NO_REGISTRY = "localhost:1/minimax-grader-absent:none"
@@ -223,6 +220,21 @@ def test_points_and_titles_are_not_in_the_image(package_copy):
     assert image.contents_hash(package) != image.contents_hash()  # what the image holds
 
 
+def test_the_image_holds_no_reference_solution_nor_corpus(package_copy):
+    package, root = package_copy
+    answers = [path for path in root.glob("*/*/**/*")
+               if path.is_file() and path.relative_to(root).parts[1] in ("solution", "corpus")]
+    assert answers  # the checkout's, copied
+    held = image.context_files(package)
+    assert not [name for name, _ in held if {"solution", "corpus"} & set(name.split("/"))]
+    secrets = {path.read_bytes() for path in answers}
+    assert not [name for name, path in held if path.read_bytes() in secrets]
+    # Nor does editing them make the image stale.
+    for path in answers:
+        path.write_text("# changed\n", encoding="utf-8")
+    assert image.contents_hash(package) == image.contents_hash()
+
+
 def edited_helpers(root):
     """The helpers exercise as the host reads it from ``root``'s edited exercise.toml,
     whose suite is the installed one (the image's)."""
@@ -247,7 +259,7 @@ def test_points_edited_need_no_new_image(package_copy, docker_client):
 
 
 def grade_with(exercise, sandbox):
-    return grading.grade(exercise, SOLUTIONS / "helpers", sandbox, exercise.limits)
+    return grading.grade(exercise, solution("helpers"), sandbox, exercise.limits)
 
 
 @pytest.fixture
@@ -297,7 +309,7 @@ def test_the_default_tag_names_what_the_image_holds(package_copy, monkeypatch):
     monkeypatch.delenv("MINIMAX_GRADER_IMAGE", raising=False)
     assert image.default_tag() == f"minimax-grader:{__version__}-{image.contents_hash()}"
     package, _ = package_copy
-    (package / "harness" / "minimax" / "__init__.py").write_text("# another checkout\n")
+    (package / "harness" / "judging" / "__init__.py").write_text("# another checkout\n")
     assert image.contents_hash(package) != image.contents_hash()  # another tag: no fight
     monkeypatch.setenv("MINIMAX_GRADER_IMAGE", "registry.example/grader:7")
     assert image.default_tag() == "registry.example/grader:7"

@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import SOLUTIONS
+from conftest import solution
 
 from grader import cli, files, grading, image, report, sandbox
 from grader.gradescope import package as gradescope_package
@@ -94,7 +94,7 @@ def test_a_device_is_written_through_and_stays_a_device(capsys, tmp_path,
 @ROOT_ONLY
 def test_a_real_grading_run_to_a_null_device(capsys, tmp_path):
     device = null_device(tmp_path)
-    code, out, _ = grade_to(capsys, device, SOLUTIONS / "helpers")
+    code, out, _ = grade_to(capsys, device, solution("helpers"))
     assert code == 0 and out.startswith("10/10 points")
     assert is_null_device(device)
 
@@ -186,7 +186,7 @@ def test_what_can_t_be_written_is_a_usage_error_up_front(capsys, tmp_path, nothi
     make, says = REFUSALS[kind]
     target = make(tmp_path, a_socket)
     argv, name = COMMANDS[command]
-    given = [str(SOLUTIONS / "helpers")] if command == "grade" else []
+    given = [str(solution("helpers"))] if command == "grade" else []
     code = cli.main([*argv, "-o", str(target), *given])
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
@@ -198,7 +198,7 @@ def test_a_block_device_is_refused(capsys, tmp_path, nothing_graded):
     disk = tmp_path / "disk"
     os.mknod(disk, stat.S_IFBLK | 0o600, os.makedev(7, 0))  # never opened
     code = cli.main(["grade", "--exercise", "helpers", "-o", str(disk),
-                     str(SOLUTIONS / "helpers")])
+                     str(solution("helpers"))])
     assert code == 2 and "is a block device (a disk)" in capsys.readouterr().err
     assert stat.S_ISBLK(os.lstat(disk).st_mode)
 

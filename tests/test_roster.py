@@ -6,7 +6,7 @@ import stat
 import zipfile
 
 import pytest
-from conftest import SOLUTIONS
+from conftest import solution
 from rich.console import Console
 from test_intake import corrupt_zip, sparse
 
@@ -14,7 +14,7 @@ from grader import batch, exercises, intake
 from grader.batch import roster
 from grader.sandbox import SandboxUnavailable
 
-HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_bytes()
+HELPERS = (solution("helpers") / "minimax_helpers.py").read_bytes()
 
 
 def _zip(path, members):

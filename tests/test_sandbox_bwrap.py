@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 import unprivileged
-from conftest import SOLUTIONS, grade, skip_loudly
+from conftest import grade, skip_loudly, solution
 
 from grader import exercises, grading, resources
 from grader.harness.runtime import closure
 from grader.sandbox import local_is_boundary
 from grader.sandbox.local import LocalSandbox
 
-HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
+HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 AS_ROOT = os.geteuid() == 0
 # Each attempt at import; the answers are right, so a full score shows the
 # grading went on as usual.
@@ -151,14 +151,14 @@ def test_the_worker_sees_its_own_modules_and_nothing_else_of_the_grader(submissi
 def test_without_bubblewrap_root_is_refused_and_an_ordinary_user_is_graded():
     exercise = exercises.load("helpers")
     if AS_ROOT:
-        report = grading.grade(exercise, SOLUTIONS / "helpers", LocalSandbox(bubblewrap=False),
+        report = grading.grade(exercise, solution("helpers"), LocalSandbox(bubblewrap=False),
                                exercise.limits)
         assert report["status"] == "error" and report["score"] is None
         assert "will not run students' code as root without bubblewrap" in report["message"]
         assert "apt-get install bubblewrap" in report["message"]
         with unprivileged.own_folder() as own:
-            report = unprivileged.grade("helpers", SOLUTIONS / "helpers", own, bubblewrap=False)
+            report = unprivileged.grade("helpers", solution("helpers"), own, bubblewrap=False)
     else:
-        report = grading.grade(exercise, SOLUTIONS / "helpers", LocalSandbox(bubblewrap=False),
+        report = grading.grade(exercise, solution("helpers"), LocalSandbox(bubblewrap=False),
                                exercise.limits)
     assert report["status"] == "graded" and report["score"] == report["max_score"]

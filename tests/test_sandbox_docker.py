@@ -15,13 +15,13 @@ import threading
 import time
 
 import pytest
-from conftest import CORPUS, ROOT, SOLUTIONS, left_behind
+from conftest import ROOT, left_behind, solution
 
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.image import default_tag
 from grader.sandbox.docker import LABEL, DockerSandbox, host_config, sweep
 
-HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
+HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 # Every case of the isolation exercises. A game exercise's run is the student's
 # search over thousands of positions, seconds each: a rules mistake, a search
 # mistake that costs values and counts, a search stopped for its calls;
@@ -31,7 +31,7 @@ HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
 # reference and their cheats (tests/test_batch.py: a mistake and the stub).
 GAME_SAMPLE = {"is_end_missing_diagonal", "wrong_bound_updated", "depth_not_decremented"}
 SEARCHES = {"alphabeta", "iterative_deepening"}
-CASES = [case for case in solutions.cases(SOLUTIONS, CORPUS)
+CASES = [case for case in solutions.built_in()
          if exercises.load(case.exercise).game == "isolation" and case.exercise not in SEARCHES
          or case.exercise in SEARCHES and (case.reference or case.path.name.startswith("cheat"))
          or case.path.name in GAME_SAMPLE and not case.reference]
@@ -96,7 +96,7 @@ def test_a_fork_bomb_is_contained_and_the_next_submission_graded(docker, submiss
     assert time.monotonic() - started < 60
     assert statuses(result)["test_terminal_test"] in ("timeout", "error", "failed")
     assert statuses(result)["test_min_value"] == "passed"
-    after = grade_docker(docker, SOLUTIONS / "helpers")
+    after = grade_docker(docker, solution("helpers"))
     assert after["score"] == after["max_score"]
 
 
@@ -243,12 +243,12 @@ def test_warm_containers_serve_one_run_each_and_close_removes_them(docker_client
     warm = DockerSandbox(docker_client, warm=1)
     mine = {"label": f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"}
     try:
-        assert grading.grade(exercise, SOLUTIONS / "helpers", warm, exercise.limits)["score"] == 10
+        assert grading.grade(exercise, solution("helpers"), warm, exercise.limits)["score"] == 10
         for _ in range(2):
             waiting = wait_for_warm(warm)
             waiting.reload()
             assert waiting.status == "running"  # started ahead, waiting for its job
-            report = grading.grade(exercise, SOLUTIONS / "helpers", warm, exercise.limits)
+            report = grading.grade(exercise, solution("helpers"), warm, exercise.limits)
             assert report["score"] == 10
             with pytest.raises(NotFound):  # it served this run, and only this one
                 waiting.reload()
@@ -277,7 +277,7 @@ def test_close_waits_for_a_warm_up_still_making_its_container(docker_client, mon
     exercise = exercises.load("helpers")
     warm = DockerSandbox(docker_client, warm=1)
     mine = {"label": f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"}
-    assert grading.grade(exercise, SOLUTIONS / "helpers", warm, exercise.limits)["score"] == 10
+    assert grading.grade(exercise, solution("helpers"), warm, exercise.limits)["score"] == 10
     assert waiting.wait(60)  # the warm-up is inside the engine's create
     closing = threading.Thread(target=warm.close)
     closing.start()
@@ -311,7 +311,7 @@ def test_missing_image_or_engine_is_an_error_report_never_a_zero(docker_client, 
     chosen = sandbox.backend("docker")
     assert isinstance(chosen, sandbox.Unavailable)
     exercise = exercises.load("helpers")
-    result = grading.grade(exercise, SOLUTIONS / "helpers", chosen, exercise.limits)
+    result = grading.grade(exercise, solution("helpers"), chosen, exercise.limits)
     assert result["status"] == "error" and result["score"] is None
     assert "no Docker engine answers" in result["message"]
 
@@ -320,7 +320,7 @@ def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_client, ca
     from grader import cli
 
     assert cli.main(["grade", "--exercise", "helpers", "--format", "json",
-                     str(SOLUTIONS / "helpers")]) == 0
+                     str(solution("helpers"))]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["sandbox"]["backend"] == "docker" and err == ""
 

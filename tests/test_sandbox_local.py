@@ -6,9 +6,9 @@ limits hold and that a misbehaving submission still gets a fair, valid report.
 
 import time
 
-from conftest import SOLUTIONS, grade
+from conftest import grade, solution
 
-HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
+HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 
 
 def by_name(report):

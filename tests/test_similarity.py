@@ -9,9 +9,8 @@ from pathlib import Path
 from grader import exercises, similarity
 from grader.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
 EXERCISE = "alphabeta"
-SOLUTION = ROOT / "solutions" / EXERCISE / "alphabeta.py"
+SOLUTION = exercises.load(EXERCISE).solution / "alphabeta.py"
 RENAMED = {"gameState": "board", "alpha": "lo", "beta": "hi", "v": "value", "m": "step",
            "best_move": "chosen", "best_score": "top", "depth": "plies"}
 
@@ -34,7 +33,7 @@ def starter() -> str:
 
 def correct_cases() -> dict[str, str]:
     found = {folder.name: code(folder)
-             for folder in sorted((ROOT / "tests" / "corpus" / EXERCISE).glob("correct_*"))}
+             for folder in sorted(exercises.load(EXERCISE).corpus.glob("correct_*"))}
     assert len(found) >= 4
     return {"solution": code(SOLUTION.parent), **found}
 

@@ -12,7 +12,7 @@ import tempfile
 import time
 
 import pytest
-from conftest import SOLUTIONS
+from conftest import solution
 
 from grader import exercises, grading, report
 from grader.sandbox import Run
@@ -22,7 +22,7 @@ from grader.sandbox.local import LocalSandbox
 TOTAL = 8
 SLACK = 10
 ONLY_THE_TOTAL = dict(total_seconds=TOTAL, call_seconds=120, test_seconds=120)
-HELPERS = (SOLUTIONS / "helpers" / "minimax_helpers.py").read_text()
+HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 EXERCISE = exercises.load("helpers")
 ORDER = [t.name for t in EXERCISE.tests]
 # test_terminal_test runs first and passes; min_value is first called by the second test.

@@ -15,7 +15,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 import pytest
-from conftest import ROOT, SOLUTIONS, grade
+from conftest import ROOT, grade, solution
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -97,7 +97,7 @@ GRADER_TRACE = re.compile(r'File "[^"]*grader/|internal grader error')
 def odd_submission(exercise_id, folder, functions, recipes):
     """The reference of ``exercise_id`` in ``folder``, its ``functions`` made odd."""
     [student_file] = exercises.load(exercise_id).files
-    source = (SOLUTIONS / exercise_id / student_file).read_text(encoding="utf-8")
+    source = (solution(exercise_id) / student_file).read_text(encoding="utf-8")
     text = (f"_REFERENCE = {source!r}\n"
             f"exec(compile(_REFERENCE, __file__, 'exec'))\n\n"
             f"{ODD_RETURNS.read_text(encoding='utf-8')}\n\n"
@@ -156,7 +156,7 @@ def test_a_fault_in_one_check_costs_that_test_alone(tmp_path, monkeypatch):
                           **options)
 
     monkeypatch.setattr(local, "job", job)
-    submission = intake.take(SOLUTIONS / "helpers", exercise.files)
+    submission = intake.take(solution("helpers"), exercise.files)
     verdicts = events.verdicts(local.LocalSandbox().run(exercise, submission,
                                                         exercise.limits).events)
     broken = verdicts.pop("test_max_value")

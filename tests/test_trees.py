@@ -4,7 +4,7 @@ same file."""
 
 import re
 
-from conftest import CORPUS, SOLUTIONS, grade
+from conftest import grade
 from hypothesis import given, settings
 
 from grader import solutions
@@ -65,7 +65,7 @@ def _tree_block(message):
 
 
 def _case(label):
-    return next(c for c in solutions.cases(SOLUTIONS, CORPUS) if c.label == label)
+    return next(c for c in solutions.built_in() if c.label == label)
 
 
 def test_a_pruning_mistake_shows_a_tree_of_a_handful_of_nodes(graded_locally):

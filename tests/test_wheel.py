@@ -26,12 +26,12 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, ROOT, SOLUTIONS, run_lock, skip_loudly
+from conftest import EXERCISES, ROOT, corpus, run_lock, skip_loudly, solution
 
-from grader import image
+from grader import exercises, image
 
 SOURCES = ("pyproject.toml", "README.md", "grader")  # what setuptools reads to build the wheel
-FLIPPED = CORPUS / "helpers" / "flipped_utilities"
+FLIPPED = corpus("helpers") / "flipped_utilities"
 TEST_TAG = f"minimax-grader-wheeltest:{os.getpid()}"
 ABSENT_BASE = "localhost:1/minimax-grader-absent:none"  # a pull fails at once
 
@@ -161,7 +161,7 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-ANSWERS = {_digest(p.read_bytes()) for p in SOLUTIONS.rglob("*") if p.is_file()}
+ANSWERS = {_digest(p.read_bytes()) for p in EXERCISES.glob("*/solution/**/*") if p.is_file()}
 
 
 def _files(folder: Path) -> set[str]:
@@ -169,11 +169,20 @@ def _files(folder: Path) -> set[str]:
             if p.is_file() and "__pycache__" not in p.parts}
 
 
+def _answers(name: str) -> bool:
+    """Whether the package's file ``name`` is an exercise's reference solution or corpus."""
+    parts = name.split("/")
+    return parts[:2] == ["data", "exercises"] and parts[3:4] in (["solution"], ["corpus"])
+
+
 def test_the_wheel_holds_the_whole_package_and_nothing_else(installed):
     with zipfile.ZipFile(installed.wheel) as wheel:
         names = set(wheel.namelist())
     packaged = {n.removeprefix("grader/") for n in names if n.startswith("grader/")}
-    assert packaged == _files(ROOT / "grader")  # the data, the schemas, the harness: all of it
+    # The data, the schemas, the harness: all of it, but the exercises' answers.
+    source = _files(ROOT / "grader")
+    assert packaged == {name for name in source if not _answers(name)}
+    assert any(map(_answers, source))
     assert all(n.startswith(("grader/", "minimax_grader-")) for n in names), sorted(names)
 
 
@@ -189,7 +198,7 @@ def test_the_installed_package_holds_no_reference_solution(installed):
     package = Path(installed.python("import grader.resources as r; print(r.package())"))
     held = [p for p in package.rglob("*") if p.is_file()]
     assert held and not [p for p in held if _digest(p.read_bytes()) in ANSWERS]
-    assert not [p for p in held if {"solutions", "corpus"} & set(p.parts)]
+    assert not [p for p in held if {"solution", "corpus"} & set(p.parts)]
 
 
 def test_list_and_stub(installed):
@@ -215,7 +224,7 @@ def grade(installed: Installed, sandbox: str, submission: Path) -> dict:
 
 
 def test_grade_locally_full_marks_and_less(installed):
-    right = grade(installed, "local", SOLUTIONS / "helpers")
+    right = grade(installed, "local", solution("helpers"))
     assert right["score"] == right["max_score"]
     wrong = grade(installed, "local", FLIPPED)
     assert wrong["score"] < wrong["max_score"]
@@ -225,14 +234,14 @@ def test_grade_locally_full_marks_and_less(installed):
 def test_grade_in_docker(installed, docker_client):
     # The image the session built from the checkout is up to date for the wheel too:
     # the wheel holds the same harness and suites.
-    report = grade(installed, "docker", SOLUTIONS / "helpers")
+    report = grade(installed, "docker", solution("helpers"))
     assert report["score"] == report["max_score"]
 
 
 def test_batch_a_tiny_class_locally(installed):
     the_class = installed.outside / "class"
     (the_class / "ada").mkdir(parents=True)
-    shutil.copyfile(SOLUTIONS / "helpers" / "minimax_helpers.py",
+    shutil.copyfile(solution("helpers") / "minimax_helpers.py",
                     the_class / "ada" / "minimax_helpers.py")
     shutil.copyfile(FLIPPED / "minimax_helpers.py", the_class / "bob.py")
     done = installed.run("batch", "--exercise", "helpers", "--sandbox", "local", "--jobs", "2",
@@ -256,16 +265,18 @@ def test_gradescope_package(installed):
     assert not [name for name, data in held.items() if _digest(data) in ANSWERS]
 
 
-def test_check_solutions_takes_the_checkout_s_solutions(installed):
-    done = installed.run("check-solutions", "--solutions", str(SOLUTIONS), "--solutions-only")
+def test_check_solutions_takes_the_checkout_s_solutions(installed, tmp_path):
+    # The instructor's layout, DIR/<exercise>/: the checkout's solutions, gathered.
+    gathered = tmp_path / "solutions"
+    for folder in EXERCISES.glob("*/solution"):
+        shutil.copytree(folder, gathered / folder.parent.name)
+    done = installed.run("check-solutions", "--solutions", str(gathered), "--solutions-only")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 surprise(s)" in done.stdout
-    assert all(f"solution of {name}" in done.stdout for name in (
-        "gamestate", "helpers", "decision", "depth_limit", "alphabeta", "iterative_deepening",
-        "tic_tac_toe", "tic_tac_toe_alphabeta", "nim_negamax"))
-    # Outside a checkout there is no ./solutions: said plainly.
+    assert all(f"solution of {name}" in done.stdout for name in exercises.known())
+    # The installed exercises hold none of their own: said plainly.
     bare = installed.run("check-solutions", "--solutions-only")
-    assert bare.returncode == 2 and "--solutions solutions: no such folder" in bare.stderr
+    assert bare.returncode == 2 and "hold no reference solutions" in bare.stderr
 
 
 def test_image_build(installed, docker_client):

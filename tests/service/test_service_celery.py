@@ -18,12 +18,12 @@ from conftest import skip_loudly
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
-from grader import intake
+from grader import exercises, intake
 from grader.service import app, db
 from grader.service.core import MAX_ATTEMPTS, Options, Service
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, Report, Submission
-from tests.service.conftest import FULL_MARKS, NAME, ROOT
+from tests.service.conftest import FULL_MARKS, NAME
 from tests.service.held import held, letting_go, under_way
 from tests.service.redis_server import RedisServer, started
 
@@ -231,7 +231,7 @@ def test_a_host_grades_the_students_in_turn_not_the_oldest_job_first(grid):
     grid.enrol(3)
     first, second, third = (student.id for student in grid.service.students())
     for exercise in ("helpers", "decision", "depth_limit"):  # the first student's three
-        [solution] = (ROOT / "solutions" / exercise).iterdir()
+        [solution] = exercises.load(exercise).solution.iterdir()
         grid.service.submit(first, exercise,
                             intake.Submission({solution.name: solution.read_bytes()}))
     for student in (second, third):
