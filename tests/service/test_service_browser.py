@@ -270,6 +270,13 @@ def test_a_student_hands_in_and_the_instructor_sees_it(site: Site, driver: WebDr
     named = [words(term) for term in section.find_elements(By.CSS_SELECTOR, "dl.values dt")]
     assert named[-2:] == ["expected", "got"], words(section)
     assert section.find_elements(By.TAG_NAME, "pre") == []
+    # Its position is a table: the game's labels as headers, each cell in words too.
+    board = section.find_element(By.CSS_SELECTOR, "table.board")
+    assert words(board.find_element(By.TAG_NAME, "caption")).startswith("The position: ")
+    assert [words(th) for th in board.find_elements(By.CSS_SELECTOR, "thead th")] == \
+        ["x=0", "x=1", "x=2"]
+    said = driver.find_element(By.ID, board.get_attribute("aria-describedby"))
+    assert said.get_attribute("textContent").startswith("Board 3 x 2, player ")
     shot(driver, "5-student-flipped-report")
 
     driver.get(site.instructor)
