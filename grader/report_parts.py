@@ -118,6 +118,7 @@ CSS = """
            clip: rect(0 0 0 0); white-space: nowrap; }
 p.message { white-space: pre-wrap; }
 table.board { width: auto; }
+table.board caption { white-space: nowrap; }
 table.board td, table.board th { text-align: center; min-width: 2.5rem;
                                  font-family: ui-monospace, monospace; }
 dl.values { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; }

@@ -46,9 +46,10 @@ def student(name, failed=(), mistakes=(), status="graded", rejected=False, messa
         tests = dict.fromkeys(POINTS, "error")
     else:
         message = "not graded yet"
-    reports = {"report": f"reports/{name}.json", "text": f"reports/{name}.txt"}
+    reports = {"report": f"reports/{name}.json", "text": f"reports/{name}.txt",
+               "page": f"reports/{name}.html"}
     if status == "pending":
-        reports = {"report": None, "text": None}
+        reports = {"report": None, "text": None, "page": None}
     return {"student": name, "status": status, "score": score, "max_score": 10,
             "message": message or "", "mistakes": list(mistakes), "rejected": rejected,
             "tests": tests, **reports}
@@ -191,25 +192,29 @@ def squeeze(text):
 
 # --- the page -----------------------------------------------------------------------
 
-def test_every_student_has_one_row_linking_to_both_reports(tmp_path):
+def shown_name(cell):
+    """A student's cell as text, without the links to the other forms of the report."""
+    return squeeze(cell.text()).removesuffix(" json").removesuffix(" text")
+
+
+def test_every_student_has_one_row_linking_to_the_reports_page_text_and_json(tmp_path):
     summary = a_class()
     table = rows(parse(page.render(summary)), "students")
-    assert [squeeze(r[0].text()).removesuffix(" json") for r in table] == \
-        [s["student"] for s in summary["students"]]
-    links = {squeeze(r[0].text()).removesuffix(" json"): [a.attrs["href"] for a in r[0].all("a")]
-             for r in table}
-    assert links["alice"] == ["reports/alice.txt", "reports/alice.json"]
-    assert links[ODD] == ["reports/a%20b%23c%3Fd.txt", "reports/a%20b%23c%3Fd.json"]
-    assert links[UNICODE] == ["reports/Zo%C3%AB%20%C3%91.txt", "reports/Zo%C3%AB%20%C3%91.json"]
-    assert links[QUOTES] == ["reports/x%22%20onmouseover%3D%22alert%281%29.txt",
-                             "reports/x%22%20onmouseover%3D%22alert%281%29.json"]
+    assert [shown_name(r[0]) for r in table] == [s["student"] for s in summary["students"]]
+    links = {shown_name(r[0]): [a.attrs["href"] for a in r[0].all("a")] for r in table}
+    forms = ("html", "txt", "json")
+    assert links["alice"] == [f"reports/alice.{form}" for form in forms]
+    assert links[ODD] == [f"reports/a%20b%23c%3Fd.{form}" for form in forms]
+    assert links[UNICODE] == [f"reports/Zo%C3%AB%20%C3%91.{form}" for form in forms]
+    assert links[QUOTES] == [f"reports/x%22%20onmouseover%3D%22alert%281%29.{form}"
+                             for form in forms]
     # A "/" in a report's path stays a separator: the link follows the path the batch gave.
-    assert links[SCRIPT] == ["reports/%3Cscript%3Ealert%281%29%3C/script%3E.txt",
-                             "reports/%3Cscript%3Ealert%281%29%3C/script%3E.json"]
+    assert links[SCRIPT] == [f"reports/%3Cscript%3Ealert%281%29%3C/script%3E.{form}"
+                             for form in forms]
     assert links["dave"] == []
     # Every link, read as a browser reads a relative URL, finds its own file.
     for entry in summary["students"]:
-        for path in filter(None, (entry["report"], entry["text"])):
+        for path in filter(None, (entry["report"], entry["text"], entry["page"])):
             (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / path).write_text(entry["student"], encoding="utf-8")
     for name, hrefs in links.items():
@@ -217,9 +222,18 @@ def test_every_student_has_one_row_linking_to_both_reports(tmp_path):
             assert (tmp_path / unquote(href)).read_text(encoding="utf-8") == name
 
 
+def test_a_summary_older_than_the_pages_links_the_text_report():
+    summary = a_class()
+    for entry in summary["students"]:
+        del entry["page"]
+    cell = rows(parse(page.render(summary)), "students")[0][0]
+    assert [a.attrs["href"] for a in cell.all("a")] == ["reports/alice.txt",
+                                                        "reports/alice.json"]
+
+
 def test_each_row_shows_score_status_mistakes_and_the_first_line_of_the_message():
     table = rows(parse(page.render(a_class())), "students")
-    shown = {squeeze(r[0].text()).removesuffix(" json"): [squeeze(c.text()) for c in r[1:]]
+    shown = {shown_name(r[0]): [squeeze(c.text()) for c in r[1:]]
              for r in table}
     assert shown["alice"] == ["10/10", "full marks", "", "10/10 points: 4 of 4 tests passed."]
     assert shown["bob"] == ["4/10", "graded", "flipped_utilities",
@@ -338,12 +352,12 @@ def test_mistakes_show_counts_hints_and_students_most_common_first():
         ("flipped_utilities", "2", HINTS["flipped_utilities"]),
         ("min_starts_at_zero", "1", HINTS["min_starts_at_zero"])]
     assert [a.attrs["href"] for a in table[0][3].all("a")] == [
-        "reports/bob.txt", "reports/bob.json", "reports/erin.txt", "reports/erin.json"]
+        "reports/bob.html", "reports/erin.html"]
 
 
 def test_submissions_to_regrade_are_listed_with_the_reason():
     table = rows(parse(page.render(a_class())), "regrade")
-    assert [(squeeze(r[0].text()), r[1].text()) for r in table] == [("carol json", NO_DOCKER)]
+    assert [(squeeze(r[0].text()), r[1].text()) for r in table] == [("carol", NO_DOCKER)]
 
 
 def test_no_regrade_is_said_plainly():
@@ -353,7 +367,7 @@ def test_no_regrade_is_said_plainly():
 
 def test_identical_groups_and_ignored_entries_are_shown_when_there_are_some():
     document = parse(page.render(a_class()))
-    assert squeeze(document.one("ul", id="identical").text()) == "bob json, erin json"
+    assert squeeze(document.one("ul", id="identical").text()) == "bob, erin"
     assert [squeeze(li.text()) for li in document.one("ul", id="ignored").all("li")] == \
         ["README.txt", "notes & <i>things</i>.md"]
     plain = parse(page.render(summary_of([student("alice")])))
@@ -400,7 +414,7 @@ def test_a_browser_shows_the_page(chromium, tmp_path, capsys):
     for mistake in summary["mistakes"]:
         assert mistake["id"] in shown and mistake["hint"] in shown
     assert [[c.text() for c in r[1:]] for r in rows(dom, "regrade")] == [[NO_DOCKER]]
-    assert [squeeze(r[0].text()).removesuffix(" json") for r in rows(dom, "students")] == \
+    assert [shown_name(r[0]) for r in rows(dom, "students")] == \
         [s["student"] for s in summary["students"]]
 
     ARTIFACT.parent.mkdir(exist_ok=True)
@@ -567,7 +581,8 @@ def long_id_class():
     name = "x" * 200 + "-tail"
     row = student(name, failed=["test_max_value"], mistakes=["flipped_utilities"])
     row.update(report=summary_module.report_file(name, "json"),
-               text=summary_module.report_file(name, "txt"))
+               text=summary_module.report_file(name, "txt"),
+               page=summary_module.report_file(name, "html"))
     return name, summary_of([row, student("alice")])
 
 
@@ -578,8 +593,9 @@ def test_a_long_student_id_is_cut_on_the_page_and_whole_on_hover():
     shown = cell.one("span", title=name)
     assert shown.text() == summary_module.shown_id(name)
     assert name not in document.text() and shown.text().startswith("x" * 60)
-    assert [a.attrs["href"] for a in cell.all("a")] == [summary["students"][0]["text"],
-                                                        summary["students"][0]["report"]]
+    entry = summary["students"][0]
+    assert [a.attrs["href"] for a in cell.all("a")] == [entry["page"], entry["text"],
+                                                        entry["report"]]
     assert all(len(a.attrs["href"]) < 150 for a in cell.all("a"))
     # wherever the id is named: the list of who made a mistake too
     assert any(rows(document, "mistakes")[0][3].all("span", title=name))

@@ -96,7 +96,7 @@ def test_pending_students_and_an_empty_class():
     assert made["students"][0] == {
         "student": "eve", "status": "pending", "score": None, "max_score": 10,
         "message": "not graded yet", "mistakes": [], "rejected": False, "tests": {},
-        "report": None, "text": None}
+        "report": None, "text": None, "page": None}
 
 
 def test_the_summary_schema_refuses_what_it_does_not_know():
@@ -151,6 +151,7 @@ def test_a_long_student_id_is_kept_whole_in_the_data_and_cut_for_files_and_displ
     name = row["report"].removeprefix("reports/")
     assert len(name.encode()) <= 130 and name.startswith("a" * 50) and name.endswith(".json")
     assert row["text"] == row["report"].removesuffix(".json") + ".txt"
+    assert row["page"] == row["report"].removesuffix(".json") + ".html"
     # ids that differ only past the cut get files of their own
     other = summary.report_file(LONG[:-1] + "b", "json")
     assert other != row["report"] and other[:-30] == row["report"][:-30]

@@ -150,13 +150,19 @@ def _mistake(entry: str, title: str = "") -> str:
                        for one in entry.split(" or "))
 
 
-def _student_link(entry: Row) -> str:
-    """The student's id, linked to the text report, with the JSON one beside it."""
+def _student_link(entry: Row, beside: bool = True) -> str:
+    """The student's id, linked to the report's page (the text report in a summary
+    older than the pages); ``beside``: the text and JSON ones after it."""
     name = _student(entry["student"])
     if entry["text"] is None:
         return name
-    return (f'<a href="{_href(entry["text"])}">{name}</a> '
-            f'<a class="aside" href="{_href(entry["report"])}">json</a>')
+    shown = entry.get("page")
+    link = f'<a href="{_href(shown or entry["text"])}">{name}</a>'
+    if not beside:
+        return link
+    others = [(entry["text"], "text")] if shown else []
+    return link + "".join(f' <a class="aside" href="{_href(path)}">{what}</a>'
+                          for path, what in [*others, (entry["report"], "json")])
 
 
 def _status(entry: Row) -> str:
@@ -325,9 +331,11 @@ rate leaves out the rejected, whose tests never ran):
 
 
 def _links(names: Iterable[str], students: Iterable[Row]) -> str:
-    """The named students, each linked to its report where the summary lists one."""
+    """The named students, each linked to its report's page where the summary lists one
+    (in a list of names, the name alone: the students' table has the other forms)."""
     by_name = {s["student"]: s for s in students}
-    return ", ".join(_student_link(by_name[n]) if n in by_name else _student(n) for n in names)
+    return ", ".join(_student_link(by_name[n], beside=False) if n in by_name else _student(n)
+                     for n in names)
 
 
 def _mistakes(summary: Summary) -> str:

@@ -146,13 +146,14 @@ def _student(student: str, report: Report | None, max_score: float) -> dict[str,
     if report is None:
         return {"student": student, "status": "pending", "score": None, "max_score": max_score,
                 "message": "not graded yet", "mistakes": [], "rejected": False, "tests": {},
-                "report": None, "text": None}
+                "report": None, "text": None, "page": None}
     mistakes = diagnosed(report)
     return {"student": student, "status": report["status"], "score": report["score"],
             "max_score": report["max_score"], "message": report["message"],
             "mistakes": mistakes, "rejected": _rejected(report),
             "tests": {t["name"]: t["status"] for t in report["tests"]},
-            "report": report_file(student, "json"), "text": report_file(student, "txt")}
+            "report": report_file(student, "json"), "text": report_file(student, "txt"),
+            "page": report_file(student, "html")}
 
 
 def _to_regrade(reports: Mapping[str, Report | None]) -> list[tuple[str, str]]:
