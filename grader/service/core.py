@@ -1,8 +1,11 @@
-"""The service's state and rules: roster, exercise settings, submissions, jobs.
+"""The service's state and rules: roster, exercise settings, submissions, and
+the grading of the queue's jobs.
 
 Everything the web pages and the pool do to the database goes through a
-:class:`Service`. Times are UTC; the clock is the service's own (``now``),
-so that deadlines and the rate limit can be tested without waiting.
+:class:`Service`; its jobs' states are its :class:`~grader.service.queue.Queue`'s.
+A job grades the stored files as the upload's intake took them, through
+``grading.grade_taken``. Times are UTC; the clock is the service's own
+(``now``), so that deadlines and the rate limit can be tested without waiting.
 """
 
 import contextlib
