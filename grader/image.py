@@ -64,10 +64,13 @@ def suite_files(folder: Path) -> list[Path]:
 
 
 def sandbox_suite_files(folder: Path) -> list[Path]:
-    """What of an exercise the sandbox reads: its suite. The supervisor is told the
-    tests' names and limits in its job, and the host applies points, titles and
-    visibility, so ``exercise.toml`` stays out of the image and its hash."""
-    return _sources(sorted((folder / "suite").rglob("*.py")))
+    """What of an exercise the sandbox reads: its suite, and the hint ids it alone
+    names (its hints.toml, which the harness checks a test's mistakes against).
+    The supervisor is told the tests' names and limits in its job, and the host
+    applies points, titles and visibility, so ``exercise.toml`` stays out of the
+    image and its hash; the reference solution and the corpus never go in."""
+    hints = [folder / "hints.toml"] if (folder / "hints.toml").is_file() else []
+    return _sources(sorted((folder / "suite").rglob("*.py"))) + hints
 
 
 def in_package(path: Path, package: Path = PACKAGE) -> str:

@@ -9,9 +9,13 @@ functions included, so a lazy import can't slip past.
 
 import ast
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+
+from grader import solutions
+from grader.contracts import hints
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "grader"
@@ -118,9 +122,45 @@ def test_each_side_imports_only_what_it_may(module):
 def test_what_students_are_handed_imports_nothing_of_the_grader():
     # The trusted game is the students' gamestate.py: a file of its own.
     assert imports(PACKAGE / "games" / "isolation" / "rules.py") == set()
+    # The corpus's submissions are not handed out: some of them reach into the grader.
     for path in [PACKAGE / "selfcheck.py", *(PACKAGE / "data").rglob("*.py")]:
-        if "/suite/" not in path.as_posix():
+        if not {"suite", "corpus"} & set(path.parts):
             assert not ours(imports(path)), path
+
+
+# What any exercise may use: the shared core. The search exercises' checks,
+# declared for any game, still lie in the isolation family's folder.
+CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
+        "grader.harness.isolation.helper_checks", "grader.harness.isolation.decision_checks",
+        "grader.harness.isolation.cutoff_checks")
+EXERCISES = sorted(p for p in (PACKAGE / "data" / "exercises").iterdir()
+                   if (p / "exercise.toml").is_file())
+
+
+def _game(folder: Path) -> str:
+    return tomllib.loads((folder / "exercise.toml").read_text("utf-8")).get("game", "isolation")
+
+
+@pytest.mark.parametrize("folder", EXERCISES, ids=lambda folder: folder.name)
+def test_an_exercise_folder_names_nothing_outside_it_but_its_game_and_the_core(folder):
+    # Its game: the rules (grader.games.<game>) and the family's checks (grader.harness.<game>).
+    allowed = (*CORE, f"grader.games.{_game(folder)}", f"grader.harness.{_game(folder)}")
+    named = {name for path in (folder / "suite").rglob("*.py") for name in ours(imports(path))}
+    outside = {name for name in named if name != "grader.games"  # the games' interface
+               and not any(name == a or name.startswith(f"{a}.") for a in allowed)}
+    assert not outside, f"{folder.name} names {sorted(outside)}"
+    # The mistakes its corpus expects have their hints here or in the shared file.
+    known = hints.load([hints.SHARED, *folder.glob(hints.NAME)])
+    expected = {mistake for case in solutions.built_in(root=folder.parent)
+                if case.exercise == folder.name for mistake in case.mistakes}
+    assert expected <= set(known), sorted(expected - set(known))
+
+
+def test_an_id_named_in_two_hint_files_is_refused(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / hints.NAME).write_text('stub = "Again."\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="mistake 'stub' is named in .*hints.toml too"):
+        hints.load(hints.files(tmp_path))
 
 
 def cycle(graph: dict[str, set[str]]) -> list[str] | None:

@@ -67,7 +67,7 @@ def test_a_total_below_a_tests_limit_passes():
 
 
 def test_every_exercise_and_the_defaults_are_valid():
-    assert Limits() and len(exercises.load_all()) == 9
+    assert Limits() and len(exercises.load_all()) == len(exercises.known()) >= 9
 
 
 def test_the_message_names_the_limit_in_the_callers_words():
