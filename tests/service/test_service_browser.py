@@ -231,6 +231,12 @@ def test_a_student_hands_in_and_the_instructor_sees_it(site: Site, driver: WebDr
     driver.get(link)
     assert words(driver.find_element(By.TAG_NAME, "h1")) == "Ada"
     assert attempts(driver) == []
+    # From the keyboard: the first Tab stop skips to the content.
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    skip = driver.switch_to.active_element
+    assert words(skip) == "Skip to the content"
+    skip.send_keys(Keys.ENTER)
+    assert driver.current_url == f"{link}#main"
     shot(driver, "1-student-page")
 
     hand_in(driver, link, FULL_MARKS)
