@@ -8,10 +8,8 @@ terminal tests, with the reference search of its kind (a ``Decider``).
 """
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
-
-from hypothesis import strategies as st
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
@@ -42,6 +40,11 @@ class Decider:
     search: Callable[[Any, Game], Search]
     models: Sequence[tuple[str, Flaws]]
     child_values: bool = False
+    game: Game = isolation  # the exercise's: checks take it from the probe (``on``)
+
+    def on(self, game: Game) -> "Decider":
+        """This kind of decision, on ``game``."""
+        return replace(self, game=game)
 
 
 MINIMAX = Decider("minimax_decision", Search, mistakes.SEARCH_MODELS, child_values=True)
@@ -61,11 +64,11 @@ def _reference(decider: Decider, state: State, depth: int | None) -> Decision:
     """The reference decision on ``state``: (terminal tests, best moves: all
     that minimax rates best). The moves and the counts are checked on the
     same positions: search once."""
-    key = (decider.function, isolation.key(state), depth)
+    key = (decider.function, decider.game.key(state), depth)
     if key not in _REFERENCE:
-        calls, best = Search().decision(state, depth)
+        calls, best = Search(game=decider.game).decision(state, depth)
         if decider.search is not Search:
-            calls = decider.search(None, isolation).decision(state, depth)[0]
+            calls = decider.search(None, decider.game).decision(state, depth)[0]
         _REFERENCE[key] = calls, best
     return _REFERENCE[key]
 
@@ -119,14 +122,15 @@ def _model_decision(decider: Decider, flaws: Flaws, observation: Observation
                     ) -> Decision | type[Stuck]:
     """The model's (terminal tests, best moves), or Stuck."""
     try:
-        return decider.search(flaws, isolation).decision(observation.state, _depth(observation))
+        return decider.search(flaws, decider.game).decision(observation.state,
+                                                             _depth(observation))
     except Stuck:
         return Stuck
 
 
-def _move_likelihood(flaws: Flaws, observation: Observation) -> float:
+def _move_likelihood(decider: Decider, flaws: Flaws, observation: Observation) -> float:
     """The chance that the model picks the student's move (ties split evenly)."""
-    decided = _model_decision(MINIMAX, flaws, observation)
+    decided = _model_decision(decider, flaws, observation)
     if not _stuck_alike(decided is Stuck, observation):
         return 0
     if decided is Stuck:
@@ -140,8 +144,8 @@ def _random_player(observation: Observation) -> float:
     return 1 / len(observation.state.get_legal_moves())
 
 
-def _best_score(observation: Observation) -> float:
-    return max(Search().scores(observation.state, _depth(observation)).values())
+def _best_score(decider: Decider, observation: Observation) -> float:
+    return max(Search(game=decider.game).scores(observation.state, _depth(observation)).values())
 
 
 def _child_values(probe: SearchProbe, bad: list[Observation]
@@ -163,8 +167,9 @@ def _child_values(probe: SearchProbe, bad: list[Observation]
     return found
 
 
-def _scores_alike(flaws: Flaws, evidence: list[tuple[State, tuple[int, ...], Any]]) -> bool:
-    return all(Search(flaws).outcome("min_value", child, *extra) == value
+def _scores_alike(decider: Decider, flaws: Flaws,
+                  evidence: list[tuple[State, tuple[int, ...], Any]]) -> bool:
+    return all(Search(flaws, decider.game).outcome("min_value", child, *extra) == value
                for child, extra, value in evidence)
 
 
@@ -177,20 +182,23 @@ def _diagnose_moves(decider: Decider, observations: list[Observation],
         moves = [o.answer[0] for o in bad]
         if all(move is None for move in moves) and len(bad) == len(observations):
             return ["stub"]
-        if all(_is_number(move) and move == _best_score(o)
+        if all(_is_number(move) and move == _best_score(decider, o)
                for move, o in zip(moves, bad, strict=True)):
             return ["returns_score"]  # the model: the best score instead of its move
     if not decider.child_values:  # a move says little: the calls must agree too
         return mistakes.diagnose(decider.models, _reproducer(decider), observations)
     # a move says little: a model must also score the children as the student did
     evidence = _child_values(probe, bad) if probe else []
-    models = [(m, f) for m, f in decider.models if _scores_alike(f, evidence)]
-    return mistakes.diagnose(models, _move_likelihood, observations, _random_player)
+    models = [(m, f) for m, f in decider.models if _scores_alike(decider, f, evidence)]
+    return mistakes.diagnose(models, lambda flaws, observation: _move_likelihood(
+        decider, flaws, observation), observations, _random_player)
 
 
 def check_moves(probe: SearchProbe, positions: Positions,
                 depths: Iterable[int | None] = (None,), decider: Decider = MINIMAX) -> None:
-    """The move is one of the best at every position (and depth)."""
+    """The move is one of the best at every position (and depth) of the
+    probe's game."""
+    decider = decider.on(probe.game)
     observations: list[Observation] = []
     for depth in depths:
         observations += checks.collect(
@@ -202,7 +210,7 @@ def check_moves(probe: SearchProbe, positions: Positions,
             _label(depth))
     checks.verdict(f"The move of {decider.function}", observations,
                    lambda found: _diagnose_moves(decider, found, probe),
-                   shown=lambda answer: describe(answer[0]),
+                   shown=lambda answer: describe(answer[0]), draw=decider.game.draw,
                    detail=lambda first: on_a_tree(decider, probe, "move", _depth(first)))
 
 
@@ -251,6 +259,7 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
 
     ``evidence`` (positions, depths), asked only when the test fails, widens
     what the diagnosis sees where the test itself asks little."""
+    decider = decider.on(probe.game)
     observations = _counts(decider, probe, positions, depths)
 
     def diagnose(found: list[Observation]) -> list[str]:
@@ -260,6 +269,7 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
 
     checks.verdict(f"The number of terminal tests in {decider.function}", observations,
                    diagnose, shown=lambda answer: f"{answer[1]} calls to terminal_test",
+                   draw=decider.game.draw,
                    detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)))
 
 
@@ -279,6 +289,8 @@ def on_a_tree(decider: Decider, probe: SearchProbe, what: str, depth: int | None
 
 
 def _tree_lines(decider: Decider, probe: SearchProbe, what: str, limited: bool) -> list[str]:
+    from hypothesis import strategies as st  # only once a test failed: a costly import
+
     depths = st.tuples(st.integers(1, trees.MAX_DEPTH)) if limited else st.just(())
 
     def differs(drawn: tree.Tree, extra: tuple[Any, ...], answer: trees.Answer) -> bool:

@@ -10,8 +10,6 @@ fallback move, the time used.
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import strategies as st
-
 from grader.contracts.protocol import Tested, describe
 from grader.games import Path, State, isolation, tree
 from grader.harness.isolation import deepening, trees
@@ -271,6 +269,8 @@ def on_a_tree(probe: SearchProbe) -> list[str]:
 
 
 def _tree_lines(probe: SearchProbe) -> list[str]:
+    from hypothesis import strategies as st  # only once a test failed: a costly import
+
     cases = st.tuples(trees.trees(), st.integers(0, trees.MAX_DEPTH - 1)).map(_clocked)
     found = trees.smallest(probe, FUNCTION, cases.filter(bool),  # type: ignore[arg-type]
                            lambda drawn, extra, answer: not checks.is_move(answer[0])
