@@ -329,7 +329,7 @@ def test_a_rerun_says_so_and_sets_aside_the_students_who_left(tmp_path, capsys):
     assert (f"not in {classroom}: the reports of 2 student(s) were moved to "
             f"{out / batch.ASIDE} and are not in the gradebook: bob, eve") in stdout
     assert sorted(p.name for p in (out / batch.ASIDE).iterdir()) == [
-        "bob.json", "bob.txt", "eve.json", "eve.txt"]
+        "bob.html", "bob.json", "bob.txt", "eve.html", "eve.json", "eve.txt"]
     assert sorted(read_reports(out)) == ["ann", "cy", "dan", "fay"]
     with open(out / "grades.csv", newline="") as handle:
         assert sorted(row["student"] for row in csv.DictReader(handle)) == [

@@ -193,7 +193,7 @@ class Batch:
         who left the class (or was renamed) keeps no row in the gradebook.
         The students whose reports were moved, by their reports' names."""
         keep = {self._path(student, suffix).name for student in students
-                for suffix in ("json", "txt")}
+                for suffix in ("json", "txt", "html")}
         moved = sorted(path for path in (self.out / "reports").iterdir()
                        if path.name not in keep and not path.name.startswith(".")
                        and path.is_file())
@@ -206,6 +206,7 @@ class Batch:
     def _save(self, student: str, one: Report) -> None:
         write_atomic(self._path(student, "json"), render.to_json(one))
         write_atomic(self._path(student, "txt"), render.to_text(one))
+        write_atomic(self._path(student, "html"), page.report_page(student, one))
         with self.lock:
             self.reports[student] = one
             self.made += 1
