@@ -379,20 +379,27 @@ def _limit_flags(command: argparse.ArgumentParser) -> None:
                              help=f"override the exercise's limit (at least {floor})")
 
 
+def _exercises_flag(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    command.add_argument("--exercises", action="append", metavar="DIR", help=(
+        "a folder of your own exercises, one folder each as the built-in ones (repeatable): "
+        "added beside them"))
+    return command
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="minimax-grader", description=(
         "Grade the minimax exercises of an intro-AI course."))
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = top.add_subparsers(dest="command", required=True)
 
-    commands.add_parser("list", help="the exercises, with files and points")
+    _exercises_flag(commands.add_parser("list", help="the exercises, with files and points"))
 
-    stub = commands.add_parser("stub", help="write an exercise's starter files")
+    stub = _exercises_flag(commands.add_parser("stub", help="write an exercise's starter files"))
     stub.add_argument("exercise")
     stub.add_argument("dir", nargs="?", default=".")
     stub.add_argument("--force", action="store_true", help="overwrite existing files")
 
-    grade = commands.add_parser("grade", help="grade one submission")
+    grade = _exercises_flag(commands.add_parser("grade", help="grade one submission"))
     grade.add_argument("--exercise", required=True)
     grade.add_argument("--sandbox", choices=("auto", "docker", "local"), default="auto")
     grade.add_argument("--format", choices=sorted(render.RENDERERS), default="text")
@@ -424,6 +431,7 @@ def parser() -> argparse.ArgumentParser:
     many.add_argument("--force", action="store_true", help=(
         "write into OUTDIR even though it holds files that are not a batch's results"))
     _limit_flags(many)
+    _exercises_flag(many)
 
     image = commands.add_parser("image", help="the Docker sandbox's grading image")
     image_commands = image.add_subparsers(dest="image_command", required=True)
@@ -436,6 +444,7 @@ def parser() -> argparse.ArgumentParser:
         f"the image's name (default: minimax-grader:{__version__}-HASH, HASH a hash of what "
         "it holds; or $MINIMAX_GRADER_IMAGE)"))
     build.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    _exercises_flag(build)  # their suites go into the image, for the Docker sandbox
     build.add_argument("--prune", action="store_true", help=(
         "remove the other grading images here (older versions', other checkouts'); "
         "those a container uses are kept"))
@@ -457,6 +466,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--sandbox", choices=("docker", "local"), default="local")
     check.add_argument("--solutions-only", action="store_true",
                        help="skip the corpus of wrong submissions")
+    _exercises_flag(check)
 
     serve = commands.add_parser("serve", help="run the web service students hand in to")
     serve.add_argument("--host", default="127.0.0.1")
@@ -469,6 +479,7 @@ def parser() -> argparse.ArgumentParser:
         "docker (the default: while no engine answers or the grading image is missing, "
         "jobs wait) or local, which isolates nothing"))
     serve.add_argument("--workers", type=int, default=2, help="submissions graded at once")
+    _exercises_flag(serve)
     serve.add_argument("--roster", metavar="CSV",
                        help="import students (columns name,email) and print their links")
     serve.add_argument("--new-instructor-link", action="store_true",
@@ -485,6 +496,7 @@ def parser() -> argparse.ArgumentParser:
         "the service's data folder, shared with it, whose store holds the submissions' "
         "files (default: ./grader-data)"))
     host.add_argument("--concurrency", type=int, default=2, help="submissions graded at once")
+    _exercises_flag(host)  # the service's own added folders, at the same place
     # For tests only: grading without isolation, and the image the host claims to have.
     host.add_argument("--sandbox", choices=("docker", "local"), default="docker",
                       help=argparse.SUPPRESS)
@@ -503,6 +515,8 @@ COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
+        for folder in getattr(args, "exercises", None) or ():
+            exercises.add(Path(folder))
         return COMMANDS[args.command](args)
     except (UsageError, exercises.BadExercise, files.BadOutput) as exc:
         print(f"minimax-grader: error: {exc}", file=sys.stderr)

@@ -9,6 +9,8 @@ solution (``solution/``) and its corpus of known submissions (``corpus/``).
 import dataclasses
 import hashlib
 import math
+import os
+import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -18,7 +20,11 @@ from typing import Any, Callable, ClassVar
 from grader import resources
 from grader.games import GAMES
 
-ROOT = resources.data("exercises")
+ROOT = resources.data("exercises")  # the built-in exercises
+# The instructor's folders added beside them, os.pathsep between two: set by
+# --exercises (add), and so seen by every process the command starts.
+ADDED = "MINIMAX_GRADER_EXERCISES"
+ID = re.compile(r"[a-z0-9_]+")
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
 
 
@@ -177,9 +183,54 @@ class Exercise:
         return sum(test.points for test in self.tests)
 
 
-def known(root: Path = ROOT) -> list[str]:
+def added() -> list[Path]:
+    """The instructor's folders of exercises added beside the built-in ones (``--exercises``)."""
+    return [Path(folder) for folder in os.environ.get(ADDED, "").split(os.pathsep) if folder]
+
+
+def add(root: Path) -> None:
+    """Add the folder of exercises ``root`` beside the built-in ones, for this process
+    and the processes it starts (a grading pool, the service's workers); BadExercise,
+    saying what is wrong, where it is not such a folder or an id is taken."""
+    root = root.resolve()
     if not root.is_dir():
-        raise BadExercise(f"no exercises at {root}: is minimax-grader installed whole?")
+        raise BadExercise(f"--exercises {root}: no such folder")
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if folder.name != "__pycache__" and not (folder / "exercise.toml").is_file():
+            raise BadExercise(f"{folder}: no exercise.toml, so not an exercise folder")
+        if (folder / "hints.toml").is_file():
+            raise BadExercise(f"{folder / 'hints.toml'}: an added exercise names only the "
+                              "grader's own mistakes, whose hints the grader holds")
+    before = os.environ.get(ADDED, "")
+    os.environ[ADDED] = os.pathsep.join(map(str, [*added(), root]))
+    try:
+        load_all()  # a bad exercise.toml, or an id in two folders, is told now
+    except (BadExercise, UnknownExercise):
+        os.environ[ADDED] = before
+        raise
+
+
+def folders() -> dict[str, Path]:
+    """Each exercise's folder by id: the built-in ones, then the added ones."""
+    found: dict[str, Path] = {}
+    for root in [ROOT, *added()]:
+        if not root.is_dir():
+            raise BadExercise(f"no exercises at {root}: is minimax-grader installed whole?")
+        for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file()):
+            if folder.name in found:
+                raise BadExercise(f"two exercises are called {folder.name!r}: "
+                                  f"{found[folder.name]} and {folder}")
+            if not ID.fullmatch(folder.name):
+                raise BadExercise(f"{folder}: an exercise's id, its folder's name, is made of "
+                                  "lower-case letters, digits and _")
+            found[folder.name] = folder
+    return found
+
+
+def known(root: Path | None = None) -> list[str]:
+    """The exercises' ids: of ``root`` alone where given, else every one."""
+    if root is None:
+        return sorted(folders())
     return sorted(p.name for p in root.iterdir() if (p / "exercise.toml").is_file())
 
 
@@ -200,13 +251,17 @@ def _limits(table: dict[str, Any], tests: Sequence[TestSpec], path: Path) -> Lim
     return limits
 
 
-def load(name: str, root: Path = ROOT) -> Exercise:
+def load(name: str, root: Path | None = None) -> Exercise:
+    """The exercise ``name``: of ``root`` where given, else of every folder."""
     if name not in known(root):
         raise UnknownExercise(name, known(root))
-    folder = root / name
+    folder = root / name if root is not None else folders()[name]
     path = folder / "exercise.toml"
-    with open(path, "rb") as handle:
-        data = tomllib.load(handle)
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadExercise(f"{path}: not TOML: {exc}") from None
     try:
         tests = tuple(TestSpec(**test) for test in data["tests"])
         exercise = Exercise(
@@ -226,14 +281,15 @@ def load(name: str, root: Path = ROOT) -> Exercise:
     return exercise
 
 
-def load_all(root: Path = ROOT) -> list[Exercise]:
+def load_all(root: Path | None = None) -> list[Exercise]:
     return [load(name, root) for name in known(root)]
 
 
-def facts_hash(root: Path = ROOT) -> str:
+def facts_hash(root: Path | None = None) -> str:
     """A hash of every exercise's ``exercise.toml``: what the host applies itself
     (points, titles, visibility, limits), which the grading image does not hold."""
+    places = folders() if root is None else {name: root / name for name in known(root)}
     digest = hashlib.sha256()
-    for name in known(root):
-        digest.update(name.encode() + b"\0" + (root / name / "exercise.toml").read_bytes() + b"\0")
+    for name, folder in sorted(places.items()):
+        digest.update(name.encode() + b"\0" + (folder / "exercise.toml").read_bytes() + b"\0")
     return digest.hexdigest()[:16]

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader import __version__, resources
+from grader import __version__, exercises, resources
 
 if TYPE_CHECKING:  # docker is imported where it is used: the package runs without it
     from docker import DockerClient
@@ -79,13 +79,24 @@ def in_package(path: Path, package: Path = PACKAGE) -> str:
 
 
 def context_files(package: Path = PACKAGE) -> list[tuple[str, Path]]:
-    """(path in the context, path in the package) of what the image holds."""
+    """(path in the context, path in the package) of what the image holds: the
+    harness and the built-in exercises' suites, and those of the exercises added
+    with --exercises where the image keeps the built-in ones."""
     sources = harness_files(package)
     for exercise in sorted((package / "data" / "exercises").iterdir()):
         sources += sandbox_suite_files(exercise)
     scripts = package / "data" / "image"
     return [("Dockerfile", scripts / "Dockerfile"), (INSTALL, scripts / INSTALL),
-            *((in_package(p, package), p) for p in sources)]
+            *((in_package(p, package), p) for p in sources), *_added_suites()]
+
+
+def _added_suites() -> list[tuple[str, Path]]:
+    found = []
+    for root in exercises.added():
+        for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file()):
+            found += [(f"grader/data/exercises/{folder.name}/{p.relative_to(folder).as_posix()}",
+                       p) for p in sandbox_suite_files(folder)]
+    return found
 
 
 def contents_hash(package: Path = PACKAGE) -> str:

@@ -83,10 +83,12 @@ def corpus_cases(corpus: Path) -> list[Case]:
     return found
 
 
-def built_in(corpus: bool = True, root: Path = exercises.ROOT) -> list[Case]:
+def built_in(corpus: bool = True, root: Path | None = None) -> list[Case]:
     """The reference solutions, then (unless not ``corpus``) the corpus cases, that
-    the exercises graded by a suite hold in their folders: none in an installed wheel."""
-    graded = [root / name for name in exercises.known(root)]
+    the exercises graded by a suite hold in their folders (of ``root`` alone where
+    given): none of the built-in ones in an installed wheel, an added folder's own."""
+    graded = ([root / name for name in exercises.known(root)] if root is not None
+              else list(exercises.folders().values()))
     found = [Case(folder.name, folder / "solution", True, reference=True)
              for folder in graded if (folder / "solution").is_dir()]
     if corpus:

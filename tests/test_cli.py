@@ -10,7 +10,7 @@ import zipfile
 import pytest
 from conftest import ROOT, solution
 
-from grader import cli, exercises, grading, report, sandbox
+from grader import cli, exercises, grading, report, sandbox, solutions
 from grader.exercises import MEMORY_FLOOR_MB
 
 WRONG_HELPERS = (solution("helpers") / "minimax_helpers.py").read_text().replace(
@@ -255,3 +255,47 @@ def test_the_service_without_its_extra_says_how_to_install_it(capsys, monkeypatc
     assert code == cli.USAGE_ERROR
     assert "needs celery" in err and "minimax-grader[service]" in err
     assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
+@pytest.fixture
+def own_exercises(tmp_path, monkeypatch):
+    """An instructor's folder of exercises: a copy of helpers as ``my_helpers``, with
+    its solution and its corpus. The added folders are undone after the test."""
+    monkeypatch.setenv(exercises.ADDED, "")
+    folder = tmp_path / "mine"
+    shutil.copytree(exercises.ROOT / "helpers", folder / "my_helpers",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
+def test_list_shows_an_added_exercise_beside_the_built_in_ones(capsys, own_exercises):
+    code, out, _ = run(capsys, "list", "--exercises", str(own_exercises))
+    assert code == 0 and "my_helpers" in out and "nim_negamax" in out
+    assert exercises.load("my_helpers").folder == own_exercises / "my_helpers"
+
+
+def test_check_solutions_takes_an_added_exercise_s_solution_and_corpus(own_exercises):
+    exercises.add(own_exercises)
+    added = [case for case in solutions.built_in() if case.exercise == "my_helpers"]
+    assert added[0].reference and added[0].path == own_exercises / "my_helpers" / "solution"
+    assert {case.path.name for case in added[1:]} == {
+        case.path.name for case in solutions.built_in() if case.exercise == "helpers"} - {
+        "solution"}
+
+
+@pytest.mark.parametrize("spoil, says", [
+    (lambda folder: (folder / "my_helpers" / "exercise.toml").unlink(),
+     "my_helpers: no exercise.toml, so not an exercise folder"),
+    (lambda folder: (folder / "my_helpers" / "exercise.toml").write_text("title = \n"),
+     "exercise.toml: not TOML"),
+    (lambda folder: (folder / "my_helpers").rename(folder / "helpers"),
+     "two exercises are called 'helpers'"),
+    (lambda folder: (folder / "my_helpers").rename(folder / "My-Helpers"),
+     "an exercise's id, its folder's name, is made of lower-case letters"),
+    (lambda folder: shutil.rmtree(folder), "no such folder"),
+])
+def test_a_bad_folder_of_exercises_is_a_usage_error(capsys, own_exercises, spoil, says):
+    spoil(own_exercises)
+    code, out, err = run(capsys, "list", "--exercises", str(own_exercises))
+    assert code == 2 and out == "" and says in err and err.count("\n") == 1
+    assert exercises.added() == []  # nothing of it is kept

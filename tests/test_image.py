@@ -235,6 +235,20 @@ def test_the_image_holds_no_reference_solution_nor_corpus(package_copy):
     assert image.contents_hash(package) == image.contents_hash()
 
 
+def test_an_added_exercise_s_suite_goes_where_the_built_in_ones_lie(tmp_path, monkeypatch):
+    monkeypatch.setenv(exercises.ADDED, "")
+    shutil.copytree(exercises.ROOT / "helpers", tmp_path / "my_helpers",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    before = image.contents_hash()
+    exercises.add(tmp_path)
+    held = dict(image.context_files())
+    suite = "grader/data/exercises/my_helpers/suite/test_helpers.py"
+    assert held[suite] == tmp_path / "my_helpers" / "suite" / "test_helpers.py"
+    assert not [name for name in held if name.startswith("grader/data/exercises/my_helpers/")
+                and name != suite]  # neither its solution nor its corpus
+    assert image.contents_hash() != before  # an image for these exercises: its own tag
+
+
 def edited_helpers(root):
     """The helpers exercise as the host reads it from ``root``'s edited exercise.toml,
     whose suite is the installed one (the image's)."""
