@@ -7,14 +7,18 @@ Each step leaves a screenshot in test-artifacts/screenshots/ (kept by CI).
 """
 
 import csv
+import functools
+import json
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import browser
@@ -401,3 +405,43 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     marked = driver.find_elements(By.CSS_SELECTOR, "mark.shared")
     assert marked and "def" in " ".join(words(mark) for mark in marked)
     shot(driver, "16-instructor-similar-pair")
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # the test's output is the assertions', not the server's
+
+
+WAITING_PAGE = """<!doctype html><html lang="en"><head><title>waiting</title>
+<script src="poll.js" defer></script></head><body><main>
+<div id="live" data-status="status.json" data-pending="yes" role="status">Grading</div>
+<label for="note">A note</label><textarea id="note"></textarea></main></body></html>"""
+
+
+def test_a_report_ready_while_someone_types_is_offered_not_forced(driver: WebDriver,
+                                                                   tmp_path: Path) -> None:
+    """The student's page's script (poll.js, served from a folder whose status the test
+    sets) does not reload the page under someone typing: it says the report is ready,
+    with a button that shows it."""
+    shutil.copy(ROOT / "grader" / "service" / "templates" / "poll.js", tmp_path)
+    (tmp_path / "index.html").write_text(WAITING_PAGE)
+    status = tmp_path / "status.json"
+    status.write_text(json.dumps({"pending": True, "attempts": {"1": "waiting"}}))
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        note = driver.find_element(By.ID, "note")
+        note.send_keys("half a sentence")
+        status.write_text(json.dumps({"pending": False, "attempts": {"1": "graded"}}))
+        show = WebDriverWait(driver, 30).until(expected_conditions.element_to_be_clickable(
+            (By.ID, "show-report")))
+        assert words(driver.find_element(By.ID, "live")).startswith("Your report is ready.")
+        assert note.get_attribute("value") == "half a sentence"  # the page stayed
+        status.write_text(json.dumps({"pending": True, "attempts": {"1": "graded"}}))
+        show.send_keys(Keys.ENTER)
+        WebDriverWait(driver, 30).until(expected_conditions.staleness_of(show))
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,10 +1,25 @@
 // The student's page while a hand-in waits or is graded: ask the page's status
-// every few seconds, and reload once nothing waits or an attempt's state changed.
+// every few seconds, and reload once nothing waits or an attempt's state changed;
+// but not under someone filling in a form: then say so, with a button to show it.
 (function () {
   "use strict";
   var live = document.getElementById("live");
   if (!live || live.dataset.pending !== "yes") { return; }
   var first = null;
+  function typing() {
+    var at = document.activeElement;
+    return at !== null && /^(INPUT|TEXTAREA|SELECT)$/.test(at.tagName);
+  }
+  function ready() {
+    if (!typing()) { window.location.reload(); return; }
+    live.textContent = "Your report is ready. ";
+    var show = document.createElement("button");
+    show.type = "button";
+    show.id = "show-report";
+    show.textContent = "Show it (reloads the page)";
+    show.addEventListener("click", function () { window.location.reload(); });
+    live.appendChild(show);
+  }
   function look() {
     fetch(live.dataset.status, {cache: "no-store", credentials: "same-origin"})
       .then(function (response) { return response.json(); })
@@ -12,7 +27,7 @@
         var states = JSON.stringify(now.attempts);
         if (first === null) { first = states; }
         // Done already (perhaps before the first look), or changed since: show it.
-        if (!now.pending || states !== first) { window.location.reload(); return; }
+        if (!now.pending || states !== first) { ready(); return; }
         window.setTimeout(look, 3000);
       })
       .catch(function () { window.setTimeout(look, 10000); });
