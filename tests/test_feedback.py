@@ -1,7 +1,7 @@
 """Feedback a student can act on: what the report says about common slips
 that are not mistakes of the game or the search."""
 
-from conftest import grade, solution
+from conftest import corpus, grade, solution
 
 
 def failing(report):
@@ -65,6 +65,39 @@ def test_a_call_stopped_at_its_time_limit_is_shown_with_its_depth_and_position(s
     assert said.endswith("time limit reached while running alpha_beta_search(state, 3)")
     assert drawn.splitlines()[0].split() == ["x=0", "x=1", "x=2"]
     assert "to move" in drawn
+
+
+def test_a_lab_call_stopped_at_its_time_limit_is_shown_with_its_board(submission):
+    source = (solution("tic_tac_toe_alphabeta") / "tictactoe.py").read_text()
+    start = "    def max_alpha_beta(self, alpha, beta):\n"
+    # endless once X holds a corner and O the centre: found below the empty board
+    source = source.replace(start, start + "        while self.current_state[0][0] == 'X' and "
+                            "self.current_state[1][1] == 'O':\n            pass\n")
+    report = grade("tic_tac_toe_alphabeta", submission("tictactoe.py", source), call_seconds=2)
+    test = failing(report)["test_max_alpha_beta"]
+    assert test["status"] == "timeout"
+    said, drawn = test["message"].split(" on this position:\n\n")
+    assert said.endswith("time limit reached while running max_alpha_beta(-2, 2)")
+    assert drawn.splitlines()[0].split() == ["col", "0", "1", "2"]
+    assert "O to move" in drawn
+
+
+def test_a_window_not_passed_down_in_min_value_alone_is_one_story():
+    """min_value hands its children (-inf, inf), max_value passes its window on:
+    each board of the count test, and every test that names a mistake, tells
+    the same one in the same words; the class's summary counts it once."""
+    from grader.batch.summary import diagnosed
+    from grader.contracts.hints import HINTS
+    from grader.harness.judging.checks import UNKNOWN
+
+    report = grade("alphabeta", corpus("alphabeta") / "window_reset_in_min_only")
+    named = [t for t in report["tests"] if t["mistakes"]]
+    assert named and all(t["mistakes"] == ["window_reset"] for t in named)
+    assert {t["hint"] for t in named} == {HINTS["window_reset"]}
+    message = failing(report)["test_call_counts"]["message"]
+    assert message.count("is wrong on") == 2  # the small board and the large one
+    assert UNKNOWN not in message
+    assert diagnosed(report) == ["window_reset"]
 
 
 def test_a_story_told_once_is_told_again_where_it_fits():
