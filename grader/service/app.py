@@ -432,6 +432,7 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         try:
             yield
         finally:
+            league.stop()
             await run_in_threadpool(lti.stop)
             if pool:
                 await run_in_threadpool(pool.stop)

@@ -4,9 +4,12 @@ a student sees the leaderboard and their own games. Each game is replayed on a
 page of its own: the board at each move as a table, the moves as text.
 
 The league plays in a thread of the web process, which plays its pairings here
-or sends them to the grading hosts (see ``leagues``); one league at a time.
+or sends them to the grading hosts (see ``leagues``); one league at a time. A
+league scheduled for later is started by a thread that looks for it every few
+seconds, with the students' latest agents then.
 """
 
+import logging
 import threading
 from typing import Protocol
 
@@ -16,14 +19,18 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from grader.match import grading, handin
+from grader.match import grading, handin, tournament
 from grader.match.referee import Game, result
 from grader.service import forms, leagues
+from grader.service.core import when
 from grader.service.models import LeagueGame, Student
 from grader.service.webpages import Pages
 
+log = logging.getLogger("grader.service")
+WATCH_SECONDS = 2.0  # how often the scheduled leagues are looked at
 SAVED = {"playing": "The league is being played: reload this page to see its games as "
                     "they end.",
+         "scheduled": "The league is scheduled: it plays the students' latest agents then.",
          "shown": "Students see the leaderboard and their own games now.",
          "hidden": "The leaderboard is hidden from students now."}
 
@@ -39,8 +46,9 @@ class Leaderboard:
         self.web = web
         self.service = web.service
         self.exercise_id = handin.exercise().id
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
 
     def routes(self) -> list[Route]:
         return [Route("/i/league", self.instructor, methods=["GET"]),
@@ -69,10 +77,29 @@ class Leaderboard:
             self._thread.start()
             return True
 
+    def play_now(self, settings: tournament.Settings) -> bool:
+        """Play the league of ``settings`` with the latest agents: False while one plays."""
+        with self._lock:
+            return not self.playing() and self.start(
+                leagues.prepare(self.service, self.exercise_id, settings))
+
     def resume(self) -> None:
-        """Go on with a league the service stopped in the middle of (a restart)."""
+        """Go on with a league the service stopped in the middle of (a restart), and
+        look for scheduled leagues from now on."""
         for league_id in leagues.playing(self.service)[-1:]:
             self.start(league_id)
+        threading.Thread(target=self._watch, name="league-schedule", daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(WATCH_SECONDS):
+            try:
+                for _, settings in leagues.due(self.service)[:1]:
+                    self.play_now(settings)
+            except Exception:  # the database went away: look again later
+                log.exception("could not look for scheduled leagues")
 
     def wait(self, seconds: float | None = None) -> None:
         """Until the league playing now ends (the service's stop, and tests)."""
@@ -85,7 +112,7 @@ class Leaderboard:
         secret = self.web.instructor_secret(request)
         standing = await run_in_threadpool(leagues.standing, self.service, self.exercise_id)
         return self.web.page("leaderboard.html", standing=standing, staff=True,
-                             config=handin.config(), playing=self.playing(),
+                             config=handin.config(), playing=self.playing(), when=when,
                              csrf=self.service.csrf(forms.instructor_subject(secret)),
                              saved=SAVED.get(request.query_params.get("saved", "")),
                              games_link=lambda game: f"/i/league/games/{game.id}")
@@ -97,16 +124,17 @@ class Leaderboard:
                                       for field, kind in (("seed", int), ("openings", int),
                                                           ("cpu_seconds", float))
                                       if str(form.get(field) or "").strip()})
+            at = forms.moment(form.get("starts_at"))
         except (ValueError, grading.BadConfig):
             return self.web.message("Not played", "Give the seed and the openings as whole "
-                                    "numbers (1 opening or more), and the CPU time a move as "
-                                    "seconds above 0.", 400, "/i/league")
-        if self.playing():
-            return self.web.message("Not played", "A league is being played now: play again "
-                                    "once it is done.", 409, "/i/league")
-        league_id = await run_in_threadpool(leagues.prepare, self.service, self.exercise_id,
-                                            config.settings)
-        if not self.start(league_id):
+                                    "numbers (1 opening or more), the CPU time a move as "
+                                    "seconds above 0, and a time as YYYY-MM-DDTHH:MM (UTC).",
+                                    400, "/i/league")
+        if at is not None and at > self.service.now():
+            await run_in_threadpool(leagues.schedule, self.service, self.exercise_id,
+                                    config.settings, at)
+            return RedirectResponse("/i/league?saved=scheduled", status_code=303)
+        if not await run_in_threadpool(self.play_now, config.settings):
             return self.web.message("Not played", "A league is being played now: play again "
                                     "once it is done.", 409, "/i/league")
         return RedirectResponse("/i/league?saved=playing", status_code=303)
@@ -147,7 +175,7 @@ class Leaderboard:
             return self.web.message("The league", "Your instructor has not opened the "
                                     "league's leaderboard yet.", 200, back)
         return self.web.page("leaderboard.html", standing=standing, staff=False,
-                             own=student.id, back=back, playing=self.playing(),
+                             own=student.id, back=back, playing=self.playing(), when=when,
                              games_link=lambda game: f"{back}/league/games/{game.id}")
 
     async def student_game(self, request: Request) -> Response:

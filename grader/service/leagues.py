@@ -17,6 +17,7 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import delete, func, or_, select, update
@@ -86,20 +87,45 @@ def newest(session: Session, exercise_id: str) -> League | None:
                           .order_by(League.id.desc()).limit(1))
 
 
+def _league(session: Session, service: Service, exercise_id: str,
+            settings: tournament.Settings) -> League:
+    """The newest league where it has ``settings``, else a new one."""
+    wanted = settings_json(settings)
+    found = newest(session, exercise_id)
+    if found is None or found.settings != wanted:
+        found = League(exercise_id=exercise_id, settings=wanted, state="waiting",
+                       shown=bool(found and found.shown), created_at=service.now())
+        session.add(found)
+        session.flush()
+    return found
+
+
+def schedule(service: Service, exercise_id: str, settings: tournament.Settings,
+             at: datetime) -> None:
+    """Have the league of ``settings`` played at ``at`` (the service's clock), with
+    the students' latest agents then (see ``due``)."""
+    with service.sessions.begin() as session:
+        found = _league(session, service, exercise_id, settings)
+        found.state, found.starts_at = "waiting", at
+
+
+def due(service: Service) -> list[tuple[str, tournament.Settings]]:
+    """The scheduled leagues whose time has come: their exercise and settings."""
+    with service.sessions() as session:
+        found = session.scalars(select(League).where(League.state == "waiting",
+                                                     League.starts_at <= service.now()))
+        return [(league.exercise_id, tournament.Settings.from_json(json.loads(league.settings)))
+                for league in found]
+
+
 def prepare(service: Service, exercise_id: str, settings: tournament.Settings) -> int:
     """The league to play under ``settings``, its entries the students' latest
     agents: the newest league where it has these settings (the games of a student
     whose agent changed, or who left, dropped), else a new one. Its id."""
     agents = {student.id: (student, submission)
               for student, submission in latest(service, exercise_id)}
-    wanted = settings_json(settings)
     with service.sessions.begin() as session:
-        found = newest(session, exercise_id)
-        if found is None or found.settings != wanted:
-            found = League(exercise_id=exercise_id, settings=wanted, state="playing",
-                           shown=bool(found and found.shown), created_at=service.now())
-            session.add(found)
-            session.flush()
+        found = _league(session, service, exercise_id, settings)
         found.state, found.error, found.finished_at = "playing", None, None
         entries = {entry.student_id: entry.submission_id for entry in session.scalars(
             select(LeagueEntry).where(LeagueEntry.league_id == found.id))}

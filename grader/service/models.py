@@ -294,12 +294,14 @@ class League(Base):
     shown: Mapped[bool] = mapped_column(Boolean, default=False)  # to the students
     error: Mapped[str | None] = mapped_column(PrintableText, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    starts_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # scheduled
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
-# "playing": its games are being played (or were, when the service stopped: it goes on
-# at the next start); "error": it stopped, saying why
-LEAGUE_STATES = ("playing", "done", "error")
+# "waiting": to be played at its starts_at, with the latest agents then; "playing": its
+# games are being played (or were, when the service stopped: it goes on at the next
+# start); "error": it stopped, saying why
+LEAGUE_STATES = ("waiting", "playing", "done", "error")
 
 
 class LeagueEntry(Base):

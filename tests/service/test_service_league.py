@@ -4,7 +4,8 @@ latest agents through the pages (in bubblewrap, as the service's local
 sandbox), reads its leaderboard and every game's replay, opens it to the
 students, each of whom sees it and their own games only; a league played again
 plays only what it lacks, and again the games of an agent handed in anew; a
-league the service stopped in the middle goes on when it starts again; with a
+league the service stopped in the middle goes on when it starts again, and one
+scheduled for later plays the agents handed in by then; with a
 broker, the pairings are played by minimax-grader match-host processes."""
 
 import html
@@ -13,6 +14,7 @@ import os
 import re
 import shutil
 import time
+from datetime import timedelta
 from itertools import combinations
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from grader.match import handin, league, sandbox, tournament
 from grader.match.referee import Game
 from grader.sandbox import local
 from grader.service import app, leagues
+from grader.service.leaderboard import WATCH_SECONDS
 from grader.service.models import LeagueGame
 from tests.service.conftest import ROOT
 from tests.service.test_league_hosts import broker  # noqa: F401  (a fixture)
@@ -207,3 +210,28 @@ def test_a_league_on_the_grading_hosts(make, broker):  # noqa: F811
     assert re.search(r"1 Ada #1 [-\d.]+ [-\d.]+ ± [\d.]+ 4 4 0 0 0", text(client.get("/i/league")))
     play(client)  # nothing missing: nothing sent
     assert stored(site) == first
+
+
+def test_a_league_scheduled_for_later_plays_the_agents_handed_in_by_then(make):
+    site = make(sandbox="local")
+    ada, bob, cy = site.enrol(ADA, BOB, CY)
+    for token in (ada, bob):
+        site.hand_in(token, agent("weak"), exercise="agent")
+    later = site.clock.now + timedelta(hours=1)
+    with TestClient(app.build(site.service), follow_redirects=False) as client:  # its watch
+        client.get(f"/i/{site.secret}")
+        response = client.post("/i/league/play", data={
+            "csrf": csrf(client, "/i/league"), **FLAGS,
+            "starts_at": later.isoformat(timespec="minutes")})
+        assert response.headers["location"] == "/i/league?saved=scheduled"
+        assert "scheduled for 2026-03-02 13:00 UTC" in text(client.get("/i/league"))
+        time.sleep(3 * WATCH_SECONDS)
+        assert site.count("league_entries") == 0 and site.count("league_games") == 0
+        site.hand_in(cy, agent("weak"), exercise="agent")  # before the time: it plays
+        site.clock.advance(hours=2)
+        ends = time.monotonic() + 300  # a wide margin on a loaded machine
+        while "being played" in text(client.get("/i/league")) or \
+                "scheduled" in text(client.get("/i/league")):
+            assert time.monotonic() < ends, "the scheduled league was never played"
+            time.sleep(0.2)
+    assert site.count("league_entries") == 3 and site.count("league_games") == 6

@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column("shown", sa.Boolean, nullable=False),
         sa.Column("error", sa.Text, nullable=True),
         sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("starts_at", sa.DateTime, nullable=True),
         sa.Column("finished_at", sa.DateTime, nullable=True))
     op.create_table(
         "league_entries",
