@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from grader import __version__, batch, exercises, files, grading, intake, render, solutions
+from grader import __version__, batch, catalog, exercises, files, grading, intake, render, solutions
 from grader.batch import roster, summary
 from grader.errors import UsageError
 from grader.handout import handout, self_check
@@ -30,16 +30,17 @@ REPORT_NAMES = {"json": "report.json", "text": "report.txt", "gradescope": "resu
                 "junit": "report.xml"}
 
 
-def _exercise(name: str) -> exercises.Exercise:
+def _exercise(name: str, by_play: bool = True) -> exercises.Exercise:
+    """The exercise ``name``: graded by a suite, or (where ``by_play``) by play too."""
     try:
-        return exercises.load(name)
+        return catalog.load(name) if by_play else exercises.load(name)
     except exercises.UnknownExercise as exc:
         raise UsageError(str(exc)) from None
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     rows = [(exercise.id, exercise.title, ", ".join(exercise.files), f"{exercise.max_score:g}",
-             str(len(exercise.tests))) for exercise in exercises.load_all()]
+             str(len(exercise.tests))) for exercise in catalog.load_all()]
     table = Table(title="minimax-grader exercises")
     for index, column in enumerate(("id", "title", "files", "points", "tests")):
         # the names are typed on the command line: whole, never cut; titles wrap
@@ -69,7 +70,8 @@ def cmd_stub(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"{target}: could not write the starter files: "
                          f"{exc.strerror or exc}") from None
-    print(f"check your work as you go with: python {target / self_check(exercise)}")
+    if self_check(exercise) in given:
+        print(f"check your work as you go with: python {target / self_check(exercise)}")
     return 0
 
 
@@ -235,7 +237,7 @@ def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
     if args.solutions:
         found = solutions.references(_folder(args.solutions, "--solutions"))
     else:
-        found = [case for case in own if case.reference]
+        found = [case for case in own if case.reference] + solutions.by_play()
         if not found:
             raise UsageError("the exercises here hold no reference solutions (an installed "
                              "wheel never does): give them with --solutions DIR")
@@ -247,8 +249,8 @@ def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
 
 
 def cmd_check_solutions(args: argparse.Namespace) -> int:
-    cases = _check_cases(args)
     exercises.load_all()  # an exercise.toml with bad limits is refused before any grading
+    cases = _check_cases(args)
     chosen = grading.open_sandbox(args.sandbox)
     table = Table(title="check-solutions")
     for column in ("case", "expected", "score", "verdict"):
@@ -310,7 +312,7 @@ def cmd_gradescope_package(args: argparse.Namespace) -> int:
     from grader.gradescope import package as gradescope_package
     from grader.image import WheelhouseError
 
-    exercise = _exercise(args.exercise)
+    exercise = _exercise(args.exercise, by_play=False)  # a suite to package
     target = files.output(args.output, example="autograder.zip")
     try:
         names = gradescope_package.build(exercise, target)

@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import exercises, grading
+from grader import catalog, exercises, grading
 from grader.report import Report
 from grader.sandbox import Sandbox
 
@@ -54,12 +54,6 @@ def _corpus_case(exercise: str, folder: Path) -> Case:
                 named[1:])
 
 
-def played(name: str) -> bool:
-    """Whether exercise ``name`` is graded by play (a ``match.toml``, as the agent
-    exercise: ``minimax-grader match`` proves its reference), not by a suite."""
-    return (exercises.ROOT / name / "match.toml").is_file()
-
-
 def _corpus_cases(exercise: str, corpus: Path) -> list[Case]:
     """The cases of ``exercise`` in ``corpus``: its folders with an expect.toml."""
     if not corpus.is_dir():
@@ -69,10 +63,17 @@ def _corpus_cases(exercise: str, corpus: Path) -> list[Case]:
 
 
 def references(solutions: Path) -> list[Case]:
-    """The reference solutions in ``solutions/<id>/`` of the exercises graded by a suite."""
+    """The reference solutions in ``solutions/<id>/`` (an exercise's graded by play
+    as the agent's is: ``check`` plays it)."""
     return [Case(folder.name, folder, True, reference=True)
-            for folder in sorted(solutions.iterdir())
-            if folder.is_dir() and not played(folder.name)]
+            for folder in sorted(solutions.iterdir()) if folder.is_dir()]
+
+
+def by_play() -> list[Case]:
+    """The reference solutions of the exercises graded by play (the agent's): each
+    must win full points against the baselines of its match.toml."""
+    return [Case(exercise.id, exercise.solution, True, reference=True)
+            for exercise in catalog.played().values() if exercise.solution.is_dir()]
 
 
 def corpus_cases(corpus: Path) -> list[Case]:
@@ -127,6 +128,6 @@ def judge(case: Case, report: Report) -> list[str]:
 
 def check(case: Case, sandbox: Sandbox) -> tuple[Report, list[str]]:
     """Grade ``case`` and judge it: (report, problems)."""
-    exercise = exercises.load(case.exercise)
+    exercise = catalog.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)
     return report, judge(case, report)

@@ -10,7 +10,7 @@ import zipfile
 import pytest
 from conftest import ROOT, solution
 
-from grader import cli, exercises, grading, report, sandbox, solutions
+from grader import catalog, cli, exercises, grading, report, sandbox, solutions
 from grader.exercises import MEMORY_FLOOR_MB
 
 WRONG_HELPERS = (solution("helpers") / "minimax_helpers.py").read_text().replace(
@@ -28,8 +28,17 @@ def test_list_shows_every_exercise(capsys):
     assert code == 0
     listed = exercises.load_all()
     assert len(listed) >= 9  # the lesson's, and every folder added since
-    for exercise in listed:
+    for exercise in [*listed, catalog.load("agent")]:  # the agent, graded by play, too
         assert exercise.id in out and all(name in out for name in exercise.files)
+
+
+def test_the_agent_is_handed_out_and_its_solution_checked_by_play(capsys, tmp_path):
+    code, out, _ = run(capsys, "stub", "agent", str(tmp_path))
+    assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["agent.py"]
+    assert "check your work" not in out  # no self-check: it is graded by play
+    [case] = solutions.by_play()
+    assert (case.exercise, case.reference, case.full_marks) == ("agent", True, True)
+    assert catalog.load("agent").max_score == sum(t.points for t in catalog.load("agent").tests)
 
 
 def test_stub_writes_and_never_overwrites(capsys, tmp_path):
@@ -181,7 +190,7 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
 
 @pytest.mark.parametrize("argv, says", [
     (["grade", "--exercise", "nope", "x"], "unknown exercise 'nope'; the exercises are: "
-                                          "alphabeta, decision, depth_limit, gamestate, helpers"),
+                                          + ", ".join(catalog.ids())),
     (["grade", "--exercise", "helpers", "/no/such/path"], "no such file or folder"),
     (["grade", "--exercise", "helpers", str(ROOT / "pyproject.toml")], "give a folder"),
     (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(solution("helpers"))],
