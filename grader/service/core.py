@@ -138,7 +138,7 @@ class Service:
         if gate is None and sandbox is not None:
             gate = Gate(sandbox)
         elif gate is None and grade is None and not options.broker:
-            gate = Gate.chosen(options.sandbox)
+            gate = Gate.chosen(options.sandbox, warm=options.workers)
         self.gate = gate
         self._grade = grade or self._grade_in_sandbox
         self._submitting = threading.Lock()  # one student's check-then-insert at a time

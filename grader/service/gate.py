@@ -49,11 +49,14 @@ class Gate:
     """The sandbox to grade in now, or None and ``why`` (see the module's text).
 
     Given a ``sandbox`` (the local one asked for by name, a test's), always open
-    on it; else open on Docker while its image can be used."""
+    on it; else open on Docker while its image can be used, with ``warm``
+    containers started ahead of need (the grading slots: each still grades one
+    submission and is removed)."""
 
     def __init__(self, sandbox: Sandbox | None = None,
-                 look_seconds: float = LOOK_SECONDS) -> None:
+                 look_seconds: float = LOOK_SECONDS, warm: int = 0) -> None:
         self.look_seconds = look_seconds
+        self.warm = warm
         self.why: str | None = None
         self._sandbox = sandbox
         self._docker = sandbox is None
@@ -63,9 +66,10 @@ class Gate:
         self.sandbox()  # the reason, if any, is said at the start
 
     @classmethod
-    def chosen(cls, choice: str) -> "Gate":
-        """The gate of ``--sandbox choice``: "local" by name, anything else Docker."""
-        return cls(local() if choice == "local" else None)
+    def chosen(cls, choice: str, warm: int = 0) -> "Gate":
+        """The gate of ``--sandbox choice``: "local" by name, anything else Docker
+        (``warm``: the runs at once it is opened for)."""
+        return cls(local() if choice == "local" else None, warm=warm)
 
     @property
     def current(self) -> Sandbox | None:
@@ -80,7 +84,7 @@ class Gate:
             self._looked = time.monotonic()
             why = self._problem()
             if why is None and self._sandbox is None:
-                opened = grading.open_sandbox("docker")
+                opened = grading.open_sandbox("docker", warm=self.warm)
                 why = opened.why if isinstance(opened, Unavailable) else None
                 self._sandbox = None if why else opened
             self._say(why)

@@ -31,7 +31,7 @@ def run(options: Options, concurrency: int, pretend_image: str | None = None) ->
     ``pretend_image``, for tests only, is the image this host claims to have."""
     assert options.broker is not None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    gate = Gate.chosen(options.sandbox)
+    gate = Gate.chosen(options.sandbox, warm=concurrency)  # closed below: no container left
     try:
         service = Service(options, gate=gate)
         tasks.HOST = tasks.Host(service, (lambda: pretend_image) if pretend_image

@@ -257,3 +257,27 @@ def test_a_grading_host_without_its_image_refuses_saying_why_and_grades_once_it_
         docker_client.images.remove(absent_tag)
     [job] = grid.jobs()
     assert (job.state, job.attempts) == ("done", 1)
+
+
+def test_a_docker_gate_keeps_a_container_ready_per_grading_slot_and_leaves_none(
+        docker_client, tmp_path):
+    """Containers started ahead of need, one per slot (``--workers``), each for one
+    submission; closing the gate, as serve and a host do when they stop, removes them."""
+    from grader.service.core import Service
+    from tests.service.conftest import Clock
+
+    clock = Clock()
+    service = Service(Options(data=tmp_path / "data", sandbox="docker", workers=2), now=clock)
+    site = Site(service, clock)
+    try:
+        token, = site.enrol(("Ada", "ada@example.edu"))
+        assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
+        assert service.drain() == 1 and service.queue.counts()["done"] == 1
+        chosen = service.gate.current
+        until(lambda: len(chosen.ready) == 2, 120, "a container ready for each slot")
+        ready = [container.id for _, container in chosen.ready]
+    finally:
+        service.gate.close()
+        service.engine.dispose()
+    left = {container.id for container in docker_client.containers.list(all=True)}
+    assert not left & set(ready)
