@@ -27,7 +27,7 @@ CSS = """
 body { margin: 0; color: var(--ink); background: #fff;
        font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
              sans-serif; }
-header, nav, main { max-width: 1200px; margin: 0 auto; padding: 0 32px; }
+header, main { max-width: 1200px; margin: 0 auto; padding: 0 32px; }
 header { padding-top: 28px; }
 main { padding-bottom: 48px; }
 nav ul { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 8px 0 0; padding: 0;
