@@ -211,3 +211,35 @@ def test_the_worker_reads_only_its_closure():
     # None of the games: their rules are sent to the worker, for the tests
     # granted stand-ins that run them, and the student's user can't read them.
     assert not {m for m in readable if part(m) == "games"}
+
+
+# The one seam: a front end grades through grader.grading, which alone makes a
+# report from a run (the report, the intake and the sandboxes aside), and each
+# front end takes files in once, through the intake.
+MAKES_REPORTS = {"grader.grading", "grader.report", "grader.intake"}
+TAKES_FILES_IN = {"grader.grading", "grader.intake", "grader.service.uploads",
+                  "grader.batch.roster"}
+
+
+def calls(path: Path) -> set[str]:
+    """Every ``module.function(...)`` call in ``path``, as ``module.function``."""
+    return {f"{node.func.value.id}.{node.func.attr}"
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)}
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if part(m) == "host"))
+def test_no_front_end_grades_around_grading(module):
+    made = calls(MODULES[module])
+    if module not in MAKES_REPORTS and not module.startswith("grader.sandbox"):
+        assert not made & {"report.build", "report.rejected", "report.grader_error"}, module
+    if module not in TAKES_FILES_IN:
+        assert "intake.take" not in made, module
+
+
+def test_the_seam_rule_sees_a_call(tmp_path):
+    source = tmp_path / "front.py"
+    source.write_text("from grader import intake\ndef f(p):\n    return intake.take(p, ())\n")
+    assert calls(source) == {"intake.take"}
+    assert {"report.build", "intake.take"} <= calls(PACKAGE / "grading.py")
