@@ -21,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from common import median_seconds, submissions
+from docker_vs_local import bare_run
 
 from grader.image import default_tag
 
@@ -87,8 +88,7 @@ def main():
             print(f"  {sandbox}: (a) grade loop {args.n / looped:.2f}/s, "
                   f"(b) batch {args.n / batched:.2f}/s: (b)/(a) = {looped / batched:.2f}x")
             if sandbox == "docker":
-                bare = median_seconds(["docker", "run", "--rm", "--entrypoint", "python3",
-                                       default_tag(), "-c", "pass"])
+                bare = median_seconds(bare_run(default_tag()))
                 per = batched / args.n
                 print(f"    batch: {per * 1000:.0f} ms per submission; a bare `docker run "
                       f"--rm` takes {bare * 1000:.0f} ms: {per / bare:.2f}x")

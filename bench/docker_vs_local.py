@@ -16,6 +16,11 @@ from grader.image import default_tag
 from grader.sandbox.local import LocalSandbox
 
 
+def bare_run(tag):
+    """A bare container of the image: started, runs nothing, removed."""
+    return ["docker", "run", "--rm", "--entrypoint", "python3", tag, "-c", "pass"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=20, help="submissions to grade")
@@ -25,8 +30,7 @@ def main():
         raise SystemExit(f"no Docker sandbox here: {docker.why}")
     cases = submissions(args.n)
     tag = default_tag()
-    bare = median_seconds(["docker", "run", "--rm", "--entrypoint", "python3", tag,
-                           "-c", "pass"])
+    bare = median_seconds(bare_run(tag))
     docker_total, _ = grade_all(cases, docker)
     local_total, _ = grade_all(cases, LocalSandbox())
     per_docker = docker_total / len(cases)

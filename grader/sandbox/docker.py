@@ -44,6 +44,11 @@ WORK_MB = 8  # the job and the student's files
 SHM_MB = 8
 
 
+def _suite(exercise: Exercise) -> str:
+    """The exercise's suite folder in the image."""
+    return f"{SUITES}/{exercise.id}/suite"
+
+
 def _scratch_mb(limits: Limits) -> int:
     """The student's /tmp: an eighth of the memory limit, 16 MB at least."""
     return max(16, limits.memory_mb // 8)
@@ -171,8 +176,7 @@ class DockerSandbox:
         from docker.errors import DockerException
         from requests.exceptions import RequestException
 
-        settings = job(exercise, limits, f"{SUITES}/{exercise.id}/suite", WORK,
-                       address_space=False)
+        settings = job(exercise, limits, _suite(exercise), WORK, address_space=False)
         try:
             container = self._container(exercise, limits)
         except (DockerException, RequestException) as exc:
@@ -188,9 +192,11 @@ class DockerSandbox:
 
     def _started(self, exercise: Exercise, limits: Limits) -> "Container":
         """A new container, started; one the engine made but could not start is removed."""
+        # The launcher's arguments: its work folder and the suite the job will
+        # name, whose imports the supervisor makes while the job is on its way.
         container = self.client.containers.create(
-            self.image, labels={LABEL: "1", f"{LABEL}.owner": _owner(),
-                                f"{LABEL}.exercise": exercise.id},
+            self.image, command=[str(WORK), _suite(exercise)],
+            labels={LABEL: "1", f"{LABEL}.owner": _owner(), f"{LABEL}.exercise": exercise.id},
             **host_config(limits))
         try:
             container.start()

@@ -46,6 +46,6 @@ class LauncherSandbox:
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work:
             os.chmod(work, 0o755)  # the student's worker reads its files in there
             settings = job(exercise, limits, exercise.suite, Path(work))
-            command = [sys.executable, "-I", "-B", str(LAUNCHER), work]
+            command = [sys.executable, "-I", "-B", str(LAUNCHER), work, str(exercise.suite)]
             return supervise(self.name, command, limits, cancel, cwd=work, env=ENV,
                              stdin=job_archive(settings, submission), cleanup=_kill_students)

@@ -3,6 +3,8 @@
 The student's user may read these and nothing else of the grader (see
 ``grader/data/image/install-harness``, which runs this file): the list is
 computed from the worker's own imports, so that it can't drift from them.
+The supervisor reads a suite's imports the same way (``file_imports``), to
+make them while its job is still on its way.
 
 ``python closure.py`` prints them, one a line, as paths without ``.py``
 relative to the folder that holds ``grader/``.
@@ -22,8 +24,13 @@ def _file(module: str) -> Path:
 
 def _imports(module: str) -> set[str]:
     """The grader's modules that ``module`` imports (with their packages)."""
+    return file_imports(_file(module))
+
+
+def file_imports(path: Path) -> set[str]:
+    """The grader's modules that the file at ``path`` imports (with their packages)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(_file(module).read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]

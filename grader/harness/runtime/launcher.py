@@ -1,14 +1,17 @@
 """The Docker sandbox's entry point: unpack the job, start the supervisor.
 
-``launcher.py [WORK]`` reads the job archive on stdin; ``launcher.py
+``launcher.py [WORK [SUITE]]`` reads the job archive on stdin; ``launcher.py
 --kill-students`` kills every student process left on this machine.
 
 It is the container's only process that runs as root, and it keeps only the
 capabilities to change user and to kill (the container drops all others and
-forbids new privileges). It unpacks the job archive from standard input into
-the work folder (its one argument; by default ``/work``, the container's
-tmpfs), starts the supervisor as the ``grader`` user with the container's
-stdout as its results channel, and then starts and kills the student's
+forbids new privileges). It starts the supervisor as the ``grader`` user
+with the container's stdout as its results channel at once, before the job
+has arrived: the supervisor imports pytest and what the suite folder SUITE
+(when given) imports meanwhile, the whole of it where the container was made
+ahead of its job. It unpacks the job archive from standard input into the
+work folder (by default ``/work``, the container's tmpfs), tells the
+supervisor where the job is, and then starts and kills the student's
 workers, as a user of the run's own, when the supervisor asks (see ``spawn``).
 When the supervisor ends, every student process is killed. The launcher
 sandbox (``grader.sandbox.machine``) runs it the same way, outside Docker.
@@ -43,6 +46,7 @@ GRADER_UID = 10001
 STUDENT_UIDS = range(20000, 60000)
 MAX_ARCHIVE = 16 << 20
 KILL = "--kill-students"  # instead of a work folder: kill every student process, then end
+PENDING = "--pending"  # the supervisor's: started ahead of its job (see supervisor.py)
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
        "TMPDIR": "/tmp"}
 
@@ -79,16 +83,17 @@ def student_pids() -> Iterator[int]:
 
 
 class StudentSpawner(LocalSpawner):
-    """Starts workers as the student; a kill ends every student process."""
+    """Starts workers as the student; a kill ends every student process (and
+    then starts the spare: see ``LocalSpawner``)."""
 
-    def kill(self, pid: int) -> None:
-        super().kill(pid)
-        self.kill_all()
+    def _end(self, pid: int) -> bool:
+        super()._end(pid)
+        return self.kill_all()
 
-    def kill_all(self, seconds: float = 3) -> None:
+    def kill_all(self, seconds: float = 3) -> bool:
         """Kill every student process and see them gone (at most ``seconds``): a
         process that forks while it is being killed leaves a child a pass did not
-        see, and one killed takes a moment to exit."""
+        see, and one killed takes a moment to exit. Whether none is left."""
         deadline = time.monotonic() + seconds
         while found := list(student_pids()):
             for pid in found:
@@ -97,30 +102,47 @@ class StudentSpawner(LocalSpawner):
                 except ProcessLookupError:
                     pass
             if time.monotonic() > deadline:
-                return
+                return False
             time.sleep(0.005)
+        return True
+
+
+def receive(work: Path) -> Path:
+    """Unpack the job archive from stdin under ``work``, give the job what it
+    names and apply its limits: the job file."""
+    data = sys.stdin.buffer.read(MAX_ARCHIVE + 1)
+    if len(data) > MAX_ARCHIVE:
+        raise SystemExit("launcher: the job archive is too large")
+    unpack(data, work)
+    job_file = work / jobs.FILE
+    job = jobs.read(job_file)
+    provide(job["provides"], job["provided"])
+    limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
+    return job_file
 
 
 def main() -> None:
     if sys.argv[1:] == [KILL]:  # the launcher sandbox's cleanup, after a run
         StudentSpawner().kill_all()
         return
-    data = sys.stdin.buffer.read(MAX_ARCHIVE + 1)
-    if len(data) > MAX_ARCHIVE:
-        raise SystemExit("launcher: the job archive is too large")
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else WORK
-    unpack(data, work)
-    job_file = work / jobs.FILE
-    job = jobs.read(job_file)
-    provide(job["provides"], job["provided"])
-    limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
+    suite = sys.argv[2] if len(sys.argv) > 2 else "-"
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    pending, tell = os.pipe()
+    # Started before any student code, as before: the supervisor sets the
+    # job's limits on itself once it has read the job.
     supervisor = subprocess.Popen(
-        [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file), str(theirs.fileno())],
-        user=GRADER_UID, group=GRADER_UID, extra_groups=[], pass_fds=(theirs.fileno(),),
-        env=ENV, cwd=work, stdin=subprocess.DEVNULL,
+        [sys.executable, "-I", "-B", str(SUPERVISOR), PENDING, str(pending), suite,
+         str(theirs.fileno())],
+        user=GRADER_UID, group=GRADER_UID, extra_groups=[],
+        pass_fds=(theirs.fileno(), pending), env=ENV, cwd=work, stdin=subprocess.DEVNULL,
     )
     theirs.close()
+    os.close(pending)
+    try:
+        os.write(tell, str(receive(work)).encode())
+    finally:
+        os.close(tell)  # without a job the supervisor ends at once
     spawner = StudentSpawner(user=STUDENT_UIDS[secrets.randbelow(len(STUDENT_UIDS))], env=ENV)
     try:
         serve(ours, spawner)

@@ -40,15 +40,38 @@ def worker_command(rpc_in: int, rpc_out: int, args: Sequence[str]) -> list[str]:
 
 
 class LocalSpawner:
-    """Starts workers as children of this process (as ``user``, when given)."""
+    """Starts workers as children of this process (as ``user``, when given).
+
+    Where a kill is known to leave no process of the student's alive (see
+    ``_end``), it starts the next worker at once, with the same arguments:
+    its interpreter starts while the supervisor judges, and it waits for its
+    grant, the student's files not yet imported. No code of the student's
+    runs while it waits, so none can reach it; each worker is still used
+    once, and a spare that is not needed ends with the run.
+    """
 
     def __init__(self, user: int | None = None, env: dict[str, str] | None = None) -> None:
         self.user = user
         self.env = env
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        self.last: tuple[tuple[str, ...], str] | None = None  # the last start's arguments
+        self.spare: tuple[tuple[tuple[str, ...], str], int, tuple[int, int, int]] | None = None
 
     def start(self, args: Sequence[str], cwd: str) -> tuple[int, tuple[int, int, int]]:
-        """The worker's pid and the three fds of its side of the pipes, kept open."""
+        """The worker's pid and the three fds of its side of the pipes, kept open:
+        the spare, where one was started with these arguments."""
+        self.last = (tuple(args), cwd)
+        spare, self.spare = self.spare, None
+        if spare and spare[0] == self.last:
+            return spare[1], spare[2]
+        if spare:
+            self._end(spare[1])
+            self.wait(spare[1])
+            for fd in spare[2]:
+                os.close(fd)
+        return self._start(args, cwd)
+
+    def _start(self, args: Sequence[str], cwd: str) -> tuple[int, tuple[int, int, int]]:
         to_r, to_w = os.pipe()
         from_r, from_w = os.pipe()
         out_r, out_w = os.pipe()
@@ -77,10 +100,21 @@ class LocalSpawner:
         return Spawned(pid, os.fdopen(to_w, "wb"), from_r, os.fdopen(out_r, "rb"))
 
     def kill(self, pid: int) -> None:
+        """End the worker, and start the next where nothing of the student's is left."""
+        if self._end(pid) and self.last and not self.spare:
+            try:
+                self.spare = (self.last, *self._start(*self.last))
+            except SpawnFailed:  # the next start will say why
+                pass
+
+    def _end(self, pid: int) -> bool:
+        """Kill the worker: whether no process of the student's is left (here
+        unknown: one that left the worker's group lives on)."""
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        return False
 
     def wait(self, pid: int) -> int | None:
         process = self.processes.pop(pid, None)
@@ -125,17 +159,18 @@ class WrappedSpawner(LocalSpawner):
                 pass
         return process
 
-    def kill(self, pid: int) -> None:
+    def _end(self, pid: int) -> bool:
+        """Kill the worker: its PID namespace, all it started, ends with it."""
         worker = self.workers.pop(pid, None)
         if worker is None:
-            super().kill(pid)
-            return
+            return super()._end(pid)
         try:
             signal.pidfd_send_signal(worker, signal.SIGKILL)
         except ProcessLookupError:
             pass
         finally:
             os.close(worker)
+        return True
 
     def wait(self, pid: int) -> int | None:
         code = super().wait(pid)

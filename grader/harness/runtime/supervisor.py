@@ -1,14 +1,19 @@
 """The trusted process inside the sandbox: runs one exercise's suite.
 
-Run as ``python -I supervisor.py JOB.json [BROKER_FD | --wrap COMMAND]``;
-with BROKER_FD the worker is started by the container's launcher (see
-``spawn``), as another user; with ``--wrap`` (a JSON list: bwrap and its
-options) each worker is started in a bubblewrap view of its own. Standard
+Run as ``python -I supervisor.py JOB [BROKER_FD | --wrap COMMAND]``; JOB is
+the job file's path, or ``--pending FD SUITE``: started ahead of its job
+(the launcher starts it before the job has arrived), it imports pytest,
+the plugin and what the suite folder SUITE imports ("-": unknown), then
+reads the job file's path from FD. With BROKER_FD the worker is started by
+the container's launcher (see ``spawn``), as another user; with ``--wrap``
+(a JSON list: bwrap and its options) each worker is started in a bubblewrap
+view of its own. Standard
 output becomes the results channel (one JSON line per event, written only by
 the plugin); pytest's own output is sent to standard error. The student's
 code never runs here: it runs in the worker that the suite's fixtures start.
 """
 
+import importlib
 import json
 import os
 import sys
@@ -21,11 +26,12 @@ import pytest_timeout  # noqa: E402
 
 from grader.contracts import events  # noqa: E402
 from grader.contracts import job as jobs  # noqa: E402
-from grader.harness.runtime import limits  # noqa: E402
+from grader.harness.runtime import closure, limits  # noqa: E402
 from grader.harness.runtime.plugin import Grading  # noqa: E402
 from grader.harness.runtime.spawn import BrokerSpawner, WrappedSpawner  # noqa: E402
 
 WRAP = "--wrap"
+PENDING = "--pending"
 
 # pytest's plugins that grading never uses; each costs time at every start
 # (unraisableexception, a full garbage collection as the session ends).
@@ -64,14 +70,38 @@ def _spawner(argv: list[str]) -> WrappedSpawner | BrokerSpawner | None:
     return BrokerSpawner(int(argv[0])) if argv else None
 
 
+def _warm_up(suite: str) -> None:
+    """Import the grader's modules that the suite's files import, so that the
+    collection finds them loaded; one that fails is left for the run to report."""
+    for path in sorted(Path(suite).glob("*.py")) if suite != "-" else ():
+        for module in sorted(closure.file_imports(path)):
+            try:
+                importlib.import_module(module)
+            except Exception:  # noqa: S112 (the run imports it again and says why)
+                continue
+
+
+def _job_path(argv: list[str]) -> tuple[str, list[str]]:
+    """The job file's path (waited for, when started ahead of it) and the rest of ``argv``."""
+    if argv[0] != PENDING:
+        return argv[0], argv[1:]
+    _warm_up(argv[2])
+    with os.fdopen(int(argv[1]), "rb") as pending:
+        path = pending.read().decode()
+    if not path:  # the launcher ended without a job: nothing to grade
+        os._exit(2)
+    return path, argv[3:]
+
+
 def main(argv: list[str]) -> int:
     _undumpable()
-    job = jobs.read(argv[0])
+    path, argv = _job_path(argv)
+    job = jobs.read(path)
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
-    spawner = _spawner(argv[1:])
+    spawner = _spawner(argv)
     grading = Grading(job, channel, spawner)
     # pytest-timeout given as a module: "-p" would first search every installed
     # package's entry points for it.

@@ -1,0 +1,169 @@
+"""What a grading costs beside its floor, side by side in one run (issue 29's goals 1 to 3).
+
+    python bench/grading_cost.py [--runs R] [--batch N] [--goal 1 2 3] [--image TAG ...]
+
+The floor of a grading is what it can't do without: a fresh container of
+the grading image (a bare ``docker run --rm``) and the work of the checks,
+taken here as the reference solution answering, in this process, everything
+the suite asks of it (every position, every depth, every budget of the clock).
+
+1. one correct ``depth_limit`` file graded in Docker against a bare
+   container plus that work; graded in the local sandbox against the work;
+2. N distinct correct ``helpers`` files graded in Docker as ``batch`` does
+   (as many at once as there are cores, containers made ahead of need)
+   against N bare containers, as many at once, plus N times the work shared
+   by those cores;
+3. each game and search exercise's reference solution graded in Docker
+   against a bare container plus the reference's own search (as
+   ``game_exercises.py`` measures it).
+
+Each ``--image`` (by default the checkout's) is graded in turn, in the same
+run, to compare two versions of the harness. Times are medians of R runs;
+the ratios are the goals' (each at most 1.5; local 2). The machine's load
+counts: run it on a quiet machine.
+"""
+
+import argparse
+import os
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from common import median_seconds
+from docker_vs_local import bare_run
+from game_exercises import REFERENCES, _isolation_cases, _load, _seconds
+
+from grader import exercises, grading, image
+from grader.games import isolation
+from grader.sandbox.docker import DockerSandbox
+from grader.sandbox.local import LocalSandbox
+
+SINGLE = "depth_limit"  # goal 1's exercise
+BATCHED = "helpers"  # goal 2's
+
+
+def _depth_limit():
+    """What the depth_limit suite asks: each position at each depth, for its
+    counts and again for its moves."""
+    search = _load(SINGLE, "minimax.py").minimax_decision
+    for _ in ("counts", "moves"):
+        for state, depths in _isolation_cases():
+            for depth in depths:
+                search(state, depth)
+
+
+def _helpers():
+    """What the helpers suite asks: each function on each position."""
+    module = _load(BATCHED, "minimax_helpers.py")
+    for name in ("terminal_test", "min_value", "max_value"):
+        for state, _ in isolation.positions():
+            getattr(module, name)(state)
+
+
+def _graded(exercise, box, runs):
+    """The median seconds of grading the exercise's reference solution in ``box``."""
+    return _seconds(lambda: grading.grade(exercise, exercise.solution, box, exercise.limits),
+                    runs)
+
+
+def _ratio(label, seconds, floor, parts):
+    print(f"  {label}: {seconds:.2f} s against {floor:.2f} s ({parts}): "
+          f"{seconds / floor:.2f}x")
+
+
+def one(docker, bare, runs):
+    """Goal 1: one depth_limit file in Docker (the local sandbox: see ``local``)."""
+    work = _seconds(_depth_limit, runs)
+    _ratio(f"goal 1, one {SINGLE} file in docker", _graded(exercises.load(SINGLE), docker, runs),
+           bare + work, f"bare container + the checks' work in process {work:.2f} s")
+
+
+def local(runs):
+    """Goal 1's local half: the same file in the local sandbox."""
+    work = _seconds(_depth_limit, runs)
+    _ratio(f"goal 1, one {SINGLE} file in the local sandbox",
+           _graded(exercises.load(SINGLE), LocalSandbox(), runs), work,
+           "the checks' work in process")
+
+
+def _distinct(root, n):
+    """``n`` copies of the helpers reference, no two alike: their folders."""
+    source = exercises.load(BATCHED).solution
+    folders = []
+    for number in range(n):
+        folder = root / f"s{number:03}"
+        folder.mkdir()
+        for file in source.glob("*.py"):
+            (folder / file.name).write_bytes(file.read_bytes() + f"\n# student {number}\n".encode())
+        folders.append(folder)
+    return folders
+
+
+def _bare_containers(tag, n, at_once):
+    """Seconds to run ``n`` bare containers, ``at_once`` at a time."""
+    started = time.perf_counter()
+    with ThreadPoolExecutor(at_once) as pool:
+        list(pool.map(lambda _: subprocess.run(bare_run(tag), check=True,
+                                               stdout=subprocess.DEVNULL), range(n)))
+    return time.perf_counter() - started
+
+
+def many(client, tag, n):
+    """Goal 2: ``n`` distinct helpers files, as many at once as there are cores."""
+    cores = os.cpu_count() or 1
+    exercise = exercises.load(BATCHED)
+    work = _seconds(_helpers, 3)
+    floor = _bare_containers(tag, n, cores) + n * work / cores
+    docker = DockerSandbox(client, image=tag, warm=cores)
+    with tempfile.TemporaryDirectory(prefix="minimax-grader-bench-") as root:
+        folders = _distinct(Path(root), n)
+        started = time.perf_counter()
+        with ThreadPoolExecutor(cores) as pool:
+            list(pool.map(lambda f: grading.grade(exercise, f, docker, exercise.limits), folders))
+        seconds = time.perf_counter() - started
+    docker.close()
+    _ratio(f"goal 2, {n} {BATCHED} files, {cores} at once ({n / seconds:.2f} a second)",
+           seconds, floor, f"{n} bare containers {cores} at once + the checks' work")
+
+
+def games(docker, bare, runs):
+    """Goal 3: each game and search exercise in Docker."""
+    for name, reference in REFERENCES.items():
+        search = _seconds(reference, runs)
+        _ratio(f"goal 3, {name}", _graded(exercises.load(name), docker, runs), bare + search,
+               f"bare container + the reference's search {search:.2f} s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="gradings of each, for the median")
+    parser.add_argument("--batch", type=int, default=40, help="files in goal 2")
+    parser.add_argument("--goal", type=int, nargs="+", choices=(1, 2, 3), default=[1, 2, 3])
+    parser.add_argument("--image", action="append",
+                        help="grading image to measure (repeatable; the checkout's by default)")
+    args = parser.parse_args()
+    client = image.connect()
+    tags = args.image or [image.default_tag()]
+    print(f"on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
+          f"medians of {args.runs} runs")
+    if 1 in args.goal:
+        local(args.runs)
+    why = None if args.image else image.problem(client)  # another's image is taken as it is
+    if why:
+        raise SystemExit(why)
+    for tag in tags:
+        bare = median_seconds(bare_run(tag), times=max(args.runs, 5))
+        print(f"{tag} (a bare container {bare:.2f} s):")
+        docker = DockerSandbox(client, image=tag)
+        if 1 in args.goal:
+            one(docker, bare, args.runs)
+        if 2 in args.goal:
+            many(client, tag, args.batch)
+        if 3 in args.goal:
+            games(docker, bare, args.runs)
+
+
+if __name__ == "__main__":
+    main()
