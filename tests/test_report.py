@@ -1,6 +1,8 @@
 """Reports: built from untrusted events, always schema-valid, errors never zeros."""
 
 import json
+import subprocess
+import sys
 import tomllib
 import xml.etree.ElementTree as ET
 
@@ -10,7 +12,7 @@ from conftest import ROOT, grade
 from rich.cells import cell_len
 
 from grader import exercises, intake, render, report
-from grader.sandbox import Run
+from grader.contracts.run import Run
 
 HOSTILE = ROOT / "tests" / "hostile"
 
@@ -304,3 +306,11 @@ def test_gradescope_output_says_when_the_printed_text_was_cut_and_is_plain_witho
     quiet = mixed_printing("")
     assert json.loads(render.to_gradescope(quiet))["output"] == quiet["message"] + \
         "\nNote: a note"
+
+
+def test_the_report_reads_a_run_without_importing_the_sandbox():
+    # A fresh interpreter: this one has imported the sandbox for other tests.
+    said = "print(sorted(m for m in sys.modules if m.startswith('grader.sandbox')))"
+    found = subprocess.run([sys.executable, "-c", f"import sys, grader.report; {said}"],
+                           capture_output=True, text=True, check=True, cwd=ROOT)
+    assert found.stdout.strip() == "[]", found.stdout
