@@ -246,7 +246,8 @@ class Web:
         await form.close()
         back = f"/s/{token}"
         try:
-            taken = await run_in_threadpool(uploads.take, exercise, files)
+            taken = await run_in_threadpool(uploads.take, exercise, files,
+                                            self.service.scratch)
             await run_in_threadpool(self.service.submit, student.id, exercise.id, taken)
         except Rejected as why:
             return self.message("Not handed in", f"{why}. Nothing was stored.", 400, back)

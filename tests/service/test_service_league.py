@@ -37,7 +37,7 @@ ADA, BOB, CY = ("Ada", "ada@example.edu"), ("Bob", "bob@example.edu"), ("Cy", "c
 FLAGS = {"seed": "7", "openings": "1", "cpu_seconds": "0.5"}
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def quick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The agent exercise with one opening an opponent (its games take seconds)."""
     if not local.is_boundary() and os.geteuid() == 0:
@@ -87,7 +87,7 @@ def stored(site) -> dict[str, tuple[int, list]]:
                 for row in rows}
 
 
-def test_a_handed_in_agent_is_graded_by_play(make):
+def test_a_handed_in_agent_is_graded_by_play(make, quick):
     site = make(sandbox="local")
     [token] = site.enrol(ADA)
     assert site.hand_in(token, agent("weak"), exercise="agent").status_code == 303
@@ -101,7 +101,7 @@ def test_a_handed_in_agent_is_graded_by_play(make):
     assert "Wins against alphabeta" in page and "won 0 of 2" in page
 
 
-def test_the_league_through_the_pages(make):
+def test_the_league_through_the_pages(make, quick):
     site = make(sandbox="local")
     ada, bob, cy = site.enrol(ADA, BOB, CY)
     for token, name in ((ada, "weak"), (bob, "crash"), (cy, "illegal")):
@@ -150,7 +150,7 @@ def test_the_league_through_the_pages(make):
     assert client.get("/i/league").status_code == 403
 
 
-def test_a_league_played_again_plays_only_what_changed(make):
+def test_a_league_played_again_plays_only_what_changed(make, quick):
     site = make(sandbox="local")
     ada, bob, cy = site.enrol(ADA, BOB, CY)
     for token in (ada, bob, cy):
@@ -177,7 +177,7 @@ def test_a_league_played_again_plays_only_what_changed(make):
     assert site.count("leagues") == 2 and site.count("league_games") == 12
 
 
-def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make):
+def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make, quick):
     site = make(sandbox="local")
     for token in site.enrol(ADA, BOB, CY):
         site.hand_in(token, agent("weak"), exercise="agent")
@@ -199,7 +199,7 @@ def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make):
     assert len(after) == 6 and {k: after[k] for k in before} == before
 
 
-def test_a_league_on_the_grading_hosts(make, broker):  # noqa: F811
+def test_a_league_on_the_grading_hosts(make, quick, broker):  # noqa: F811
     site = make(sandbox="local", broker=broker)
     for token, name in zip(site.enrol(ADA, BOB, CY), ("weak", "crash", "illegal"), strict=True):
         site.hand_in(token, agent(name), exercise="agent")
@@ -212,7 +212,7 @@ def test_a_league_on_the_grading_hosts(make, broker):  # noqa: F811
     assert stored(site) == first
 
 
-def test_a_league_scheduled_for_later_plays_the_agents_handed_in_by_then(make):
+def test_a_league_scheduled_for_later_plays_the_agents_handed_in_by_then(make, quick):
     site = make(sandbox="local")
     ada, bob, cy = site.enrol(ADA, BOB, CY)
     for token in (ada, bob):

@@ -24,12 +24,15 @@ from grader.service.models import Submission as SubmissionRow
 from grader.service.pool import Pool
 from tests.service import (
     test_service_instructor,
+    test_service_league,
     test_service_queue,
     test_service_students,
     test_service_term,
 )
 from tests.service.conftest import FULL_MARKS, NAME, ROOT, replaying
 from tests.service.postgres_server import database, postgres, until  # noqa: F401
+from tests.service.test_league_hosts import broker  # noqa: F401  (the league suite's fixtures)
+from tests.service.test_service_league import quick  # noqa: F401
 
 ADA = ("Ada Lovelace", "ada@example.edu")
 BOB = ("Bob", "bob@example.edu")
@@ -37,7 +40,7 @@ HEAD = ScriptDirectory(str(ROOT / "grader" / "service" / "migrations")).get_curr
 
 globals().update({f"{name}_on_postgresql": test
                   for suite in (test_service_students, test_service_instructor,
-                                test_service_queue, test_service_term)
+                                test_service_queue, test_service_term, test_service_league)
                   for name, test in vars(suite).items() if name.startswith("test_")})
 
 
