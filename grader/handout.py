@@ -3,7 +3,8 @@
 The starter files to fill in; the modules the course provides, which the
 student's code imports (the grader gives the same ones to the sandbox), so
 that the starters run outside the grader; and ``check_<exercise>.py``, a
-self-check of a few public facts of the lesson (``grader/selfcheck.py``).
+self-check of a few public facts of the lesson (the exercise folder's
+``check.py``), with ``selfcheck.py``, which checks them.
 """
 
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 from grader import resources
 from grader.contracts.provided import SOURCES
 from grader.exercises import Exercise
-from grader.selfcheck import FACTS, PREFIX
+from grader.selfcheck import PREFIX
 
 
 def self_check(exercise: Exercise) -> str:
@@ -23,6 +24,8 @@ def handout(exercise: Exercise) -> dict[str, Path]:
     """Each file the student gets, by name, with the file it is copied from."""
     given = {path.name: path for path in sorted(exercise.starter.iterdir()) if path.is_file()}
     given.update({f"{name}.py": SOURCES[name] for name in exercise.provides})
-    if exercise.id in FACTS:  # the agent, graded by play, has no facts to check
-        given[self_check(exercise)] = resources.package() / "selfcheck.py"
+    facts = exercise.folder / "check.py"
+    if facts.is_file():  # the agent, graded by play, has no facts to check
+        given[self_check(exercise)] = facts
+        given["selfcheck.py"] = resources.package() / "selfcheck.py"
     return given

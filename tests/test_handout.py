@@ -8,19 +8,21 @@ import sys
 import pytest
 from conftest import corpus, solution
 
-from grader import cli, exercises, selfcheck, solutions
+from grader import cli, exercises, solutions
 from grader.contracts.provided import SOURCES
 
 EXPECTED = {
-    "gamestate": ["check_gamestate.py", "gamestate.py"],
-    "helpers": ["check_helpers.py", "gamestate.py", "minimax_helpers.py"],
-    "decision": ["check_decision.py", "gamestate.py", "minimax.py", "minimax_helpers.py"],
-    "depth_limit": ["check_depth_limit.py", "gamestate.py", "minimax.py"],
-    "alphabeta": ["alphabeta.py", "check_alphabeta.py", "gamestate.py"],
-    "iterative_deepening": ["check_iterative_deepening.py", "deepening.py", "gamestate.py"],
-    "tic_tac_toe": ["check_tic_tac_toe.py", "tictactoe.py"],
-    "tic_tac_toe_alphabeta": ["check_tic_tac_toe_alphabeta.py", "tictactoe.py"],
-    "nim_negamax": ["check_nim_negamax.py", "negamax.py", "nim.py"],
+    "gamestate": ["check_gamestate.py", "gamestate.py", "selfcheck.py"],
+    "helpers": ["check_helpers.py", "gamestate.py", "minimax_helpers.py", "selfcheck.py"],
+    "decision": ["check_decision.py", "gamestate.py", "minimax.py", "minimax_helpers.py",
+                 "selfcheck.py"],
+    "depth_limit": ["check_depth_limit.py", "gamestate.py", "minimax.py", "selfcheck.py"],
+    "alphabeta": ["alphabeta.py", "check_alphabeta.py", "gamestate.py", "selfcheck.py"],
+    "iterative_deepening": ["check_iterative_deepening.py", "deepening.py", "gamestate.py",
+                            "selfcheck.py"],
+    "tic_tac_toe": ["check_tic_tac_toe.py", "selfcheck.py", "tictactoe.py"],
+    "tic_tac_toe_alphabeta": ["check_tic_tac_toe_alphabeta.py", "selfcheck.py", "tictactoe.py"],
+    "nim_negamax": ["check_nim_negamax.py", "negamax.py", "nim.py", "selfcheck.py"],
 }
 
 
@@ -75,7 +77,8 @@ def test_the_self_check_passes_the_reference_solution(capsys, tmp_path, exercise
 
 def full_marks_cases():
     return [pytest.param(case, id=case.label) for case in solutions.built_in()
-            if case.full_marks and not case.reference and case.exercise in selfcheck.FACTS]
+            if case.full_marks and not case.reference
+            and (exercises.load(case.exercise).folder / "check.py").is_file()]
 
 
 @pytest.mark.parametrize("case", full_marks_cases())
@@ -116,14 +119,15 @@ def test_a_file_that_can_t_be_imported_is_said_once(capsys, tmp_path):
         "  your file could not be imported: raised SyntaxError")
 
 
-def test_a_renamed_self_check_says_how_to_name_it(capsys, tmp_path):
+def test_the_self_check_holds_its_facts_and_selfcheck_py_only_runs_them(capsys, tmp_path):
     stub(capsys, "helpers", tmp_path)
-    (tmp_path / "check_helpers.py").rename(tmp_path / "mycheck.py")
+    (tmp_path / "check_helpers.py").rename(tmp_path / "mycheck.py")  # renamed, it still checks
     done = subprocess.run([sys.executable, "-I", "-S", "mycheck.py"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1
-    assert done.stderr.strip() == ("name this file check_<exercise>.py, for one of: "
-                                   + ", ".join(selfcheck.FACTS))
+    assert done.returncode == 1 and "FAILED  min_value: a terminal state" in done.stdout
+    alone = subprocess.run([sys.executable, "-I", "-S", "selfcheck.py"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=60)
+    assert alone.returncode == 1 and "run the check_<exercise>.py beside" in alone.stderr
 
 
 @pytest.mark.parametrize("existing", ["minimax.py", "gamestate.py", "minimax_helpers.py",
