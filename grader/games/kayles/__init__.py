@@ -33,10 +33,11 @@ __all__ = ["LARGE_ROW", "SMALL_ROW", "GameState", "draw", "from_data", "key", "l
 # grader's tests, tests/test_kayles.py): in each, the best moves are fewer
 # than the legal ones, and some best move knocks down a pin from 6 to 8, which
 # code written for six pins never looks at ("decision": a full search, from
-# at most six pins standing; "depth": at depths 2 and 3).
+# at most six pins standing, with either player to move, so that a model
+# scoring for one fixed player is told apart; "depth": at depths 2 and 3).
 _LARGER = {
-    "decision": (((2, 3), (7, 8)), ((1, 1), (3, 4)), ((1, 2), (7, 7)), ((4, 4), (6, 7)),
-                 ((6, 7), (1, 1)), ((4, 5), (7, 7))),
+    "decision": (((2, 3), (7, 8)), ((1, 1), (3, 4)), ((4, 4), (6, 7)),
+                 ((0, 0), (3, 3), (8, 8)), ((2, 2), (0, 0), (1, 1)), ((3, 3), (4, 4), (0, 0))),
     "depth": (((2, 2), (7, 8), (3, 4)), ((1, 2), (5, 6), (3, 4)), ((2, 3), (4, 4), (7, 8)),
               ((7, 8), (0, 1), (3, 4)), ((0, 1), (2, 2), (5, 6)), ((3, 4), (1, 2), (7, 8))),
 }

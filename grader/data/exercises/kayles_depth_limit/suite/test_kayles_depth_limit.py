@@ -1,0 +1,44 @@
+"""The depth_limit exercise, declared for Kayles: minimax_decision(gameState,
+depth). Counts come from a trusted terminal_test swapped into the student's
+module from outside; the module's own ``call_counter`` is never read. The
+probe plays the exercise's game (exercise.toml: ``game = "kayles"``)."""
+
+import pytest
+
+from grader.games import kayles, unfinished
+from grader.harness.isolation.cutoff_checks import check_cutoff
+from grader.harness.isolation.decision_checks import check_counts, check_moves
+from grader.harness.judging import checks
+from grader.harness.judging.probes import SearchProbe
+
+POSITIONS = unfinished(kayles)
+DEPTHS = range(1, 7)
+
+
+@pytest.fixture
+def search(student):
+    return SearchProbe(student, "minimax")
+
+
+def test_depth_one_counts_eleven(search):
+    # one position says little: the diagnosis also sees depths 1 and 2 everywhere
+    check_counts(search, POSITIONS[:1], [1], evidence=(POSITIONS, [1, 2]))
+
+
+def test_cutoff_returns_zero(search):
+    checks.each(("min_value", "max_value"),
+                lambda name: check_cutoff(search, name, POSITIONS))
+
+
+def test_call_counts(search):
+    check_counts(search, POSITIONS, DEPTHS)
+
+
+def test_best_moves(search):
+    check_moves(search, POSITIONS, DEPTHS)
+
+
+def test_larger_row(search):
+    positions = kayles.larger("depth")
+    check_counts(search, positions, [1, 2, 3])
+    check_moves(search, positions, [1, 2, 3])
