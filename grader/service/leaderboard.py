@@ -186,9 +186,17 @@ class Leaderboard:
                 not await run_in_threadpool(leagues.shown_league, self.service,
                                             found[0].league_id):
             raise HTTPException(404)
-        return self.replay(found, f"/s/{request.path_params['token']}/league")
+        row, played = found
+        own = played.names[0 if row.first_id == student.id else 1]
+        return self.replay(found, f"/s/{request.path_params['token']}/league", own)
 
-    def replay(self, found: tuple[LeagueGame, Game], back: str) -> Response:
+    def replay(self, found: tuple[LeagueGame, Game], back: str,
+               own: str | None = None) -> Response:
+        """A game's page; what the agents printed, ``own``'s alone where given (a
+        student sees nothing another's agent printed)."""
         _, played = found
+        printed = {name: text for name, text in played.output.items()
+                   if own is None or name == own}
         return self.web.page("game.html", game=played, frames=leagues.frames(played),
-                             result=result(played), back=back, marks=leagues.MARKS)
+                             result=result(played), back=back, marks=leagues.MARKS,
+                             printed=printed)

@@ -10,6 +10,7 @@ is a new league. The same seed and agents give the same openings and games.
 """
 
 import dataclasses
+import functools
 import itertools
 import json
 import logging
@@ -232,10 +233,20 @@ def standing(service: Service, exercise_id: str) -> Standing | None:
     order = [game_id for first, second in itertools.combinations(sorted(names.values()), 2)
              for game_id, *_ in tournament.game_ids(first, second, settings.openings)]
     games = [rows[game_id] for game_id in order if game_id in rows]
-    results = [Game(g.game_id, settings.variant, 0, (names[g.first_id], names[g.second_id]),
-                    winner=g.winner, reason=g.reason) for g in games]
-    return Standing(found, settings, league.table(sorted(names.values()), results), games,
-                    {name: student_id for student_id, name in names.items()}, names)
+    results = tuple((g.game_id, names[g.first_id], names[g.second_id], g.winner, g.reason)
+                    for g in games)
+    return Standing(found, settings, list(_rated(tuple(sorted(names.values())), results)),
+                    games, {name: student_id for student_id, name in names.items()}, names)
+
+
+@functools.lru_cache(maxsize=8)
+def _rated(names: tuple[str, ...],
+           results: tuple[tuple[str, str, str, int | None, str], ...]) -> tuple[Row, ...]:
+    """The table of these results: kept, since rating a large league's games anew at
+    each look at its page takes a second (50 agents, 5 openings)."""
+    return tuple(league.table(names, [Game(game_id, "", 0, (first, second), winner=winner,
+                                           reason=reason)
+                                      for game_id, first, second, winner, reason in results]))
 
 
 def game(service: Service, game_key: int) -> tuple[LeagueGame, Game] | None:

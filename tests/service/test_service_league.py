@@ -235,3 +235,21 @@ def test_a_league_scheduled_for_later_plays_the_agents_handed_in_by_then(make, q
             assert time.monotonic() < ends, "the scheduled league was never played"
             time.sleep(0.2)
     assert site.count("league_entries") == 3 and site.count("league_games") == 6
+
+
+def test_what_an_agent_printed_is_shown_to_the_instructor_and_its_student_only(make, quick):
+    site = make(sandbox="local")
+    ada, bob = site.enrol(ADA, BOB)
+    site.hand_in(ada, agent("weak"), exercise="agent")
+    site.hand_in(bob, agent("flood"), exercise="agent")
+    client = site.login()
+    play(client)
+    form = {"csrf": csrf(client, "/i/league"), "shown": "1"}
+    assert client.post("/i/league/shown", data=form).status_code == 303
+    [first, *_] = game_links(client.get("/i/league/students/1").text)
+    assert "What Bob #2 printed (capped)" in text(client.get(first))
+    assert "spam spam" in text(client.get(first))
+    client.cookies.clear()
+    key = first.rsplit("/", 1)[1]
+    assert "spam" not in client.get(f"/s/{ada}/league/games/{key}").text
+    assert "What Bob #2 printed" in text(client.get(f"/s/{bob}/league/games/{key}"))
