@@ -5,5 +5,7 @@ a sandboxed process of its own, baselines, grading against them, and a league.
 ``sandbox`` starts one in bubblewrap, ``container`` in Docker; ``referee``
 plays one game; ``tournament`` plays many (fair openings, both sides,
 resumable), here or on grading hosts (``spread``); ``grading`` and ``league``
-judge the results, ``page`` shows them; ``commands`` are the CLI's.
+judge the results, ``page`` shows them; ``commands`` are the CLI's; ``handin``
+makes the agent exercise one the service lists and grades (by play), and the
+service's league (``grader.service.leagues``) plays through ``league``.
 """
