@@ -134,10 +134,16 @@ def _batch_output(args: argparse.Namespace) -> None:
               "(--resume keeps the reports of unchanged files)", file=sys.stderr)
 
 
-def _batch_options(args: argparse.Namespace, exercise: exercises.Exercise) -> batch.Options:
+def _jobs(args: argparse.Namespace) -> int:
+    """--jobs where given, else the cores."""
     jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    return jobs
+
+
+def _batch_options(args: argparse.Namespace, exercise: exercises.Exercise) -> batch.Options:
+    jobs = _jobs(args)
     limits = _limits(exercise, args)
     _batch_output(args)
     return batch.Options(jobs=jobs, resume=args.resume, retry_errors=args.retry_errors,
@@ -237,7 +243,8 @@ def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
     if args.solutions:
         found = solutions.references(_folder(args.solutions, "--solutions"))
     else:
-        found = [case for case in own if case.reference] + solutions.by_play()
+        found = [case for case in own if case.reference]
+        found += [] if args.no_play else solutions.by_play()
         if not found:
             raise UsageError("the exercises here hold no reference solutions (an installed "
                              "wheel never does): give them with --solutions DIR")
@@ -251,13 +258,13 @@ def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
 def cmd_check_solutions(args: argparse.Namespace) -> int:
     exercises.load_all()  # an exercise.toml with bad limits is refused before any grading
     cases = _check_cases(args)
+    jobs = _jobs(args)
     chosen = grading.open_sandbox(args.sandbox)
     table = Table(title="check-solutions")
     for column in ("case", "expected", "score", "verdict"):
         table.add_column(column)
     surprises = 0
-    for case in cases:
-        report, problems = solutions.check(case, chosen)
+    for case, report, problems in solutions.check_all(cases, chosen, jobs):
         surprises += bool(problems)
         score = "-" if report["score"] is None else f"{report['score']:g}/{report['max_score']:g}"
         expected = "full marks" if case.full_marks else f"lost marks ({case.mistake or '-'})"
@@ -466,8 +473,12 @@ def parser() -> argparse.ArgumentParser:
         "submissions with an expect.toml each, in DIR/<exercise>/<case>/ (default: each "
         "exercise folder's corpus/<case>/)"))
     check.add_argument("--sandbox", choices=("docker", "local"), default="local")
+    check.add_argument("--jobs", type=int, help="cases graded at once (default: the cores)")
     check.add_argument("--solutions-only", action="store_true",
                        help="skip the corpus of wrong submissions")
+    check.add_argument("--no-play", action="store_true", help=(
+        "skip the references graded by play (the agent's whole match against the baselines "
+        "takes many minutes)"))
     _exercises_flag(check)
 
     serve = commands.add_parser("serve", help="run the web service students hand in to")

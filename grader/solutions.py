@@ -14,6 +14,8 @@ who install the grader don't get the answers. An instructor can also point
 """
 
 import tomllib
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,3 +133,18 @@ def check(case: Case, sandbox: Sandbox) -> tuple[Report, list[str]]:
     exercise = catalog.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)
     return report, judge(case, report)
+
+
+def check_all(cases: list[Case], sandbox: Sandbox,
+              jobs: int) -> Iterator[tuple[Case, Report, list[str]]]:
+    """Grade and judge every case, ``jobs`` at a time: (case, report, problems)
+    in the order of ``cases``.
+
+    The cases of the exercises with the longest run limit start first, so that
+    a slow game exercise does not end the check alone on one core."""
+    longest_first = sorted(cases, key=lambda case: -catalog.load(case.exercise)
+                           .limits.total_seconds)
+    with ThreadPoolExecutor(jobs) as pool:
+        started = {id(case): pool.submit(check, case, sandbox) for case in longest_first}
+        for case in cases:
+            yield case, *started[id(case)].result()
