@@ -286,10 +286,13 @@ def load_all(root: Path | None = None) -> list[Exercise]:
 
 
 def facts_hash(root: Path | None = None) -> str:
-    """A hash of every exercise's ``exercise.toml``: what the host applies itself
-    (points, titles, visibility, limits), which the grading image does not hold."""
+    """A hash of every exercise's ``exercise.toml``, and of the agent's ``match.toml``:
+    what the host applies itself (points, titles, visibility, limits, the opponents
+    and their thresholds), which the grading image does not hold."""
     places = folders() if root is None else {name: root / name for name in known(root)}
+    played = sorted((root or ROOT).glob("*/match.toml"))  # graded by play
     digest = hashlib.sha256()
-    for name, folder in sorted(places.items()):
-        digest.update(name.encode() + b"\0" + (folder / "exercise.toml").read_bytes() + b"\0")
+    for name, path in [*((n, f / "exercise.toml") for n, f in sorted(places.items())),
+                       *((path.parent.name, path) for path in played)]:
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

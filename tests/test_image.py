@@ -220,6 +220,17 @@ def test_points_and_titles_are_not_in_the_image(package_copy):
     assert image.contents_hash(package) != image.contents_hash()  # what the image holds
 
 
+def test_the_agent_s_opponents_and_points_are_the_host_s_facts(package_copy):
+    package, root = package_copy
+    before = exercises.facts_hash(root)
+    toml = root / "agent" / "match.toml"
+    edited = toml.read_text(encoding="utf-8").replace("points = 5", "points = 6")
+    assert edited != toml.read_text(encoding="utf-8")
+    toml.write_text(edited, encoding="utf-8")
+    assert exercises.facts_hash(root) != before  # the service grades it anew
+    assert image.contents_hash(package) == image.contents_hash()  # the image stays
+
+
 def test_the_image_holds_no_reference_solution_nor_corpus(package_copy):
     package, root = package_copy
     answers = [path for path in root.glob("*/*/**/*")
