@@ -308,3 +308,13 @@ def test_a_bad_folder_of_exercises_is_a_usage_error(capsys, own_exercises, spoil
     code, out, err = run(capsys, "list", "--exercises", str(own_exercises))
     assert code == 2 and out == "" and says in err and err.count("\n") == 1
     assert exercises.added() == []  # nothing of it is kept
+
+
+def test_check_solutions_plays_the_agent_s_reference_unless_told_not_to():
+    def labels(*flags):
+        args = cli.parser().parse_args(["check-solutions", "--solutions-only", *flags])
+        return [case.label for case in cli._check_cases(args)]
+
+    assert "solution of agent" in labels()
+    assert "solution of agent" not in labels("--no-play")
+    assert {f"solution of {name}" for name in exercises.known()} <= set(labels("--no-play"))
