@@ -25,13 +25,14 @@ counts: run it on a quiet machine.
 
 import argparse
 import os
+import statistics
 import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
-from common import median_seconds
 from docker_vs_local import bare_run
 from game_exercises import REFERENCES, _isolation_cases, _load, _seconds
 
@@ -62,10 +63,31 @@ def _helpers():
             getattr(module, name)(state)
 
 
-def _graded(exercise, box, runs):
-    """The median seconds of grading the exercise's reference solution in ``box``."""
-    return _seconds(lambda: grading.grade(exercise, exercise.solution, box, exercise.limits),
-                    runs)
+def _full_marks(exercise, path, box):
+    """Grade ``path``; a report short of full marks ends the benchmark: its time
+    would be a failure's, not a grading's."""
+    report = grading.grade(exercise, path, box, exercise.limits)
+    if report["score"] != report["max_score"]:
+        raise SystemExit(f"{exercise.id} in {box.name}: {report['message'][:300]}")
+
+
+@dataclass
+class Image:
+    tag: str
+    docker: DockerSandbox
+    bare: float = 0.0  # seconds of a bare container of it
+
+
+def _interleaved(images, runs, measure):
+    """{tag: median seconds of ``measure(image)``}, the images taken in turn in
+    each run, so that a load that comes and goes weighs on each alike."""
+    samples = {image.tag: [] for image in images}
+    for _ in range(runs):
+        for image_ in images:
+            started = time.perf_counter()
+            measure(image_)
+            samples[image_.tag].append(time.perf_counter() - started)
+    return {tag: statistics.median(seconds) for tag, seconds in samples.items()}
 
 
 def _ratio(label, seconds, floor, parts):
@@ -73,19 +95,18 @@ def _ratio(label, seconds, floor, parts):
           f"{seconds / floor:.2f}x")
 
 
-def one(docker, bare, runs):
-    """Goal 1: one depth_limit file in Docker (the local sandbox: see ``local``)."""
+def one(images, runs):
+    """Goal 1: one depth_limit file in Docker, and in the local sandbox."""
+    exercise = exercises.load(SINGLE)
     work = _seconds(_depth_limit, runs)
-    _ratio(f"goal 1, one {SINGLE} file in docker", _graded(exercises.load(SINGLE), docker, runs),
-           bare + work, f"bare container + the checks' work in process {work:.2f} s")
-
-
-def local(runs):
-    """Goal 1's local half: the same file in the local sandbox."""
-    work = _seconds(_depth_limit, runs)
-    _ratio(f"goal 1, one {SINGLE} file in the local sandbox",
-           _graded(exercises.load(SINGLE), LocalSandbox(), runs), work,
-           "the checks' work in process")
+    print(f"goal 1: one {SINGLE} file (the checks' work in process {work:.2f} s)")
+    graded = _interleaved(images, runs, lambda i: _full_marks(exercise, exercise.solution,
+                                                                i.docker))
+    for image_ in images:
+        _ratio(f"docker {image_.tag}", graded[image_.tag], image_.bare + work,
+               "bare container + work")
+    local = _seconds(lambda: _full_marks(exercise, exercise.solution, LocalSandbox()), runs)
+    _ratio("local sandbox", local, work, "work")
 
 
 def _distinct(root, n):
@@ -110,30 +131,37 @@ def _bare_containers(tag, n, at_once):
     return time.perf_counter() - started
 
 
-def many(client, tag, n):
+def many(client, images, n):
     """Goal 2: ``n`` distinct helpers files, as many at once as there are cores."""
     cores = os.cpu_count() or 1
     exercise = exercises.load(BATCHED)
     work = _seconds(_helpers, 3)
-    floor = _bare_containers(tag, n, cores) + n * work / cores
-    docker = DockerSandbox(client, image=tag, warm=cores)
+    print(f"goal 2: {n} distinct {BATCHED} files, {cores} at once")
     with tempfile.TemporaryDirectory(prefix="minimax-grader-bench-") as root:
         folders = _distinct(Path(root), n)
-        started = time.perf_counter()
-        with ThreadPoolExecutor(cores) as pool:
-            list(pool.map(lambda f: grading.grade(exercise, f, docker, exercise.limits), folders))
-        seconds = time.perf_counter() - started
-    docker.close()
-    _ratio(f"goal 2, {n} {BATCHED} files, {cores} at once ({n / seconds:.2f} a second)",
-           seconds, floor, f"{n} bare containers {cores} at once + the checks' work")
+        for image_ in images:
+            floor = _bare_containers(image_.tag, n, cores) + n * work / cores
+            docker = DockerSandbox(client, image=image_.tag, warm=cores)
+            started = time.perf_counter()
+            with ThreadPoolExecutor(cores) as pool:
+                list(pool.map(lambda f, d=docker: _full_marks(exercise, f, d), folders))
+            seconds = time.perf_counter() - started
+            docker.close()
+            _ratio(f"docker {image_.tag} ({n / seconds:.2f} a second)", seconds, floor,
+                   f"{n} bare containers {cores} at once + the checks' work")
 
 
-def games(docker, bare, runs):
+def games(images, runs):
     """Goal 3: each game and search exercise in Docker."""
+    print("goal 3: the game and search exercises")
     for name, reference in REFERENCES.items():
+        exercise = exercises.load(name)
         search = _seconds(reference, runs)
-        _ratio(f"goal 3, {name}", _graded(exercises.load(name), docker, runs), bare + search,
-               f"bare container + the reference's search {search:.2f} s")
+        graded = _interleaved(images, runs, lambda i, e=exercise: _full_marks(e, e.solution,
+                                                                              i.docker))
+        for image_ in images:
+            _ratio(f"{name}, docker {image_.tag}", graded[image_.tag], image_.bare + search,
+                   f"bare container + the reference's search {search:.2f} s")
 
 
 def main():
@@ -148,22 +176,21 @@ def main():
     tags = args.image or [image.default_tag()]
     print(f"on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
           f"medians of {args.runs} runs")
-    if 1 in args.goal:
-        local(args.runs)
     why = None if args.image else image.problem(client)  # another's image is taken as it is
     if why:
         raise SystemExit(why)
-    for tag in tags:
-        bare = median_seconds(bare_run(tag), times=max(args.runs, 5))
-        print(f"{tag} (a bare container {bare:.2f} s):")
-        docker = DockerSandbox(client, image=tag)
-        if 1 in args.goal:
-            one(docker, bare, args.runs)
-        if 2 in args.goal:
-            many(client, tag, args.batch)
-        if 3 in args.goal:
-            games(docker, bare, args.runs)
-
+    images = [Image(tag, DockerSandbox(client, image=tag)) for tag in tags]
+    bare = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
+        bare_run(i.tag), check=True, stdout=subprocess.DEVNULL))
+    for image_ in images:
+        image_.bare = bare[image_.tag]
+        print(f"a bare container of {image_.tag}: {image_.bare:.2f} s")
+    if 1 in args.goal:
+        one(images, args.runs)
+    if 2 in args.goal:
+        many(client, images, args.batch)
+    if 3 in args.goal:
+        games(images, args.runs)
 
 if __name__ == "__main__":
     main()

@@ -87,6 +87,7 @@ class Grading:
                  spawner: LocalSpawner | BrokerSpawner | None = None) -> None:
         self._job = job
         self._channel = channel
+        self._spawner = spawner
         limits = job["limits"]
         self._student = Student(job["submission"], job["modules"], job["provided"],
                                 limits["output_bytes"], spawner, job["game"])
@@ -146,6 +147,8 @@ class Grading:
             self.emit(self._results[name])
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self._spawner:  # no worker starts ahead of a test that will not come
+            self._spawner.finish()
         self._student.stop()
         failure = self._student.import_failure
         self.emit(events.session(describe_import_failure(failure) if failure else None,

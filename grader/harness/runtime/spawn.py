@@ -47,7 +47,7 @@ class LocalSpawner:
     its interpreter starts while the supervisor judges, and it waits for its
     grant, the student's files not yet imported. No code of the student's
     runs while it waits, so none can reach it; each worker is still used
-    once, and a spare that is not needed ends with the run.
+    once. Once the suite has ended (``finish``) none is started.
     """
 
     def __init__(self, user: int | None = None, env: dict[str, str] | None = None) -> None:
@@ -65,11 +65,21 @@ class LocalSpawner:
         if spare and spare[0] == self.last:
             return spare[1], spare[2]
         if spare:
-            self._end(spare[1])
-            self.wait(spare[1])
-            for fd in spare[2]:
-                os.close(fd)
+            self._discard(*spare[1:])
         return self._start(args, cwd)
+
+    def finish(self) -> None:
+        """No more workers are wanted: none is started ahead, and a waiting one ends."""
+        self.last = None
+        spare, self.spare = self.spare, None
+        if spare:
+            self._discard(*spare[1:])
+
+    def _discard(self, pid: int, fds: tuple[int, int, int]) -> None:
+        self._end(pid)
+        self.wait(pid)
+        for fd in fds:
+            os.close(fd)
 
     def _start(self, args: Sequence[str], cwd: str) -> tuple[int, tuple[int, int, int]]:
         to_r, to_w = os.pipe()
@@ -200,6 +210,9 @@ class BrokerSpawner:
     def kill(self, pid: int) -> None:
         self._ask({"op": "kill", "pid": pid})
 
+    def finish(self) -> None:
+        self._ask({"op": "finish"})
+
     def wait(self, pid: int) -> Any:
         return self._ask({"op": "wait", "pid": pid})[0]["code"]
 
@@ -223,6 +236,9 @@ def serve(sock: socket.socket, spawner: LocalSpawner) -> None:
                 os.close(fd)
         elif op == "kill":
             spawner.kill(request["pid"])
+            sock.sendall(b"{}")
+        elif op == "finish":
+            spawner.finish()
             sock.sendall(b"{}")
         elif op == "wait":
             sock.sendall(json.dumps({"code": spawner.wait(request["pid"])}).encode())
