@@ -9,7 +9,7 @@ import ast
 from collections.abc import Sequence
 from functools import lru_cache
 
-from grader.games import Move, Path
+from grader.games import Path
 from grader.games.isolation import flawed_rules, suite_positions
 from grader.games.isolation.rules import (
     DIRECTIONS,
@@ -24,6 +24,7 @@ from grader.games.isolation.rules import (
     reachable,
     to_data,
 )
+from grader.games.lesson import legal_moves, play, terminal, to_move, utility
 
 __all__ = ["DIRECTIONS", "LARGE_BOARD", "SMALL_BOARD", "GameState", "draw", "from_data", "key",
            "label", "new_game", "reachable", "to_data", "start", "legal_moves", "play",
@@ -32,28 +33,6 @@ __all__ = ["DIRECTIONS", "LARGE_BOARD", "SMALL_BOARD", "GameState", "draw", "fro
 
 def start() -> GameState:
     return new_game()
-
-
-def legal_moves(state: GameState) -> list[Move]:
-    return state.get_legal_moves()
-
-
-def play(state: GameState, move: Move) -> GameState:
-    return state.forecast_move(move)
-
-
-def terminal(state: GameState) -> bool:
-    """Over when the player to move is stuck (the lesson's Assumption 1)."""
-    return not state.get_legal_moves()
-
-
-def to_move(state: GameState) -> int:
-    return state.player()
-
-
-def utility(state: GameState, player: int) -> int:
-    """The stuck player to move has lost (the lesson's Assumption 2)."""
-    return -1 if player == state.player() else 1
 
 
 def positions() -> Sequence[tuple[GameState, Path]]:

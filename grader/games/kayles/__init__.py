@@ -11,7 +11,7 @@ row of nine. It has no flawed rules: no exercise asks students to write it.
 import ast
 from collections.abc import Sequence
 
-from grader.games import Flawed, Move, Path
+from grader.games import Flawed, Path
 from grader.games.kayles.rules import (
     LARGE_ROW,
     SMALL_ROW,
@@ -24,6 +24,7 @@ from grader.games.kayles.rules import (
     reachable,
     to_data,
 )
+from grader.games.lesson import legal_moves, play, terminal, to_move, utility
 
 __all__ = ["LARGE_ROW", "SMALL_ROW", "GameState", "draw", "from_data", "key", "label",
            "new_game", "reachable", "to_data", "start", "legal_moves", "play", "terminal",
@@ -45,28 +46,6 @@ _LARGER = {
 
 def start() -> GameState:
     return new_game()
-
-
-def legal_moves(state: GameState) -> list[Move]:
-    return state.get_legal_moves()
-
-
-def play(state: GameState, move: Move) -> GameState:
-    return state.forecast_move(move)
-
-
-def terminal(state: GameState) -> bool:
-    """Over when no pin is left for the player to move to knock down."""
-    return not state.get_legal_moves()
-
-
-def to_move(state: GameState) -> int:
-    return state.player()
-
-
-def utility(state: GameState, player: int) -> int:
-    """Who cannot move has lost (the lesson's own rule)."""
-    return -1 if player == state.player() else 1
 
 
 def positions() -> Sequence[tuple[GameState, Path]]:

@@ -10,7 +10,8 @@ no fixed set of positions and no flawed rules.
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from grader.games import Flawed, Move, Path
+from grader.games import Flawed, Path
+from grader.games.lesson import legal_moves, play, terminal, to_move, utility
 from grader.games.tree.rules import TreeState, from_data, label, numbered
 
 Tree = list[Any]  # a node: the list of its children, each a Tree (plain, nested lists)
@@ -21,27 +22,6 @@ __all__ = ["Tree", "TreeState", "from_data", "label", "numbered", "start", "lega
 
 def start() -> TreeState:
     return from_data([])
-
-
-def legal_moves(state: TreeState) -> list[Move]:
-    return state.get_legal_moves()
-
-
-def play(state: TreeState, move: Move) -> TreeState:
-    return state.forecast_move(move)
-
-
-def terminal(state: TreeState) -> bool:
-    return not state.get_legal_moves()
-
-
-def to_move(state: TreeState) -> int:
-    return state.player()
-
-
-def utility(state: TreeState, player: int) -> int:
-    """The player to move at a leaf is stuck, and has lost."""
-    return -1 if player == state.player() else 1
 
 
 def key(state: TreeState) -> Hashable:
