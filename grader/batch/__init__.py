@@ -22,7 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TypeGuard
 
 from rich.console import Console
 from rich.progress import (
@@ -151,7 +151,7 @@ class Batch:
 
     # -- planning ---------------------------------------------------------
 
-    def _reusable(self, old: Report | None, manifest: list[dict[str, Any]]) -> bool:
+    def _reusable(self, old: Report | None, manifest: list[dict[str, Any]]) -> TypeGuard[Report]:
         return (old is not None and old["exercise"] == self.exercise.id
                 and old["grader_version"] == __version__
                 and old["sandbox"]["backend"] == self.sandbox.name
@@ -178,6 +178,7 @@ class Batch:
                 old = grading.previous(self._path(entry.student, "json"))
                 if self._reusable(old, manifest):
                     self.reports[entry.student] = old
+                    self._page(entry.student, old)
                     kept += 1
                     continue
             groups.setdefault(key, []).append((entry.student, submission))
@@ -202,6 +203,13 @@ class Batch:
         for path in moved:
             os.replace(path, self.out / ASIDE / path.name)
         return sorted({path.stem for path in moved})
+
+    def _page(self, student: str, kept: Report) -> None:
+        """A kept report's page, where it has none (a folder from before pages):
+        the summary links it; one already there is left as it is."""
+        path = self._path(student, "html")
+        if not path.exists():
+            write_atomic(path, page.report_page(student, kept))
 
     def _save(self, student: str, one: Report) -> None:
         write_atomic(self._path(student, "json"), render.to_json(one))
