@@ -11,6 +11,7 @@ to one submission ends in a report for it: graded, rejected (the files could
 not be taken in) or an error (the grader failed; no score is charged).
 """
 
+import copy
 import json
 import threading
 import time
@@ -118,10 +119,14 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
     Each report keeps its own submission's facts (ignored files). A failure of
     the grader (no sandbox, a bug) makes each an error report, never an
     exception. ``cancel`` stops the run: ``Cancelled`` then escapes and no
-    report is made, since an interrupted run says nothing about the code.
+    report is made, since an interrupted run says nothing about the code. An
+    exercise with a match and no suite (the agent) is graded by play instead.
     """
     clock = _Clock()
     try:
+        if handin.by_play(exercise):
+            played = handin.grade(exercise, submissions[0].files, chosen.name)
+            return [copy.deepcopy(played) for _ in submissions]
         run = chosen.run(exercise, submissions[0], limits, cancel=cancel)
     except SandboxUnavailable as why:
         return _failed(exercise, submissions, str(why), chosen, limits, clock)
@@ -136,10 +141,7 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
 def grade_taken(exercise: Exercise, files: dict[str, bytes], chosen: Sandbox,
                 limits: Limits) -> Report:
     """The report of files the intake took earlier (the service's stored hand-ins,
-    checked as they were uploaded): graded as they are, not taken in again. An
-    exercise with no suite but a match (the agent) is graded by play."""
-    if handin.by_play(exercise):
-        return handin.grade(exercise, files, chosen.name)
+    checked as they were uploaded): graded as they are, not taken in again."""
     return grade_alike(exercise, [Submission(files)], chosen, limits)[0]
 
 

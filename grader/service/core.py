@@ -25,9 +25,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from grader import __version__, exercises, grading, image, intake
+from grader import __version__, catalog, exercises, grading, image, intake
 from grader.exercises import Exercise
-from grader.match import handin
 from grader.sandbox import Sandbox
 from grader.service import db, fair, overrides, roster, store, tokens
 from grader.service.gate import Gate
@@ -130,9 +129,8 @@ class Service:
         self.queue = Queue(self.sessions, now, options.version, options.student_slots)
         self.store = Store(options.data / "files")
         self.scratch = scratch(options.data / "scratch")
-        # The suites' exercises, and the agent's, graded by play (see grading.grade_taken).
-        self.exercises = {exercise.id: exercise
-                          for exercise in [*exercises.load_all(), handin.exercise()]}
+        # Graded by a suite, or by play (the agent): both through grading.grade_taken.
+        self.exercises = {exercise.id: exercise for exercise in catalog.load_all()}
         # A grade function of its own (the tests') needs no sandbox; nor does a web
         # process whose grading hosts grade (a host's worker passes its own gate).
         if gate is None and sandbox is not None:
