@@ -74,7 +74,10 @@ class LocalSandbox:
                 (folder / name).write_bytes(data)
             provide(exercise.provides, settings["provided"])
             job_file = jobs.write(settings, work)
-            command = [sys.executable, "-I", "-B", str(SUPERVISOR), str(job_file)]
+            # Without "..": an interpreter started as ../.venv/bin/python names a
+            # folder that the supervisor's view does not hold.
+            command = [os.path.abspath(sys.executable), "-I", "-B", str(SUPERVISOR),
+                       str(job_file)]
             if not wrapped:
                 return supervise(self.name, command, limits, cancel, cwd=work,
                                  env=_scrubbed_env(work), cleanup=lambda: kill_leftovers(work))
