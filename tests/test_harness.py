@@ -1,5 +1,6 @@
 """The worker and its client: plain data only, deadlines, deaths, capped output."""
 
+import os
 import time
 
 import pytest
@@ -7,6 +8,7 @@ import pytest
 from grader.contracts import protocol
 from grader.contracts.provided import provide
 from grader.games import isolation
+from grader.harness.runtime.spawn import LocalSpawner
 from grader.harness.runtime.student import (
     CallTimeout,
     ImportFailed,
@@ -158,3 +160,52 @@ def test_wire_refuses_malformed_messages():
     for bad in [{"list": 3}, {"what": 1}, [1, 2], "text", {"bool": "yes"}]:
         with pytest.raises(protocol.BadMessage):
             protocol.decode(bad)
+
+
+class CleanKills(LocalSpawner):
+    """A spawner whose kills leave nothing of the student's behind, as the
+    launcher's and bubblewrap's do: the next worker starts at the kill."""
+
+    def _end(self, pid):
+        super()._end(pid)
+        return True
+
+
+def test_a_spare_worker_starts_at_a_clean_kill_and_serves_the_next_start_only(tmp_path):
+    spawner = CleanKills()
+    args = [str(tmp_path), str(tmp_path), "isolation", "missing"]
+    first, fds = spawner.start(args, str(tmp_path))
+    assert spawner.spare is None  # no spare while a worker runs
+    spawner.kill(first)
+    spawner.wait(first)
+    for fd in fds:
+        os.close(fd)
+    spare = spawner.spare
+    assert spare is not None and spare[1] != first
+    second, fds = spawner.start(args, str(tmp_path))
+    assert second == spare[1] and spawner.spare is None  # used once, as it is
+    spawner.kill(second)
+    spawner.wait(second)
+    for fd in fds:
+        os.close(fd)
+    waiting = spawner.spare[1]
+    third, fds = spawner.start([*args, "other"], str(tmp_path))  # other arguments
+    assert third != waiting
+    with pytest.raises(ProcessLookupError):  # the spare was ended, and reaped
+        os.kill(waiting, 0)
+    spawner.finish()  # the suite has ended: no spare after the last kill
+    spawner.kill(third)
+    spawner.wait(third)
+    for fd in fds:
+        os.close(fd)
+    assert spawner.spare is None
+
+
+def test_a_kill_that_may_leave_a_process_starts_no_spare(tmp_path):
+    spawner = LocalSpawner()
+    pid, fds = spawner.start([str(tmp_path), str(tmp_path), "isolation", "m"], str(tmp_path))
+    spawner.kill(pid)
+    spawner.wait(pid)
+    for fd in fds:
+        os.close(fd)
+    assert spawner.spare is None
