@@ -318,3 +318,20 @@ def test_check_solutions_plays_the_agent_s_reference_unless_told_not_to():
     assert "solution of agent" in labels()
     assert "solution of agent" not in labels("--no-play")
     assert {f"solution of {name}" for name in exercises.known()} <= set(labels("--no-play"))
+
+
+def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
+    """`grade --exercise agent` plays the match (stood in for here: it takes minutes)."""
+    played = []
+
+    def match(exercise, files, sandbox_name, jobs=1):
+        played.append((exercise.id, sorted(files), sandbox_name))
+        raise RuntimeError("the match stood in for")
+
+    monkeypatch.setattr(grading.handin, "grade", match)
+    agent = tmp_path / "agent.py"
+    agent.write_text("class Agent:\n    pass\n")
+    code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "agent",
+                       "--format", "json", str(agent))
+    assert code == 0 and played == [("agent", ["agent.py"], "local")]
+    assert "the match stood in for" in json.loads(out)["message"]
