@@ -80,10 +80,10 @@ def _check_zip(data: bytes) -> None:
 
 
 def take(exercise: Exercise, uploads: Sequence[tuple[str, bytes]],
-         scratch: Path | None = None) -> intake.Submission:
+         scratch: Path) -> intake.Submission:
     """The submission in ``uploads`` ((file name, bytes) pairs); Rejected says why not.
     ``scratch``: where the files are unpacked (the service's own temporary folder,
-    see ``core.scratch``; else the system's)."""
+    see ``core.scratch``)."""
     if not uploads:
         raise Rejected("choose the file(s) to hand in")
     names = [_name(name) for name, _ in uploads]
