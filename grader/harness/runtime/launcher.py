@@ -34,7 +34,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
 from grader.contracts import job as jobs  # noqa: E402
 from grader.contracts.provided import provide  # noqa: E402
 from grader.harness.runtime import limits  # noqa: E402
-from grader.harness.runtime.spawn import LocalSpawner, serve  # noqa: E402
+from grader.harness.runtime.spawn import LocalSpawner, serve, worker_args  # noqa: E402
 
 WORK = Path("/work")
 SUPERVISOR = Path(__file__).resolve().parent / "supervisor.py"
@@ -107,9 +107,9 @@ class StudentSpawner(LocalSpawner):
         return True
 
 
-def receive(work: Path) -> Path:
+def receive(work: Path) -> tuple[Path, jobs.Job]:
     """Unpack the job archive from stdin under ``work``, give the job what it
-    names and apply its limits: the job file."""
+    names and apply its limits: the job file, and the job."""
     data = sys.stdin.buffer.read(MAX_ARCHIVE + 1)
     if len(data) > MAX_ARCHIVE:
         raise SystemExit("launcher: the job archive is too large")
@@ -118,7 +118,7 @@ def receive(work: Path) -> Path:
     job = jobs.read(job_file)
     provide(job["provides"], job["provided"])
     limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
-    return job_file
+    return job_file, job
 
 
 def main() -> None:
@@ -140,10 +140,14 @@ def main() -> None:
     theirs.close()
     os.close(pending)
     try:
-        os.write(tell, str(receive(work)).encode())
+        job_file, job = receive(work)
+        os.write(tell, str(job_file).encode())
     finally:
         os.close(tell)  # without a job the supervisor ends at once
     spawner = StudentSpawner(user=STUDENT_UIDS[secrets.randbelow(len(STUDENT_UIDS))], env=ENV)
+    # The first worker starts while the supervisor collects the suite.
+    spawner.prepare(*worker_args(job["submission"], job["provided"], job["game"],
+                                 job["modules"]))
     try:
         serve(ours, spawner)
     finally:

@@ -35,6 +35,12 @@ class SpawnFailed(OSError):
     """The worker could not be started (too many processes, say)."""
 
 
+def worker_args(submission: str, provided: str, game: str, modules: Sequence[str]
+                ) -> tuple[list[str], str]:
+    """A worker's arguments (see ``worker.py``) and its working folder."""
+    return [submission, provided, game, *modules], submission
+
+
 def worker_command(rpc_in: int, rpc_out: int, args: Sequence[str]) -> list[str]:
     return [sys.executable, "-I", "-B", "-u", str(WORKER), str(rpc_in), str(rpc_out), *args]
 
@@ -111,9 +117,16 @@ class LocalSpawner:
 
     def kill(self, pid: int) -> None:
         """End the worker, and start the next where nothing of the student's is left."""
-        if self._end(pid) and self.last and not self.spare:
+        if self._end(pid) and self.last:
+            self.prepare(*self.last)
+
+    def prepare(self, args: Sequence[str], cwd: str) -> None:
+        """Start a worker ahead of its request, for these arguments; only while
+        no process of the student's runs (before the first, or at a clean kill)."""
+        if not self.spare:
+            self.last = (tuple(args), cwd)
             try:
-                self.spare = (self.last, *self._start(*self.last))
+                self.spare = (self.last, *self._start(args, cwd))
             except SpawnFailed:  # the next start will say why
                 pass
 
