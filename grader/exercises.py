@@ -165,6 +165,11 @@ class Exercise:
         return self.folder / "starter"
 
     @property
+    def by_play(self) -> bool:
+        """Whether it is graded by play (a match.toml and no suite: the agent)."""
+        return (self.folder / "match.toml").is_file() and not self.suite.is_dir()
+
+    @property
     def solution(self) -> Path:
         """The reference solution: in a source checkout, not in the installed wheel."""
         return self.folder / "solution"

@@ -12,6 +12,7 @@ from conftest import ROOT, solution
 
 from grader import catalog, cli, exercises, grading, report, sandbox, solutions
 from grader.exercises import MEMORY_FLOOR_MB
+from grader.match import handin
 
 WRONG_HELPERS = (solution("helpers") / "minimax_helpers.py").read_text().replace(
     "return 1\n", "return -1\n", 1)
@@ -328,7 +329,7 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
         played.append((exercise.id, sorted(files), sandbox_name))
         raise RuntimeError("the match stood in for")
 
-    monkeypatch.setattr(grading.handin, "grade", match)
+    monkeypatch.setattr(handin, "grade", match)
     agent = tmp_path / "agent.py"
     agent.write_text("class Agent:\n    pass\n")
     code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "agent",

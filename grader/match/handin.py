@@ -38,11 +38,6 @@ def exercise() -> Exercise:
                     folder=CONFIG.parent)
 
 
-def by_play(exercise: Exercise) -> bool:
-    """Whether ``exercise`` is graded by play rather than by a suite."""
-    return (exercise.folder / "match.toml").is_file() and not exercise.suite.is_dir()
-
-
 def _test(standing: grading.Standing, name: str) -> dict[str, Any]:
     low, high = grading.wilson(standing.wins, len(standing.games))
     opponent = standing.opponent

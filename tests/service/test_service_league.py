@@ -170,9 +170,10 @@ def test_a_league_played_again_plays_only_what_changed(make, quick):
     bobs = {game_id for game_id in first if "Bob #2" in game_id}
     assert {k: v for k, v in again.items() if k not in bobs} == \
         {k: v for k, v in first.items() if k not in bobs}
-    # Played again from the same openings, where Bob's new agent moves off the board.
-    assert all(again[k][0] != first[k][0] and again[k][1][:2] == first[k][1][:2]
-               and len(again[k][1]) < len(first[k][1]) for k in bobs)
+    # Played again from the same openings, where Bob's new agent moves off the board
+    # (not told by the games' ids: SQLite may give a deleted row's id again).
+    assert all(again[k][1][:2] == first[k][1][:2] and len(again[k][1]) < len(first[k][1])
+               for k in bobs)
     play(client, seed="8")  # other settings: a new league, its own openings
     assert site.count("leagues") == 2 and site.count("league_games") == 12
 
