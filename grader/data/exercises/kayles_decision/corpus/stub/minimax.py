@@ -9,7 +9,8 @@ from minimax_helpers import *  # noqa: F401,F403
 
 def minimax_decision(gameState):
     """Return the move (a (first, last) tuple of the pins knocked down) that
-    leads to the best outcome for the player to move, assuming the opponent then plays as well as it can.
+    leads to the best outcome for the player to move, assuming the opponent
+    then plays as well as it can.
 
     The root is a max node: score each move's resulting state with min_value
     and return the move with the highest score (any of equally good moves
