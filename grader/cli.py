@@ -244,7 +244,7 @@ def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
         found = solutions.references(_folder(args.solutions, "--solutions"))
     else:
         found = [case for case in own if case.reference]
-        found += [] if args.no_play else solutions.by_play()
+        found += solutions.by_play() if args.play else []
         if not found:
             raise UsageError("the exercises here hold no reference solutions (an installed "
                              "wheel never does): give them with --solutions DIR")
@@ -476,9 +476,9 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", type=int, help="cases graded at once (default: the cores)")
     check.add_argument("--solutions-only", action="store_true",
                        help="skip the corpus of wrong submissions")
-    check.add_argument("--no-play", action="store_true", help=(
-        "skip the references graded by play (the agent's whole match against the baselines "
-        "takes many minutes)"))
+    check.add_argument("--play", action="store_true", help=(
+        "also play the references graded by play (the agent's whole match against the "
+        "baselines: many minutes, so left out unless asked for)"))
     _exercises_flag(check)
 
     serve = commands.add_parser("serve", help="run the web service students hand in to")

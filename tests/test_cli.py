@@ -311,14 +311,14 @@ def test_a_bad_folder_of_exercises_is_a_usage_error(capsys, own_exercises, spoil
     assert exercises.added() == []  # nothing of it is kept
 
 
-def test_check_solutions_plays_the_agent_s_reference_unless_told_not_to():
+def test_check_solutions_plays_the_agent_s_reference_when_told_to():
     def labels(*flags):
         args = cli.parser().parse_args(["check-solutions", "--solutions-only", *flags])
         return [case.label for case in cli._check_cases(args)]
 
-    assert "solution of agent" in labels()
-    assert "solution of agent" not in labels("--no-play")
-    assert {f"solution of {name}" for name in exercises.known()} <= set(labels("--no-play"))
+    assert "solution of agent" in labels("--play")
+    assert "solution of agent" not in labels()
+    assert {f"solution of {name}" for name in exercises.known()} <= set(labels())
 
 
 def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
