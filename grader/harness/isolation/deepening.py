@@ -173,4 +173,5 @@ MODELS = [
     ("clock_never_read", DeepFlaws(clock_in_search=False, clock_between=False)),
     ("depth_cutoff_missing", DeepFlaws(depth_cutoff=False)),
     ("no_fallback_move", DeepFlaws(fallback=False)),
+    ("timeout_not_caught", DeepFlaws(catches=False)),
 ]
