@@ -336,3 +336,14 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
                        "--format", "json", str(agent))
     assert code == 0 and played == [("agent", ["agent.py"], "local")]
     assert "the match stood in for" in json.loads(out)["message"]
+
+def test_an_added_exercise_is_graded_and_checked(capsys, own_exercises):
+    code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercises", str(own_exercises),
+                       "--exercise", "my_helpers", "--format", "json",
+                       str(own_exercises / "my_helpers" / "solution"))
+    assert code == 0 and json.loads(out)["score"] == json.loads(out)["max_score"] == 10
+    mine = own_exercises.parent / "answers" / "my_helpers"
+    shutil.copytree(own_exercises / "my_helpers" / "solution", mine)
+    code, out, _ = run(capsys, "check-solutions", "--solutions-only", "--solutions",
+                       str(mine.parent))
+    assert code == 0 and "solution of my_helpers" in out and "0 surprise(s)" in out

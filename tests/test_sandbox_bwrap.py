@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,31 @@ def test_without_bubblewrap_root_is_refused_and_an_ordinary_user_is_graded():
         report = grading.grade(exercise, solution("helpers"), LocalSandbox(bubblewrap=False),
                                exercise.limits)
     assert report["status"] == "graded" and report["score"] == report["max_score"]
+
+
+def test_the_supervisor_sees_no_reference_solution_or_corpus(tmp_path):
+    """A source checkout holds each exercise's solution/ and corpus/: the
+    supervisor's view has them empty; an added exercise's folder is there."""
+    from grader.sandbox import bubblewrap
+
+    package = resources.package()
+    added = tmp_path / "mine" / "my_helpers"
+    for part in ("suite", "solution", "corpus"):
+        (added / part).mkdir(parents=True)
+        (added / part / "x.py").write_text("")
+    folders = [package / "data" / "exercises" / "helpers", added]
+    lister = ("import os, sys\nfor f in sys.argv[1:]:\n"
+              "    print(f, *sorted(os.listdir(f)))\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    argv = [sys.executable, "-c", lister,
+            *(str(folder / part) for folder in folders for part in ("suite", "solution", "corpus"))]
+    done = subprocess.run(bubblewrap.supervisor_command(work, bubblewrap.outside_uid(), argv,
+                                                        exercise=added),
+                          capture_output=True, text=True, timeout=60)
+    seen = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()}
+    assert done.returncode == 0, done.stderr
+    for folder in folders:
+        assert seen[str(folder / "suite")] and not seen[str(folder / "solution")]
+        assert not seen[str(folder / "corpus")]
+    assert (package / "data" / "exercises" / "helpers" / "solution").is_dir()  # a checkout's

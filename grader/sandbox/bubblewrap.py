@@ -157,15 +157,29 @@ def _bwrap() -> str:
     return found
 
 
-def supervisor_command(work: Path, uid: int | None, argv: Sequence[str]) -> list[str]:
+def supervisor_command(work: Path, uid: int | None, argv: Sequence[str],
+                       exercise: Path | None = None) -> list[str]:
     """The command that runs ``argv``, the supervisor, in its view of a run in
-    ``work`` (the only writable place), as ``uid`` when given (root's runs)."""
-    folders = [*_interpreter_folders(), sys.prefix, str(resources.package()), _bwrap(),
-               *_drop(uid)[:1]]
+    ``work`` (the only writable place), as ``uid`` when given (root's runs).
+    ``exercise``, the exercise's folder, is bound too where it lies outside the
+    package (an instructor's own, ``--exercises DIR``)."""
+    package = resources.package()
+    folders = [*_interpreter_folders(), sys.prefix, str(package), _bwrap(), *_drop(uid)[:1]]
+    exercise_folders = [*package.glob("data/exercises/*/")]
+    if exercise is not None and not exercise.is_relative_to(package):
+        folders.append(str(exercise))
+        exercise_folders.append(exercise)
     # The private /tmp first: the job folder may lie under /tmp.
     view = ["--tmpfs", "/tmp", *_folders_to([*folders, *FILES, str(work)]), *_binds(folders),
-            "--bind", str(work), str(work)]
+            *_hidden(exercise_folders), "--bind", str(work), str(work)]
     return _layers(_bwrap(), view, str(work), uid, argv)
+
+
+def _hidden(exercise_folders: Iterable[Path]) -> list[str]:
+    """bwrap's options that put an empty folder over each exercise's reference
+    solution and corpus, which a source checkout holds: no run needs them."""
+    return [arg for folder in exercise_folders for part in ("solution", "corpus")
+            if (folder / part).is_dir() for arg in ("--tmpfs", str(folder / part))]
 
 
 def worker_prefix(submission: str, provided: str) -> list[str]:

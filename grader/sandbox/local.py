@@ -95,7 +95,8 @@ def _in_bubblewrap(command: list[str], settings: jobs.Job, limits: Limits,
     if uid is not None:
         os.chown(work, uid, uid)  # the job folder is the run's, the rest root's
     prefix = bubblewrap.worker_prefix(settings["submission"], settings["provided"])
-    wrapped = bubblewrap.supervisor_command(work, uid, [*command, "--wrap", json.dumps(prefix)])
+    wrapped = bubblewrap.supervisor_command(work, uid, [*command, "--wrap", json.dumps(prefix)],
+                                            exercise=Path(settings["suite"]).parent)
     return supervise("local", wrapped, limits, cancel, cwd=work, env=_scrubbed_env(work))
 
 
