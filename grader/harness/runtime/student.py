@@ -23,7 +23,13 @@ from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
 from grader.harness.runtime import standins
-from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner, Spawned, SpawnFailed
+from grader.harness.runtime.spawn import (
+    BrokerSpawner,
+    LocalSpawner,
+    Spawned,
+    SpawnFailed,
+    worker_args,
+)
 
 START_SECONDS = 10  # importing the student's files
 REACHED = ("For your instructor: this submission reached into the grader's own code or "
@@ -401,8 +407,8 @@ class Student:
 
     def _spawn(self, granted: frozenset[str]) -> None:
         try:
-            self.worker = self.spawner.spawn(
-                [self.submission, self.provided, self.game, *self.modules], cwd=self.submission)
+            args, cwd = worker_args(self.submission, self.provided, self.game, self.modules)
+            self.worker = self.spawner.spawn(args, cwd=cwd)
         except SpawnFailed as exc:
             raise WorkerDied(str(exc)) from None
         os.set_blocking(self.worker.requests.fileno(), False)  # see _send
