@@ -65,6 +65,7 @@ def test_a_call_stopped_at_its_time_limit_is_shown_with_its_depth_and_position(s
     assert said.endswith("time limit reached while running alpha_beta_search(state, 3)")
     assert drawn.splitlines()[0].split() == ["x=0", "x=1", "x=2"]
     assert "to move" in drawn
+    assert test["board"]["columns"] == ["x=0", "x=1", "x=2"]  # the page's table
 
 
 def test_a_lab_call_stopped_at_its_time_limit_is_shown_with_its_board(submission):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
+from grader.harness.judging.boards import Board, grid
 from grader.harness.runtime import standins
 from grader.harness.runtime.spawn import (
     BrokerSpawner,
@@ -67,6 +68,7 @@ class ImportFailed(StudentFault):
 
 class CallTimeout(StudentFault):
     status = "timeout"
+    board: Board | None = None  # the position the call was given, for the report's table
 
 
 class WorkerDied(StudentFault):
@@ -524,7 +526,7 @@ class Student:
         try:
             reply = self._receive(due, doing, step.get("most"))
         except CallTimeout:
-            raise CallTimeout(self._late(step)) from None
+            raise self._late(step) from None
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
@@ -550,18 +552,20 @@ class Student:
             self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
 
-    def _late(self, step: Step) -> str:
+    def _late(self, step: Step) -> CallTimeout:
         """Where a call ran out of time: the call as written, with its depth,
-        and the positions it was given, drawn."""
+        and the position it was given, drawn (and as a grid, where it is one)."""
         if step["op"] != "call":
-            return "time limit reached while inspecting states"
+            return CallTimeout("time limit reached while inspecting states")
         # the position is an argument (a GameState), or set on the object called
         # (the lab's Game, its current_state)
         given = [*step["args"], *step.get("setup", {}).values()]
         drawn = [board for arg in given if type(arg) is dict
                  and _is_position(arg.get("trusted")) for board in self._drawn(arg["trusted"])]
-        return f"time limit reached while running {_call_text(step)}" + "".join(
-            f" on this position:\n\n{board}\n" for board in drawn[:1])
+        late = CallTimeout(f"time limit reached while running {_call_text(step)}" + "".join(
+            f" on this position:\n\n{board}\n" for board in drawn[:1]))
+        late.board = grid(drawn[0]) if drawn else None
+        return late
 
     def _drawn(self, data: object) -> list[str]:
         """The position ``data`` drawn by the run's game (sent as its state
