@@ -1,6 +1,6 @@
 """The local sandbox keeps its limits and its report, whatever the student does.
 
-It is no security boundary (the README says so); these tests show that the
+It is no security boundary (docs/security.md says so); these tests show that the
 limits hold and that a misbehaving submission still gets a fair, valid report.
 """
 

@@ -30,7 +30,7 @@ FIELDS = ("issuer", "client_id", "deployment_ids", "key_set_url", "auth_login_ur
 
 @dataclass
 class PlatformSpec:
-    """What a platform's administrator gives the tool's (see README: LTI 1.3)."""
+    """What a platform's administrator gives the tool's (see docs/service.md: LTI 1.3)."""
 
     issuer: str
     client_id: str
