@@ -154,8 +154,10 @@ def test_a_killed_hosts_job_is_graded_by_another_once(grid):
     assert grid.jobs()[0].state == "running"
     grading.kill()
     killed = time.monotonic()
+    # Well under the broker's visibility timeout (minutes): taken back at the kill,
+    # not redelivered when that runs out; wide for a loaded 2-core machine.
     wait_for("the job graded by the other host", letting_go(grid.temp, grid.finished(1)),
-             seconds=20)
+             seconds=90)
     print(f"graded again {time.monotonic() - killed:.1f} s after the kill")
     [job] = grid.jobs()
     assert (job.state, job.attempts) == ("done", 2)
