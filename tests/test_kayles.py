@@ -9,6 +9,7 @@ import pytest
 
 from grader import exercises, games
 from grader.games import GAMES, kayles, unfinished
+from grader.harness.isolation import deepening
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.search import Search
 from grader.harness.runtime import standins
@@ -96,3 +97,19 @@ def test_the_exercises_declared_for_kayles_name_it():
     assert {e.id for e in declared} == {"kayles_helpers", "kayles_decision",
                                         "kayles_depth_limit", "kayles_alphabeta"}
     assert all("kayles" in e.provides for e in declared)
+
+
+def test_the_deepening_budgets_on_kayles_finish_the_same_depths_whatever_the_threshold():
+    """The clock's budgets come from the reference alpha-beta on Kayles (11, 30,
+    100 ... terminal tests from the full row), and the reference finishes depths
+    1 to d and no more with the smallest threshold a student may choose, the
+    largest and one between; every depth 1 to 6 is asked."""
+    assert deepening.counts(kayles.start(), kayles)[:3] == (11, 30, 100)
+    asked = set()
+    for state, _ in unfinished(kayles) + kayles.larger("depth"):
+        for budget, depth in deepening.budgets(state, kayles):
+            asked.add(depth)
+            for threshold in deepening.THRESHOLDS:
+                run = deepening.deepen(state, budget, threshold, game=kayles)
+                assert run.finished == list(range(1, depth + 1)), (state._pins, budget, threshold)
+    assert asked == set(range(7))

@@ -7,15 +7,15 @@ it), so a budget of B ticks always gives the same search. The student picks
 node's terminal test; the budgets are chosen so that every such choice
 finishes the same depths: depth d and never depth d + 1 (whose search needs
 more than ``MOST_THRESHOLD + 2`` ticks), or not even depth 1. The counts of
-each depth come from the reference alpha-beta, exactly.
+each depth come from the reference alpha-beta, exactly, on the exercise's
+game (mini-isolation unless it names another of the lesson's kind).
 """
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import accumulate
 
 from grader.contracts.protocol import Tested
-from grader.games import Game, State, isolation
+from grader.games import Game, State, isolation, tree
 from grader.harness.isolation.alphabeta import AlphaBeta
 
 MOST_THRESHOLD = 20
@@ -97,7 +97,7 @@ def deepen(state: State, budget: int | Clock, threshold: int = 10, flaws: DeepFl
            game: Game = isolation) -> Deepened:
     """``get_action(state, time_left)`` with ``budget`` ticks, as ``flaws`` make it."""
     clock = budget if isinstance(budget, Clock) else Clock(budget)
-    most = most_calls(state) if game is isolation else ENDLESS
+    most = ENDLESS if game is tree else most_calls(state, game)
     search = Clocked(clock, threshold, flaws, most, game)
     legal = game.legal_moves(state)
     found = Deepened(legal[0] if flaws.fallback and legal else None, search.calls, [], None)
@@ -121,35 +121,38 @@ def deepen(state: State, budget: int | Clock, threshold: int = 10, flaws: DeepFl
     return found
 
 
-@cache
-def _depth_calls(key: object, state: State, depth: int) -> Tested:
-    return AlphaBeta().decision(state, depth)[0]
+# (game, the position's key, depth) -> the reference's terminal tests
+_DEPTH_CALLS: dict[tuple[object, object, int], Tested] = {}
 
 
-def depth_calls(state: State, depth: int) -> Tested:
+def depth_calls(state: State, depth: int, game: Game = isolation) -> Tested:
     """The terminal tests of the reference alpha-beta at ``depth``."""
-    return _depth_calls(isolation.key(state), state, depth)
+    at = (game, game.key(state), depth)
+    if at not in _DEPTH_CALLS:
+        _DEPTH_CALLS[at] = AlphaBeta(None, game).decision(state, depth)[0]
+    return _DEPTH_CALLS[at]
 
 
-def searched_as(state: State, calls: Tested, finished: list[int], cut: int | None) -> bool:
+def searched_as(state: State, calls: Tested, finished: list[int], cut: int | None,
+                game: Game = isolation) -> bool:
     """Whether ``calls`` are those of the depths ``finished``, each in full, and
     then of part of the search at depth ``cut``."""
     done = Tested()
     for depth in finished:
-        done.update(depth_calls(state, depth))
+        done.update(depth_calls(state, depth, game))
     rest = calls - done
-    return not (done - calls) and not (rest - (depth_calls(state, cut) if cut is not None
+    return not (done - calls) and not (rest - (depth_calls(state, cut, game) if cut is not None
                                               else Tested()))
 
 
-def counts(state: State) -> tuple[int, ...]:
+def counts(state: State, game: Game = isolation) -> tuple[int, ...]:
     """The number of terminal tests of the reference alpha-beta at depths 1 to 7."""
-    return tuple(depth_calls(state, depth).total() for depth in range(1, 8))
+    return tuple(depth_calls(state, depth, game).total() for depth in range(1, 8))
 
 
-def budgets(state: State) -> list[tuple[int, int]]:
+def budgets(state: State, game: Game = isolation) -> list[tuple[int, int]]:
     """(budget, the deepest depth it finishes: 0 for none) for ``state``."""
-    each = counts(state)
+    each = counts(state, game)
     upto = list(accumulate(each))
     found = [(0, 0)] + ([(each[0] - 1, 0)] if each[0] > 1 else [])
     for depth in DEPTHS:
@@ -158,9 +161,9 @@ def budgets(state: State) -> list[tuple[int, int]]:
     return found
 
 
-def most_calls(state: State) -> int:
+def most_calls(state: State, game: Game = isolation) -> int:
     """Where a search that ignores the clock is stopped."""
-    return sum(counts(state)) + SLACK
+    return sum(counts(state, game)) + SLACK
 
 
 MODELS = [

@@ -4,14 +4,14 @@ Every case is a position and a budget of ticks (``deepening.budgets``); the
 student's ``get_action`` runs once a session on each, on the grader's own
 state, with the grader's clock and counting terminal_test, and each test
 judges one side of the same runs: the move, the depths searched, the
-fallback move, the time used.
+fallback move, the time used. The game is the exercise's (``probe.game``).
 """
 
 from collections.abc import Callable
 from typing import Any
 
 from grader.contracts.protocol import Tested, describe
-from grader.games import Path, State, isolation, tree
+from grader.games import Game, Path, State, tree
 from grader.harness.isolation import deepening, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.deepening import Deepened, DeepFlaws
@@ -23,8 +23,8 @@ from grader.harness.runtime.student import Raised, StudentFault, TooManyCalls, c
 
 FUNCTION = "get_action"
 CASES = "cases (position and time)"
-# (the position's key, budget) -> (move, calls), or the fault that stopped the run
-_RUNS: dict[tuple[object, int], Any] = {}
+# (game, the position's key, budget) -> (move, calls), or the fault that stopped the run
+_RUNS: dict[tuple[object, object, int], Any] = {}
 MOST_RESTARTS = 64  # of the worker, after runs stopped for too many terminal tests
 
 
@@ -34,15 +34,16 @@ def _run(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
     A run stopped for too many terminal tests ends its request (the worker is
     stopped); the cases after it are sent again, so that a search that never
     ends on a few positions loses those, not the rest."""
+    game = probe.game
     wanted = [(state, budget) for state, _path in positions
-              for budget, _ in deepening.budgets(state)
-              if (isolation.key(state), budget) not in _RUNS]
+              for budget, _ in deepening.budgets(state, game)
+              if (game, game.key(state), budget) not in _RUNS]
     for _ in range(MOST_RESTARTS):
         if not wanted:
             return
         wanted = _run_until_stopped(probe, wanted)
     for state, budget in wanted:
-        _RUNS[isolation.key(state), budget] = TooManyCalls(
+        _RUNS[game, game.key(state), budget] = TooManyCalls(
             f"not run: get_action was stopped for too many terminal tests on {MOST_RESTARTS} "
             "cases before this one")
 
@@ -50,17 +51,17 @@ def _run(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
 def _run_until_stopped(probe: SearchProbe, wanted: list[tuple[State, int]]
                        ) -> list[tuple[State, int]]:
     """Run the cases in one request; those left when a run was stopped."""
-    plans, refs = [], []
+    game, plans, refs = probe.game, [], []
     for state, budget in wanted:
         steps = probe.steps()
         refs.append(steps.add(call_step(
-            ("module", probe.module), FUNCTION, {"trusted": isolation.to_data(state)},
+            ("module", probe.module), FUNCTION, {"trusted": game.to_data(state)},
             deepening.Clock(budget).sent(), count_in=probe.module,
-            most=deepening.most_calls(state))))
+            most=deepening.most_calls(state, game))))
         plans.append(steps)
     for at, ((state, budget), ref, fault) in enumerate(zip(wanted, refs, probe.run_plans(plans),
                                                           strict=True)):
-        _RUNS[isolation.key(state), budget] = fault or (ref.value, ref.reply["calls"])  # type: ignore[index]
+        _RUNS[game, game.key(state), budget] = fault or (ref.value, ref.reply["calls"])  # type: ignore[index]
         if isinstance(fault, TooManyCalls):
             return wanted[at + 1:]
     return []
@@ -75,13 +76,13 @@ def observe(probe: SearchProbe, positions: list[tuple[State, Path]],
     (False), or all (None). A test of how the search went (``searched``)
     judges a run whose timeout escaped get_action by what it searched."""
     _run(probe, positions)
-    stub = _untouched()
+    stub, game = _untouched(), probe.game
     observations = []
     for state, path in positions:
-        for budget, depth in deepening.budgets(state):
+        for budget, depth in deepening.budgets(state, game):
             if fallback is not None and fallback != (depth == 0):
                 continue
-            answer = _RUNS[isolation.key(state), budget]
+            answer = _RUNS[game, game.key(state), budget]
             if searched:
                 answer = _as_searched(answer, budget)
             ok = not stub and not isinstance(answer, StudentFault) and agrees(state, budget, depth,
@@ -114,18 +115,18 @@ def _budget(observation: Observation) -> int:
     return int(observation.extra["time_left() at the start"].split()[0])
 
 
-def _models(observation: Observation, flaws: DeepFlaws) -> list[Deepened]:
+def _models(observation: Observation, flaws: DeepFlaws, game: Game) -> list[Deepened]:
     """The model's runs, with each threshold a student may have chosen."""
-    return [deepening.deepen(observation.state, _budget(observation), threshold, flaws)
+    return [deepening.deepen(observation.state, _budget(observation), threshold, flaws, game)
             for threshold in deepening.THRESHOLDS]
 
 
-def _diagnose(observations: list[Observation],
-              alike: Callable[[Deepened, Observation], bool]) -> list[str]:
+def _diagnose(observations: list[Observation], alike: Callable[[Deepened, Observation], bool],
+              game: Game) -> list[str]:
     def likelihood(flaws: DeepFlaws, observation: Observation) -> float:
-        runs = _models(observation, flaws)
+        runs = _models(observation, flaws, game)
         if checks.raised(observation):
-            return float(any(_fails_as(run, observation.state, observation.answer)
+            return float(any(_fails_as(run, observation.state, observation.answer, game)
                              for run in runs))
         return float(any(not run.endless and not run.escaped and alike(run, observation)
                          for run in runs))
@@ -135,54 +136,61 @@ def _diagnose(observations: list[Observation],
     return mistakes.diagnose(deepening.MODELS, likelihood, observations)
 
 
-def _fails_as(run: Deepened, state: State, fault: StudentFault) -> bool:
+def _fails_as(run: Deepened, state: State, fault: StudentFault, game: Game) -> bool:
     """Whether the model's run fails as the student's did: it went on far
     past the clock and was stopped, or its timeout escaped get_action after
     the same search."""
     if isinstance(fault, TooManyCalls):
         return run.endless
     return run.escaped and isinstance(fault, Raised) and deepening.searched_as(
-        state, fault.calls, run.finished, run.cut)
+        state, fault.calls, run.finished, run.cut, game)
 
 
 def _diagnose_moves(observations: list[Observation],
-                    alike: Callable[[Deepened, Observation], bool]) -> checks.Diagnosis:
+                    alike: Callable[[Deepened, Observation], bool], game: Game
+                    ) -> checks.Diagnosis:
     """``_diagnose`` of the moves, unless one is of a kind no model gives (a
     list [x, y], say): then the report says what is due, and names nothing."""
     odd = [o.answer[0] for o in checks.wrong(observations)
            if not checks.raised(o) and not checks.move_like(o.answer[0])]
     if odd:
         return [], checks.not_a_move(FUNCTION, odd[0]) + "."
-    return _diagnose(observations, alike)
+    return _diagnose(observations, alike, game)
 
 
-def _legal(state: State, move: object) -> bool:
-    return checks.is_move(move) and move in isolation.legal_moves(state)
+def _legal(game: Game, state: State, move: object) -> bool:
+    return checks.is_move(move) and move in game.legal_moves(state)
 
 
-def _best(state: State, depth: int) -> set[Any]:
-    return Search().best_moves(state, depth)
+def _best(game: Game, state: State, depth: int) -> set[Any]:
+    return Search(game=game).best_moves(state, depth)
 
 
 def check_moves(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
+    game = probe.game
     observations = observe(
-        probe, positions, lambda s, b, d, answer: _legal(s, answer[0]) and answer[0] in _best(s, d),
+        probe, positions,
+        lambda s, b, d, answer: _legal(game, s, answer[0]) and answer[0] in _best(game, s, d),
         lambda s, b, d: (f"a best move at depth {d}: "
-                         + ", ".join(f"({x}, {y})" for x, y in sorted(_best(s, d)))),
+                         + ", ".join(f"({x}, {y})" for x, y in sorted(_best(game, s, d)))),
         fallback=False)
     checks.verdict(f"The move of {FUNCTION}", observations,
-                   lambda found: _diagnose_moves(found, lambda run, o: run.move == o.answer[0]),
+                   lambda found: _diagnose_moves(found, lambda run, o: run.move == o.answer[0],
+                                                 game),
                    shown=lambda answer: describe(answer[0]), cases=CASES,
-                   detail=lambda first: on_a_tree(probe))
+                   detail=lambda first: on_a_tree(probe), draw=game.draw)
 
 
 def check_depths(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
+    game = probe.game
+
     def agrees(state: State, budget: int, depth: int, answer: Any) -> bool:
-        return deepening.searched_as(state, answer[1], list(range(1, depth + 1)), depth + 1)
+        return deepening.searched_as(state, answer[1], list(range(1, depth + 1)), depth + 1,
+                                     game)
 
     def alike(run: Deepened, observation: Observation) -> bool:
         return deepening.searched_as(observation.state, observation.answer[1], run.finished,
-                                     run.cut)
+                                     run.cut, game)
 
     observations = observe(
         probe, positions, agrees,
@@ -190,25 +198,29 @@ def check_depths(probe: SearchProbe, positions: list[tuple[State, Path]]) -> Non
                          f"{d + 1}" if d else "part of the terminal tests of depth 1"),
         searched=True)
     checks.verdict(f"The depths {FUNCTION} searched", observations,
-                   lambda found: _diagnose(found, alike),
+                   lambda found: _diagnose(found, alike, game),
                    shown=lambda answer: f"{answer[1]} terminal tests of other depths",
-                   cases=CASES)
+                   cases=CASES, draw=game.draw)
 
 
 def check_fallback(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
+    game = probe.game
+
     def alike(run: Deepened, observation: Observation) -> bool:
         move = observation.answer[0]
-        return run.move == move or run.move is None and not _legal(observation.state, move)
+        return run.move == move or run.move is None and not _legal(game, observation.state, move)
 
-    observations = observe(probe, positions, lambda s, b, d, answer: _legal(s, answer[0]),
+    observations = observe(probe, positions, lambda s, b, d, answer: _legal(game, s, answer[0]),
                            lambda s, b, d: "a legal move (the first, say)", fallback=True)
     checks.verdict(f"The move of {FUNCTION}", observations,
-                   lambda found: _diagnose_moves(found, alike),
+                   lambda found: _diagnose_moves(found, alike, game),
                    shown=lambda answer: describe(answer[0]), cases=CASES,
-                   detail=lambda first: on_a_tree(probe))
+                   detail=lambda first: on_a_tree(probe), draw=game.draw)
 
 
 def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
+    game = probe.game
+
     def alike(run: Deepened, observation: Observation) -> bool:
         return bool(run.calls == observation.answer[1])
 
@@ -219,8 +231,9 @@ def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> No
                            lambda s, b, d: "at most 1 terminal test" if b <= 1 else
                            f"at most {b} terminal tests", searched=True)
     checks.verdict(f"The time {FUNCTION} used", observations,
-                   lambda found: _diagnose(found, alike),
-                   shown=lambda answer: f"{answer[1]} terminal tests", cases=CASES)
+                   lambda found: _diagnose(found, alike, game),
+                   shown=lambda answer: f"{answer[1]} terminal tests", cases=CASES,
+                   draw=game.draw)
 
 
 # -- the smallest tree -------------------------------------------------------------
