@@ -22,19 +22,42 @@ from grader.image import default_tag
 from grader.sandbox.docker import LABEL, DockerSandbox, host_config, sweep
 
 HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
-# Every case of the isolation exercises. A game exercise's run is the student's
-# search over thousands of positions, seconds each: a rules mistake, a search
-# mistake that costs values and counts, a search stopped for its calls;
-# tests/test_batch.py grades each one's reference solution, a mistake and its
-# stub in Docker too.
+# The two sandboxes must agree where they could differ: every style of correct
+# file, the stubs, files that fail to import, cheats and files that touch the
+# grader's counters, and one plainly diagnosed mistake per lesson exercise (a
+# mistake of logic alone answers alike in any process; tests/test_corpus.py
+# grades every case locally). A game exercise's run is the student's search over
+# thousands of positions, seconds each: a rules mistake, a search mistake that
+# costs values and counts, a search stopped for its calls; tests/test_batch.py
+# grades each one's reference solution, a mistake and its stub in Docker too.
 # Alpha-beta and iterative deepening, searches of seconds too, send their
 # reference and their cheats (tests/test_batch.py: a mistake and the stub).
 GAME_SAMPLE = {"is_end_missing_diagonal", "wrong_bound_updated", "depth_not_decremented"}
 SEARCHES = {"alphabeta", "iterative_deepening"}
+SANDBOX_SENSITIVE = ("correct_", "stub", "import", "syntax_", "cheat", "edits_", "removes_",
+                     "patches_", "lying_", "caches_", "two_mistakes")
+
+
+def _lesson_sample(cases: list[solutions.Case]) -> list[solutions.Case]:
+    """Of each lesson exercise's cases, those the sandboxes could tell apart."""
+    kept, plain = [], set()
+    for case in cases:
+        name = case.path.name
+        if case.reference or name.startswith(SANDBOX_SENSITIVE):
+            kept.append(case)
+        elif case.exercise not in plain:  # cases come sorted: the first plain mistake
+            plain.add(case.exercise)
+            kept.append(case)
+    return kept
+
+
 CASES = [case for case in solutions.built_in()
-         if exercises.load(case.exercise).game == "isolation" and case.exercise not in SEARCHES
-         or case.exercise in SEARCHES and (case.reference or case.path.name.startswith("cheat"))
-         or case.path.name in GAME_SAMPLE and not case.reference]
+         if case.exercise in SEARCHES and (case.reference or case.path.name.startswith("cheat"))
+         or case.path.name in GAME_SAMPLE and not case.reference
+         and exercises.load(case.exercise).game != "isolation"]
+CASES += _lesson_sample([case for case in solutions.built_in()
+                         if exercises.load(case.exercise).game == "isolation"
+                         and case.exercise not in SEARCHES])
 
 
 @pytest.fixture(scope="module")
