@@ -95,7 +95,8 @@ def test_every_game_loads_by_name_and_has_its_stand_ins():
 def test_the_exercises_declared_for_kayles_name_it():
     declared = [e for e in exercises.load_all() if e.game == "kayles"]
     assert {e.id for e in declared} == {"kayles_helpers", "kayles_decision",
-                                        "kayles_depth_limit", "kayles_alphabeta"}
+                                        "kayles_depth_limit", "kayles_alphabeta",
+                                        "kayles_iterative_deepening"}
     assert all("kayles" in e.provides for e in declared)
 
 

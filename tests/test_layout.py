@@ -132,7 +132,7 @@ def test_what_students_are_handed_imports_nothing_of_the_grader():
 # declared for any game, still lie in the isolation family's folder.
 CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
         "grader.harness.isolation.helper_checks", "grader.harness.isolation.decision_checks",
-        "grader.harness.isolation.cutoff_checks")
+        "grader.harness.isolation.cutoff_checks", "grader.harness.isolation.deepening_checks")
 EXERCISES = sorted(p for p in (PACKAGE / "data" / "exercises").iterdir()
                    if (p / "exercise.toml").is_file())
 
