@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
-from grader import resources
-from grader.games import GAMES
+from grader import games, resources
+from grader.games import ADDED, GAMES, RULES
 
 ROOT = resources.data("exercises")  # the built-in exercises
-# The instructor's folders added beside them, os.pathsep between two: set by
-# --exercises (add), and so seen by every process the command starts.
-ADDED = "MINIMAX_GRADER_EXERCISES"
+# The instructor's folders added beside them (ADDED), os.pathsep between two: set
+# by --exercises (add), and so seen by every process the command starts; a
+# folder's games/ holds its games, if any.
+GAMES_FOLDER = "games"
 ID = re.compile(r"[a-z0-9_]+")
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
 
@@ -201,7 +202,9 @@ def add(root: Path) -> None:
     if not root.is_dir():
         raise BadExercise(f"--exercises {root}: no such folder")
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        if folder.name != "__pycache__" and not (folder / "exercise.toml").is_file():
+        if folder.name == GAMES_FOLDER:
+            _check_games(folder)
+        elif folder.name != "__pycache__" and not (folder / "exercise.toml").is_file():
             raise BadExercise(f"{folder}: no exercise.toml, so not an exercise folder")
         if (folder / "hints.toml").is_file():
             raise BadExercise(f"{folder / 'hints.toml'}: an added exercise names only the "
@@ -213,6 +216,19 @@ def add(root: Path) -> None:
     except (BadExercise, UnknownExercise):
         os.environ[ADDED] = before
         raise
+
+
+def _check_games(folder: Path) -> None:
+    """BadExercise where ``folder`` (``DIR/games``) holds what is no game of the
+    lesson's kind (``<name>/__init__.py`` and ``rules.py``), or one named as a
+    built-in game."""
+    for game in sorted(p for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__"):
+        if not (game.name.isidentifier() and (game / "__init__.py").is_file()
+                and (game / RULES).is_file()):
+            raise BadExercise(f"{game}: a game is a folder named as a Python module, with its "
+                              f"__init__.py and {RULES}")
+        if game.name in GAMES:
+            raise BadExercise(f"{game}: {game.name!r} is a built-in game's name")
 
 
 def folders() -> dict[str, Path]:
@@ -278,8 +294,9 @@ def load(name: str, root: Path | None = None) -> Exercise:
         )
     except (KeyError, TypeError) as exc:
         raise BadExercise(f"{path}: {exc}") from None
-    if exercise.game not in GAMES:
-        raise BadExercise(f"{path}: game {exercise.game!r}; the games are: {', '.join(GAMES)}")
+    if exercise.game not in games.known():
+        raise BadExercise(f"{path}: game {exercise.game!r}; the games are: "
+                          f"{', '.join(games.known())}")
     for test in tests:
         if test.visibility not in VISIBILITY:
             raise BadExercise(f"{name}: test {test.name}: visibility {test.visibility!r}")

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader import __version__, exercises, resources
+from grader import __version__, exercises, games, resources
 
 if TYPE_CHECKING:  # docker is imported where it is used: the package runs without it
     from docker import DockerClient
@@ -81,13 +81,15 @@ def in_package(path: Path, package: Path = PACKAGE) -> str:
 def context_files(package: Path = PACKAGE) -> list[tuple[str, Path]]:
     """(path in the context, path in the package) of what the image holds: the
     harness and the built-in exercises' suites, and those of the exercises added
-    with --exercises where the image keeps the built-in ones."""
+    with --exercises where the image keeps the built-in ones, and their games
+    beside the built-in games."""
     sources = harness_files(package)
     for exercise in sorted((package / "data" / "exercises").iterdir()):
         sources += sandbox_suite_files(exercise)
     scripts = package / "data" / "image"
     return [("Dockerfile", scripts / "Dockerfile"), (INSTALL, scripts / INSTALL),
-            *((in_package(p, package), p) for p in sources), *_added_suites()]
+            *((in_package(p, package), p) for p in sources), *_added_suites(),
+            *_added_games()]
 
 
 def _added_suites() -> list[tuple[str, Path]]:
@@ -97,6 +99,14 @@ def _added_suites() -> list[tuple[str, Path]]:
             found += [(f"grader/data/exercises/{folder.name}/{p.relative_to(folder).as_posix()}",
                        p) for p in sandbox_suite_files(folder)]
     return found
+
+
+def _added_games() -> list[tuple[str, Path]]:
+    """An instructor's games (``grader.games.added``): their modules, where the
+    package's games lie in the image."""
+    return [(f"grader/games/{name}/{p.relative_to(folder).as_posix()}", p)
+            for name, folder in sorted(games.added().items())
+            for p in _sources(sorted(folder.rglob("*.py")))]
 
 
 def contents_hash(package: Path = PACKAGE) -> str:

@@ -3,10 +3,15 @@
 A game is a module that offers the small interface below (``Game``), so that
 a suite, a reference search or a mistake model can work on any game; a new
 game is a module here and an exercise folder, not a fork of the harness.
-Nothing here imports the host or the harness: the games run on both sides.
+An instructor's folder of exercises (``--exercises DIR``) may hold games of
+the lesson's kind too, in ``DIR/games/<name>/``: they are subpackages of this
+one, found on its path. Nothing here imports the host or the harness: the
+games run on both sides.
 """
 
 import importlib
+import os
+import pathlib
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
@@ -16,13 +21,42 @@ Path = tuple[Any, ...]  # the moves that reach a position from the start
 
 # The games, each a package here; an exercise.toml names its own (``game``).
 GAMES = ("isolation", "tictactoe", "nim", "kayles")
+# The instructor's folders of exercises (``grader.exercises.add``), each with
+# its games, if any, in ``games/``.
+ADDED = "MINIMAX_GRADER_EXERCISES"
+RULES = "rules.py"  # a game of the lesson's kind: its rules, sent to the worker as source
+
+
+def added() -> dict[str, pathlib.Path]:
+    """The games of the instructor's folders by name (``DIR/games/<name>/``,
+    with its ``__init__.py`` and ``rules.py``), put on this package's path; the
+    grading image holds them in the package itself."""
+    found: dict[str, pathlib.Path] = {}
+    for root in filter(None, os.environ.get(ADDED, "").split(os.pathsep)):
+        games = pathlib.Path(root) / "games"
+        for folder in sorted(games.glob(f"*/{RULES}")):
+            found.setdefault(folder.parent.name, folder.parent)
+        if games.is_dir() and str(games) not in __path__:
+            __path__.append(str(games))
+    return found
+
+
+def known() -> list[str]:
+    """Every game an exercise may name: the built-in ones and the added ones."""
+    return [*GAMES, *sorted(set(added()) - set(GAMES))]
 
 
 def load(name: str) -> Any:
-    """The game ``name``, one of ``GAMES`` (an exercise.toml's ``game``)."""
-    if name not in GAMES:
-        raise ValueError(f"no game {name!r}; the games are: {', '.join(GAMES)}")
-    return importlib.import_module(f"{__name__}.{name}")
+    """The game ``name`` (an exercise.toml's ``game``): built in, added, or
+    held by the grading image's package beside the built-in ones."""
+    added()
+    try:
+        if name.isidentifier():
+            return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+    raise ValueError(f"no game {name!r}; the games are: {', '.join(known())}")
 
 
 def unfinished(game: "Game") -> list[tuple[State, Path]]:
@@ -101,3 +135,6 @@ class SearchGame(Game, Protocol):
     def larger(self, kind: str) -> Sequence[tuple[State, Path]]:
         """Chosen positions of a larger board, where code written for the small
         one goes wrong: "decision" (searched to the end) or "depth" (to depth 3)."""
+
+
+added()  # an instructor's games are importable by name in a process started with them

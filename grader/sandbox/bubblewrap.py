@@ -158,17 +158,20 @@ def _bwrap() -> str:
 
 
 def supervisor_command(work: Path, uid: int | None, argv: Sequence[str],
-                       exercise: Path | None = None) -> list[str]:
+                       exercise: Path | None = None, game: Path | None = None) -> list[str]:
     """The command that runs ``argv``, the supervisor, in its view of a run in
     ``work`` (the only writable place), as ``uid`` when given (root's runs).
     ``exercise``, the exercise's folder, is bound too where it lies outside the
-    package (an instructor's own, ``--exercises DIR``)."""
+    package (an instructor's own, ``--exercises DIR``), and so is ``game``, the
+    folder of an instructor's game (``DIR/games/<name>``)."""
     package = resources.package()
     folders = [*_interpreter_folders(), sys.prefix, str(package), _bwrap(), *_drop(uid)[:1]]
     exercise_folders = [*package.glob("data/exercises/*/")]
     if exercise is not None and not exercise.is_relative_to(package):
         folders.append(str(exercise))
         exercise_folders.append(exercise)
+    if game is not None:
+        folders.append(str(game))
     # The private /tmp first: the job folder may lie under /tmp.
     view = ["--tmpfs", "/tmp", *_folders_to([*folders, *FILES, str(work)]), *_binds(folders),
             *_hidden(exercise_folders), "--bind", str(work), str(work)]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
-from grader import resources
+from grader import games, resources
 from grader.contracts import job as jobs
 from grader.contracts.events import RESULTS_CAP
 from grader.contracts.provided import provide
@@ -40,10 +40,13 @@ def is_boundary() -> bool:
     return bubblewrap.command() is not None
 
 
-def _scrubbed_env(home: Path) -> dict[str, str]:
-    """Only what the harness needs: no host secrets reach the student."""
-    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8",
-            "TMPDIR": str(home), "MALLOC_ARENA_MAX": "2"}
+def _scrubbed_env(home: Path, game: str) -> dict[str, str]:
+    """Only what the harness needs: no host secrets reach the student. An
+    instructor's ``game`` is found where it lies (``grader.games.added``)."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8",
+           "TMPDIR": str(home), "MALLOC_ARENA_MAX": "2"}
+    folder = games.added().get(game)
+    return env | ({games.ADDED: str(folder.parent.parent)} if folder else {})
 
 
 def _read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
@@ -80,7 +83,8 @@ class LocalSandbox:
                        str(job_file)]
             if not wrapped:
                 return supervise(self.name, command, limits, cancel, cwd=work,
-                                 env=_scrubbed_env(work), cleanup=lambda: kill_leftovers(work))
+                                 env=_scrubbed_env(work, exercise.game),
+                                 cleanup=lambda: kill_leftovers(work))
             return _in_bubblewrap(command, settings, limits, cancel)
 
 
@@ -96,8 +100,10 @@ def _in_bubblewrap(command: list[str], settings: jobs.Job, limits: Limits,
         os.chown(work, uid, uid)  # the job folder is the run's, the rest root's
     prefix = bubblewrap.worker_prefix(settings["submission"], settings["provided"])
     wrapped = bubblewrap.supervisor_command(work, uid, [*command, "--wrap", json.dumps(prefix)],
-                                            exercise=Path(settings["suite"]).parent)
-    return supervise("local", wrapped, limits, cancel, cwd=work, env=_scrubbed_env(work))
+                                            exercise=Path(settings["suite"]).parent,
+                                            game=games.added().get(settings["game"]))
+    return supervise("local", wrapped, limits, cancel, cwd=work,
+                     env=_scrubbed_env(work, settings["game"]))
 
 
 def kill_leftovers(work: Path, passes: int = 10) -> int:
