@@ -24,7 +24,7 @@ from pathlib import Path
 import browser
 import pytest
 from conftest import ROOT, skip_loudly
-from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -194,9 +194,12 @@ def hand_in(driver: WebDriver, link: str, path: Path) -> None:
     follow(driver, section.find_element(By.CSS_SELECTOR, "button[type=submit]"))
     assert driver.current_url == f"{link}?handed={EXERCISE}#{EXERCISE}", \
         driver.find_element(By.TAG_NAME, "main").text
-    # The page reloads itself once the grading is done: a stale line is read again.
-    saved = WebDriverWait(driver, 30, ignored_exceptions=[StaleElementReferenceException]).until(
-        lambda page: words(page.find_element(By.CSS_SELECTOR, "p.saved")))
+    # The page reloads itself once the grading is done: the line is read in one
+    # script, so that no reload falls between finding it and reading it.
+    saved = WebDriverWait(driver, 30, ignored_exceptions=[WebDriverException]).until(
+        lambda page: " ".join(page.execute_script(
+            "const line = document.querySelector('p.saved');"
+            "return line ? line.textContent : '';").split()))
     assert saved.startswith("Handed in: attempt #"), saved
 
 
@@ -211,9 +214,10 @@ def graded_attempt(driver: WebDriver, count: int) -> WebElement:
             return rows[0]
         return None
 
-    # The page may reload itself while it is read: a stale row is looked at again.
+    # The page may reload itself while it is read: a row gone stale (or, as Chrome
+    # may say it, a node no longer in the document) is looked at again.
     row = WebDriverWait(driver, GRADED_WITHIN, poll_frequency=0.5,
-                        ignored_exceptions=[StaleElementReferenceException]).until(
+                        ignored_exceptions=[WebDriverException]).until(
         settled, f"attempt {count} of {EXERCISE} not graded in {GRADED_WITHIN} s")
     assert row.get_attribute("class") == "graded", words(row)
     return row
