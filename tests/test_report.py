@@ -112,6 +112,17 @@ def test_the_schema_rejects_a_zero_for_an_error_and_unknown_fields():
             report.validate(bad)
 
 
+def test_a_bad_report_raises_what_jsonschema_validate_says_of_it():
+    built = report.grader_error(EXERCISE, SUBMISSION, "no engine", "docker", LIMITS)
+    for bad in ({**built, "score": 0, "extra": 1}, {**built, "tests": "none"},
+                {**built, "sandbox": {**built["sandbox"], "backend": 3}}):
+        with pytest.raises(jsonschema.ValidationError) as ours:
+            report.validate(bad)
+        with pytest.raises(jsonschema.ValidationError) as theirs:
+            jsonschema.validate(bad, report.schema(), format_checker=jsonschema.FormatChecker())
+        assert (ours.value.message, ours.value.path) == (theirs.value.message, theirs.value.path)
+
+
 def test_rejected_submission_is_graded_zero_with_the_reason():
     built = report.rejected(EXERCISE, "minimax_helpers.py is empty", LIMITS)
     assert built["status"] == "graded" and built["score"] == 0
