@@ -1,13 +1,18 @@
 """The worker and its client: plain data only, deadlines, deaths, capped output."""
 
+import importlib.util
 import os
+import socket
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
 from grader.contracts import protocol
 from grader.contracts.provided import provide
 from grader.games import isolation
+from grader.harness.runtime import standins
 from grader.harness.runtime.spawn import LocalSpawner
 from grader.harness.runtime.student import (
     CallTimeout,
@@ -17,6 +22,7 @@ from grader.harness.runtime.student import (
     Student,
     WorkerDied,
 )
+from grader.harness.runtime.zygote import ForkSpawner
 
 STUDENT_CODE = '''
 import os, sys, time
@@ -209,3 +215,43 @@ def test_a_kill_that_may_leave_a_process_starts_no_spare(tmp_path):
     for fd in fds:
         os.close(fd)
     assert spawner.spare is None
+
+
+FORKED_PROBE = """
+import os, sys
+print("AS", os.getuid(), os.getgid(), os.getgroups(), os.getcwd() == sys.path[0], flush=True)
+print("FILES", sorted(int(fd) for fd in os.listdir("/proc/self/fd")))
+print("OOM", open("/proc/self/oom_score_adj").read().strip())
+print("STREAMS", sys.stdout.write_through, sys.stdin.read(), sys.argv[5:7])
+"""
+
+
+@pytest.mark.parametrize("user", [None, 65534] if os.geteuid() == 0 else [None])
+def test_a_forked_worker_starts_as_a_new_interpreter_would(user):
+    """As the given user, with no group, its pipes and standard streams its only
+    files (none of the zygote's), its own /proc entries (the worker made itself
+    the first the kernel kills), unbuffered output, and it exits 0 once its
+    requests end."""
+    with tempfile.TemporaryDirectory() as folder, socket.socket() as zygotes_own:
+        os.chmod(folder, 0o755)
+        Path(folder, "probe.py").write_text(FORKED_PROBE)
+        spawner = ForkSpawner(user=user, env={"PATH": "/usr/bin:/bin"})
+        pid, (requests, answers, output) = spawner.start(
+            [folder, folder, "isolation", "probe"], folder)
+        sources = {name: importlib.util.find_spec(name).loader.get_source(name)
+                   for name in standins.kit("isolation").sources(frozenset())}
+        os.write(requests, protocol.dumps({"grant": [], "sources": sources}))
+        with os.fdopen(answers, "rb") as replies:
+            assert protocol.loads(replies.readline()) == {"ready": True}
+            os.close(requests)
+            assert spawner.wait(pid) == 0
+        with os.fdopen(output, "rb") as printed:
+            lines = dict(line.split(" ", 1) for line in printed.read().decode().splitlines())
+    uid = os.getuid() if user is None else user
+    gid = os.getgid() if user is None else user
+    assert lines["AS"] == f"{uid} {gid} {[] if user else os.getgroups()} True"
+    files = [int(fd) for fd in lines["FILES"].strip("[]").split(", ")]
+    assert files[:3] == [0, 1, 2] and len(files) == 6  # + its two pipes and the listing's own
+    assert zygotes_own.fileno() not in files
+    assert lines["OOM"] == "1000"
+    assert lines["STREAMS"] == f"True  {['isolation', 'probe']}"

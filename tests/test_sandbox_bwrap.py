@@ -136,17 +136,52 @@ def as_user(uid: int | None) -> dict:
 
 
 def test_the_worker_sees_its_own_modules_and_nothing_else_of_the_grader(submission):
-    """Its view holds the worker's closure, computed from its imports at run
-    time; the suites, the reference search and the mistake models are not there."""
+    """Its view holds the closure of the zygote that forks it (the worker's and
+    the zygote's own modules), computed from their imports at run time; the
+    suites, the reference search and the mistake models are not there."""
     package = resources.package()
     lister = ("import os\nfor top, _, names in os.walk(%r):\n"
               "    print(*(os.path.join(top, n) for n in names if n.endswith('.py')), sep='\\n')\n"
               % str(package))
     report = grade("helpers", submission("minimax_helpers.py", lister + HELPERS))
     seen = set(report["output"]["text"].split())
-    expected = {str(Path(closure.ROOT, *m.split("."))) for m in closure.worker_modules()}
+    expected = {str(Path(closure.ROOT, *m.split(".")))
+                for m in closure.worker_modules(closure.ZYGOTE)}
     expected = {p + ".py" if os.path.isfile(p + ".py") else p + "/__init__.py" for p in expected}
     assert seen == expected
+
+
+# At import, in every worker: what would reach the zygote that forked it (the
+# first process of their PID namespace), and the processes a worker finds.
+ZYGOTE_PROBE = """
+import os, signal, time
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGSTOP, signal.SIGKILL):
+    os.kill(1, sig)
+reached = []
+for path in ("/proc/1/mem", "/proc/1/environ", "/proc/1/fd"):
+    try:
+        os.listdir(path) if path.endswith("fd") else open(path, "rb").read(1)
+        reached.append(path)
+    except Exception:  # refused by the kernel, or by the worker's guard first
+        pass
+print("REACHED", reached)
+print("OTHERS", [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())])
+if os.fork() == 0:  # a process that would outlive its test
+    time.sleep(60)
+    os._exit(0)
+"""
+
+
+def test_the_zygote_is_out_of_its_workers_reach_and_ends_what_each_leaves(submission):
+    """Every worker signals the run's zygote and reads its memory and files, and
+    leaves a process behind: each test still gets its worker (the zygote got no
+    signal), nothing of the zygote's was read (it is not dumpable), and no
+    worker finds another's process (each kill ended them all)."""
+    report = grade("helpers", submission("minimax_helpers.py", ZYGOTE_PROBE + HELPERS))
+    assert report["status"] == "graded" and report["score"] == report["max_score"], report
+    text = report["output"]["text"]
+    assert "REACHED []" in text and "REACHED ['" not in text, text
+    assert "OTHERS []" in text and "OTHERS ['" not in text, text
 
 
 def test_without_bubblewrap_root_is_refused_and_an_ordinary_user_is_graded():

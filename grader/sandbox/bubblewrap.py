@@ -2,12 +2,14 @@
 
 Two views, one inside the other. The supervisor runs in the outer one: the
 system's programs and libraries, the interpreter and its packages and the
-harness, all read-only, and the job folder, the only writable place. Each
-of the student's workers runs in an inner one that the supervisor starts
-(``spawn.WrappedSpawner``): the interpreter, the worker's own modules (its
-closure, computed from its imports at every run), the submission and the
-modules the course provides, read-only, and a small private ``/tmp``; not
-the suites, the reference search, the mistake models, nor the job folder.
+harness, all read-only, and the job folder, the only writable place. The
+student's workers run in an inner one, forked there by the run's zygote,
+which the supervisor starts as the view's first process (``zygote``): the
+interpreter, the zygote's and the worker's own modules (their closure,
+computed from their imports at every run), the submission and the modules
+the course provides, read-only, and a small private ``/tmp``; not the
+suites, the reference search, the mistake models, nor the job folder. At
+each worker's end the zygote kills every other process of the view.
 
 The settings are isolate's and nsjail's, for their reasons: new user, PID,
 network, IPC and UTS namespaces (no process of the machine to see, signal or
@@ -186,14 +188,14 @@ def _hidden(exercise_folders: Iterable[Path]) -> list[str]:
 
 
 def worker_prefix(submission: str, provided: str) -> list[str]:
-    """The command that starts a worker in its own view, inside the supervisor's
-    (the interpreter and the worker's arguments follow it)."""
+    """The command that starts the run's zygote in the workers' view, inside the
+    supervisor's (the interpreter and the zygote's arguments follow it)."""
     package = str(resources.package())
     # Nothing of the package but the worker's closure, even where the package
     # lies inside a folder bound for the interpreter (installed beside it).
     return [_bwrap(), "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
             *_binds(_interpreter_folders()),
-            "--tmpfs", package, *_worker_files(), "--remount-ro", package,
+            "--tmpfs", package, *_worker_files(closure.ZYGOTE), "--remount-ro", package,
             "--ro-bind", submission, submission, "--ro-bind", provided, provided,
             "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", *WORKER,
             "--chdir", submission, "--remount-ro", "/", "--"]

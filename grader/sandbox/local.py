@@ -6,9 +6,12 @@ it, it limits and tidies up but isolates nothing: the student's code runs as
 the grading user, on this machine, and so it refuses to run as root.
 """
 
+import compileall
+import functools
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -55,6 +58,19 @@ def _read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
         keep(sink, chunk, cap)
 
 
+@functools.cache
+def compile_harness() -> None:
+    """Compile the package's bytecode where it is missing or stale, once a
+    process, as the grading image does at its build: the supervisor and the
+    workers run with -B in read-only views, so without it each would compile
+    every module it imports at every run (a machine with
+    PYTHONDONTWRITEBYTECODE set never writes it). Not the reference
+    solutions nor the corpus, which no run imports. Where the package can't be
+    written (installed by another user), its installer compiled it."""
+    compileall.compile_dir(resources.package(), quiet=2,
+                           rx=re.compile(r"[/\\](solution|corpus)[/\\]"))
+
+
 class LocalSandbox:
     """``bubblewrap=False``: never in bubblewrap (for comparing, as an ordinary user)."""
 
@@ -66,6 +82,7 @@ class LocalSandbox:
     def run(self, exercise: Exercise, submission: Submission, limits: Limits,
             cancel: threading.Event | None = None) -> Run:
         wrapped = self.bubblewrap and is_boundary()
+        compile_harness()
         if not wrapped and os.geteuid() == 0:
             raise SandboxUnavailable(AS_ROOT)
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as temp:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]  # the folder that holds grader/
 WORKER = "grader.harness.runtime.worker"
+ZYGOTE = "grader.harness.runtime.zygote"  # the local sandbox's: it forks the workers
 
 
 def _file(module: str) -> Path:

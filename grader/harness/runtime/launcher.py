@@ -11,8 +11,10 @@ has arrived: the supervisor imports pytest and what the suite folder SUITE
 (when given) imports meanwhile, the whole of it where the container was made
 ahead of its job. It unpacks the job archive from standard input into the
 work folder (by default ``/work``, the container's tmpfs), tells the
-supervisor where the job is, and then starts and kills the student's
-workers, as a user of the run's own, when the supervisor asks (see ``spawn``).
+supervisor where the job is, and then forks and kills the student's
+workers, as a user of the run's own, when the supervisor asks (see ``spawn``
+and ``zygote``: it imported the worker's modules, so no worker starts an
+interpreter of its own).
 When the supervisor ends, every student process is killed. The launcher
 sandbox (``grader.sandbox.machine``) runs it the same way, outside Docker.
 """
@@ -34,7 +36,8 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
 from grader.contracts import job as jobs  # noqa: E402
 from grader.contracts.provided import provide  # noqa: E402
 from grader.harness.runtime import limits  # noqa: E402
-from grader.harness.runtime.spawn import LocalSpawner, serve, worker_args  # noqa: E402
+from grader.harness.runtime.spawn import serve, worker_args  # noqa: E402
+from grader.harness.runtime.zygote import ForkSpawner, preload  # noqa: E402
 
 WORK = Path("/work")
 SUPERVISOR = Path(__file__).resolve().parent / "supervisor.py"
@@ -82,9 +85,10 @@ def student_pids() -> Iterator[int]:
                 yield int(entry)
 
 
-class StudentSpawner(LocalSpawner):
-    """Starts workers as the student; a kill ends every student process (and
-    then starts the spare: see ``LocalSpawner``)."""
+class StudentSpawner(ForkSpawner):
+    """Forks workers as the student (this process is their zygote: see
+    ``zygote``); a kill ends every student process (and then starts the
+    spare: see ``spawn.LocalSpawner``)."""
 
     def _end(self, pid: int) -> bool:
         super()._end(pid)
@@ -144,6 +148,7 @@ def main() -> None:
         os.write(tell, str(job_file).encode())
     finally:
         os.close(tell)  # without a job the supervisor ends at once
+    preload(job["game"])
     spawner = StudentSpawner(user=STUDENT_UIDS[secrets.randbelow(len(STUDENT_UIDS))], env=ENV)
     # The first worker starts while the supervisor collects the suite.
     spawner.prepare(*worker_args(job["submission"], job["provided"], job["game"],

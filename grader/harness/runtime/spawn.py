@@ -1,14 +1,17 @@
 """Starting, killing and reaping the student's worker process.
 
-In the local sandbox the supervisor starts the worker itself, in a
-bubblewrap view of its own where bubblewrap is there (``WrappedSpawner``).
-In the Docker
-sandbox the supervisor and the worker run as two different users, and only
-the container's launcher may start processes as the student: the supervisor
-then asks the launcher over a socket (``BrokerSpawner``), and receives the
-worker's pipes as file descriptors.
+A worker is forked from a zygote, a process that imported the worker's
+modules ahead and runs no code of the student's (``zygote``): in the Docker
+sandbox the container's launcher, which the supervisor, another user, asks
+over a socket (``BrokerSpawner``) and which hands back the worker's pipes as
+file descriptors; in the local sandbox a zygote of the run's own, the first
+process of a bubblewrap view that the supervisor starts (``start_zygote``)
+and asks the same way. The bare local sandbox, no boundary, starts a new
+interpreter for each worker (``LocalSpawner``).
 """
 
+import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -18,9 +21,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 WORKER = Path(__file__).resolve().parent / "worker.py"
+ZYGOTE = Path(__file__).resolve().parent / "zygote.py"
 
 
 @dataclass
@@ -33,6 +37,21 @@ class Spawned:
 
 class SpawnFailed(OSError):
     """The worker could not be started (too many processes, say)."""
+
+
+class Process(Protocol):
+    """A started worker, as its spawner keeps it: a ``Popen`` or a fork."""
+
+    pid: int
+
+    def wait(self) -> int: ...
+
+
+def set_dumpable(dumpable: bool) -> None:
+    """Make this process's /proc entries (its pipes and memory among them)
+    reachable, or not, for other processes of its user: the student's."""
+    pr_set_dumpable = 4
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, int(dumpable), 0, 0, 0)
 
 
 def worker_args(submission: str, provided: str, game: str, modules: Sequence[str]
@@ -59,7 +78,7 @@ class LocalSpawner:
     def __init__(self, user: int | None = None, env: dict[str, str] | None = None) -> None:
         self.user = user
         self.env = env
-        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        self.processes: dict[int, Process] = {}
         self.last: tuple[tuple[str, ...], str] | None = None  # the last start's arguments
         self.spare: tuple[tuple[tuple[str, ...], str], int, tuple[int, int, int]] | None = None
 
@@ -92,11 +111,7 @@ class LocalSpawner:
         from_r, from_w = os.pipe()
         out_r, out_w = os.pipe()
         try:
-            process = self._popen(worker_command(to_r, from_w, args), (to_r, from_w),
-                                  stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
-                                  cwd=cwd, start_new_session=True, env=self.env,
-                                  user=self.user, group=self.user,
-                                  extra_groups=[] if self.user is not None else None)
+            process = self._launch(args, cwd, (to_r, from_w, out_w))
         except OSError as exc:
             for fd in (to_w, from_r, out_r):
                 os.close(fd)
@@ -107,9 +122,14 @@ class LocalSpawner:
         self.processes[process.pid] = process
         return process.pid, (to_w, from_r, out_r)
 
-    def _popen(self, command: list[str], fds: tuple[int, ...], **options: Any
-               ) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(command, pass_fds=fds, **options)
+    def _launch(self, args: Sequence[str], cwd: str, fds: tuple[int, int, int]) -> Process:
+        """Start the worker on its side of the pipes: requests, answers, output."""
+        requests, answers, output = fds
+        return subprocess.Popen(worker_command(requests, answers, args),
+                                pass_fds=(requests, answers), stdin=subprocess.DEVNULL,
+                                stdout=output, stderr=output, cwd=cwd, start_new_session=True,
+                                env=self.env, user=self.user, group=self.user,
+                                extra_groups=[] if self.user is not None else None)
 
     def spawn(self, args: Sequence[str], cwd: str) -> Spawned:
         pid, (to_w, from_r, out_r) = self.start(args, cwd)
@@ -144,73 +164,25 @@ class LocalSpawner:
         return process.wait() if process else None
 
 
-class WrappedSpawner(LocalSpawner):
-    """Starts each worker in a bubblewrap view of its own: ``wrap`` is bwrap and
-    its options, made by the host (``grader.sandbox.bubblewrap``).
+class BrokerSpawner:
+    """Asks a zygote, over a SOCK_SEQPACKET socket, to start and end workers.
 
-    The worker is the first process of its PID namespace (``--as-pid-1``), and
-    a kill is sent to it, held by a pidfd, not to bwrap: its namespace ends
-    with it, and a worker that had already ended keeps its own exit status
-    (bwrap killed first would report a SIGKILL for a worker that exited 0).
+    A zygote that has ended (its view failed to start, its memory ran out)
+    makes every start fail with ``SpawnFailed``; its workers ended with it.
     """
 
-    def __init__(self, wrap: Sequence[str]) -> None:
-        super().__init__()
-        self.wrap = list(wrap)
-        self.workers: dict[int, int] = {}  # bwrap's pid -> a pidfd of the worker in it
-
-    def _popen(self, command: list[str], fds: tuple[int, ...], **options: Any
-               ) -> subprocess.Popen[bytes]:
-        info_r, info_w = os.pipe()
-        # The interpreter itself, not a virtual environment's link to it: the
-        # worker's view holds the interpreter's folders and no environment.
-        command = [self.wrap[0], "--as-pid-1", "--info-fd", str(info_w), *self.wrap[1:],
-                   os.path.realpath(command[0]), *command[1:]]
-        try:
-            process = super()._popen(command, (*fds, info_w), **options)
-        except OSError:
-            os.close(info_r)
-            raise
-        finally:
-            os.close(info_w)
-        with os.fdopen(info_r, "rb") as info:  # bwrap closes it once the worker runs
-            started = info.read()
-        if started:
-            try:
-                self.workers[process.pid] = os.pidfd_open(json.loads(started)["child-pid"])
-            except ProcessLookupError:  # ended already: nothing to kill
-                pass
-        return process
-
-    def _end(self, pid: int) -> bool:
-        """Kill the worker: its PID namespace, all it started, ends with it."""
-        worker = self.workers.pop(pid, None)
-        if worker is None:
-            return super()._end(pid)
-        try:
-            signal.pidfd_send_signal(worker, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        finally:
-            os.close(worker)
-        return True
-
-    def wait(self, pid: int) -> int | None:
-        code = super().wait(pid)
-        # bwrap ends with 128 + N where the worker was killed by signal N: as
-        # a worker's own, the code is then -N (exit(137) passes for a SIGKILL).
-        return 128 - code if code is not None and code > 128 else code
-
-
-class BrokerSpawner:
-    """Asks the launcher, over a SOCK_SEQPACKET socket, to start and end workers."""
-
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, process: subprocess.Popen[bytes] | None = None) -> None:
         self.socket = socket.socket(fileno=fd)
+        self.process = process  # the zygote, where this process started it
 
     def _ask(self, message: dict[str, object], fds: int = 0) -> tuple[dict[str, Any], list[int]]:
-        self.socket.sendall(json.dumps(message).encode())
-        data, received, _, _ = socket.recv_fds(self.socket, 65536, fds)
+        try:
+            self.socket.sendall(json.dumps(message).encode())
+            data, received, _, _ = socket.recv_fds(self.socket, 65536, fds)
+        except OSError:
+            data, received = b"", []
+        if not data:
+            raise SpawnFailed("the sandbox's process that starts your code has ended")
         return json.loads(data), received
 
     def spawn(self, args: Sequence[str], cwd: str) -> Spawned:
@@ -221,13 +193,34 @@ class BrokerSpawner:
         return Spawned(reply["pid"], os.fdopen(to_w, "wb"), from_r, os.fdopen(out_r, "rb"))
 
     def kill(self, pid: int) -> None:
-        self._ask({"op": "kill", "pid": pid})
+        with contextlib.suppress(SpawnFailed):  # an ended zygote took its workers along
+            self._ask({"op": "kill", "pid": pid})
 
     def finish(self) -> None:
-        self._ask({"op": "finish"})
+        with contextlib.suppress(SpawnFailed):
+            self._ask({"op": "finish"})
 
     def wait(self, pid: int) -> Any:
-        return self._ask({"op": "wait", "pid": pid})[0]["code"]
+        try:
+            return self._ask({"op": "wait", "pid": pid})[0]["code"]
+        except SpawnFailed:
+            return None
+
+
+def start_zygote(wrap: Sequence[str], game: str) -> BrokerSpawner:
+    """Start the run's zygote in a bubblewrap view of its own (``wrap``: bwrap and
+    its options, made by the host), as the first process of its PID namespace,
+    and the spawner that asks it. Its imports are made while the suite is
+    collected; the first start waits for them."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    with theirs:
+        # The interpreter itself, not a virtual environment's link to it: the
+        # view holds the interpreter's folders and no environment.
+        process = subprocess.Popen(
+            [wrap[0], "--as-pid-1", *wrap[1:], os.path.realpath(sys.executable), "-I", "-B",
+             str(ZYGOTE), str(theirs.fileno()), game],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+    return BrokerSpawner(ours.detach(), process)
 
 
 def serve(sock: socket.socket, spawner: LocalSpawner) -> None:

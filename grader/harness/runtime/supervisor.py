@@ -4,10 +4,10 @@ Run as ``python -I supervisor.py JOB [BROKER_FD | --wrap COMMAND]``; JOB is
 the job file's path, or ``--pending FD SUITE``: started ahead of its job
 (the launcher starts it before the job has arrived), it imports pytest,
 the plugin and what the suite folder SUITE imports ("-": unknown), then
-reads the job file's path from FD. With BROKER_FD the worker is started by
+reads the job file's path from FD. With BROKER_FD the worker is forked by
 the container's launcher (see ``spawn``), as another user; with ``--wrap``
-(a JSON list: bwrap and its options) each worker is started in a bubblewrap
-view of its own. Standard
+(a JSON list: bwrap and its options) by a zygote of the run's own, started
+here in a bubblewrap view of its own (``zygote``). Standard
 output becomes the results channel (one JSON line per event, written only by
 the plugin); pytest's own output is sent to standard error. The student's
 code never runs here: it runs in the worker that the suite's fixtures start.
@@ -26,9 +26,8 @@ import pytest_timeout  # noqa: E402
 
 from grader.contracts import events  # noqa: E402
 from grader.contracts import job as jobs  # noqa: E402
-from grader.harness.runtime import closure, limits  # noqa: E402
+from grader.harness.runtime import closure, limits, spawn  # noqa: E402
 from grader.harness.runtime.plugin import Grading  # noqa: E402
-from grader.harness.runtime.spawn import BrokerSpawner, WrappedSpawner  # noqa: E402
 
 WRAP = "--wrap"
 PENDING = "--pending"
@@ -55,19 +54,12 @@ def pytest_args(job: jobs.Job) -> list[str]:
     ]
 
 
-def _undumpable() -> None:
-    """Make this process's /proc entries (its pipes among them) unreachable for
-    the student's processes, even where they run as the same user."""
-    import ctypes
-
-    PR_SET_DUMPABLE = 4
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-
-
-def _spawner(argv: list[str]) -> WrappedSpawner | BrokerSpawner | None:
+def _spawner(argv: list[str], game: str) -> spawn.BrokerSpawner | None:
+    """Who starts the workers: the launcher (a broker's socket), a zygote in a
+    bubblewrap view started here (``--wrap``), or this process itself."""
     if argv[:1] == [WRAP]:
-        return WrappedSpawner(json.loads(argv[1]))
-    return BrokerSpawner(int(argv[0])) if argv else None
+        return spawn.start_zygote(json.loads(argv[1]), game)
+    return spawn.BrokerSpawner(int(argv[0])) if argv else None
 
 
 def _warm_up(suite: str) -> None:
@@ -94,14 +86,16 @@ def _job_path(argv: list[str]) -> tuple[str, list[str]]:
 
 
 def main(argv: list[str]) -> int:
-    _undumpable()
+    # This process's /proc entries (its pipes among them) are kept from the
+    # student's processes, even where they run as the same user.
+    spawn.set_dumpable(False)
     path, argv = _job_path(argv)
     job = jobs.read(path)
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
-    spawner = _spawner(argv)
+    spawner = _spawner(argv, job["game"])
     grading = Grading(job, channel, spawner)
     # pytest-timeout given as a module: "-p" would first search every installed
     # package's entry points for it.
