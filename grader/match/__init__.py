@@ -9,3 +9,9 @@ judge the results, ``page`` shows them; ``commands`` are the CLI's; ``handin``
 makes the agent exercise one the service lists and grades (by play), and the
 service's league (``grader.service.leagues``) plays through ``league``.
 """
+
+from grader import resources
+
+# The agent exercise's match.toml, which the CLI's and the service's matches
+# play by; here, so that naming it imports nothing of the referee.
+CONFIG = resources.package() / "data" / "exercises" / "agent" / "match.toml"

@@ -7,10 +7,17 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.errors import UsageError
-from grader.match import grading, league, page, tournament
+from grader.match import CONFIG
 from grader.sandbox.common import SandboxUnavailable
+
+if TYPE_CHECKING:
+    from grader.match.grading import Config
+
+# The commands import the referee and the league when they run: every other
+# command builds these parsers too, and should not pay for those imports.
 
 SANDBOX_HELP = ("local (bubblewrap where it is installed; without it an ordinary user's "
                 "plain process, refused as root) or docker (a container an agent, from the "
@@ -18,7 +25,7 @@ SANDBOX_HELP = ("local (bubblewrap where it is installed; without it an ordinary
 
 
 def _shared(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--config", default=str(grading.CONFIG), metavar="TOML", help=(
+    command.add_argument("--config", default=str(CONFIG), metavar="TOML", help=(
         "the exercise's match.toml (default: the agent exercise's)"))
     command.add_argument("--seed", type=int, help="override the seed of openings and games")
     command.add_argument("--openings", type=int, help=(
@@ -62,7 +69,9 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
                       help=SANDBOX_HELP)
 
 
-def _config(args: argparse.Namespace) -> grading.Config:
+def _config(args: argparse.Namespace) -> "Config":
+    from grader.match import grading
+
     try:
         return grading.load(Path(args.config), seed=args.seed, openings=args.openings,
                             cpu_seconds=args.cpu_seconds)
@@ -71,6 +80,8 @@ def _config(args: argparse.Namespace) -> grading.Config:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from grader.match import grading, tournament
+
     config, source = _config(args), Path(args.agent)
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
@@ -88,6 +99,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_league(args: argparse.Namespace) -> int:
+    from grader.match import league, page, tournament
+
     config, submissions = _config(args), Path(args.submissions)
     if not submissions.is_dir():
         raise UsageError(f"{submissions}: not a folder")

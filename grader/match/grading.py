@@ -12,13 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader import resources
 from grader.games.knights.rules import VARIANTS
-from grader.match import baselines, referee, sandbox, tournament
+from grader.match import CONFIG, baselines, referee, sandbox, tournament
 from grader.match.player import Agent, Limits
 from grader.match.referee import Game
 
-CONFIG = resources.package() / "data" / "exercises" / "agent" / "match.toml"
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 

@@ -16,9 +16,7 @@ from typing import Any
 from grader import __version__, report
 from grader.exercises import Exercise, Limits, TestSpec
 from grader.intake import Submission
-from grader.match import grading
-
-CONFIG = grading.CONFIG  # the match.toml the service grades by
+from grader.match import CONFIG, grading  # CONFIG: the match.toml the service grades by
 
 
 def config(**changes: Any) -> grading.Config:
