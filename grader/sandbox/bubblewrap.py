@@ -209,7 +209,10 @@ def agent_command(folder: str, root: str, uid: int | None, argv: Sequence[str]) 
     package = str(resources.package())
     folders = [*_interpreter_folders(), _bwrap(), *_drop(uid)[:1]]
     files = _worker_files(root)
-    bound = [path for option, path in zip(files, files[1:], strict=False) if option == "--ro-bind"]
+    # The folders on the way to each file, its bytecode's too (as root, bwrap
+    # would make them root's alone, closed to the view's unprivileged layer).
+    bound = [path for option, path in zip(files, files[1:], strict=False)
+             if option in ("--ro-bind", "--ro-bind-try")]
     view = ["--size", str(TMP_BYTES), "--tmpfs", "/tmp",
             *_folders_to([*folders, *FILES, package, folder]), *_binds(folders),
             "--tmpfs", package, *_folders_to(bound), *files, "--remount-ro", package,
