@@ -40,6 +40,9 @@ OUT_OF_TURN_NOTE = ("For your instructor: this submission called the grader's st
                     "function was given; those answers were not counted")
 INTERFERED_AT_IMPORT = "your code interfered with the grader's channel while importing your files"
 MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
+# Distinct tally lines one call may send: each position tested, and entered
+# (a stand-in of the search is entered only where it then tests the end).
+MAX_TALLIES = 2 * MAX_TESTED
 # A line that is no tally (a reply, an alarm): neither "t <label>" nor "e <label>".
 OTHER_LINE = re.compile(b"^(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
                         + b")[^\n]*", re.MULTILINE)
@@ -51,6 +54,10 @@ Reply = dict[str, Any]
 # Where a step finds the object it calls on: ("module", name), ("handle", number)
 # or ("step", index).
 Target = tuple[str, str | int]
+
+
+class Tallies(bytes):
+    """A run of tally lines as the worker sent them, between two other lines."""
 
 
 class StudentFault(Exception):
@@ -338,6 +345,12 @@ def _game(name: str) -> Any:
     return importlib.import_module(f"grader.games.{name}")
 
 
+def _decoded(labels: collections.Counter[bytes]) -> list[str]:
+    """The labels as text, in order, decoded at once (a newline ends any
+    character, so each decodes as it would alone)."""
+    return b"\n".join(labels).decode("utf-8", "replace").split("\n") if labels else []
+
+
 class OutputTap:
     """Keeps the first ``cap`` bytes of a stream and counts the rest."""
 
@@ -361,9 +374,13 @@ class Student:
 
     # Set for each worker (``_spawn``): what it sent, and what it tallied.
     pending: bytearray
-    lines: collections.deque[bytearray | collections.Counter[bytes]]
+    lines: collections.deque[bytearray | Tallies]
     ids: dict[int, int]
-    counted: collections.Counter[bytes]  # the tally lines of the step that runs
+    # The step's tally lines, whole: counted in C as they come (a search may
+    # send millions), sorted by kind once the step has answered.
+    tallies: collections.Counter[bytes]
+    tested_lines: int  # how many of them are counted calls (``most``)
+    counted: collections.Counter[bytes]  # the labels the step's counted stand-ins were called on
     entered: collections.Counter[bytes]  # where the step's stand-ins of the search were entered
     alarms: list[str]
 
@@ -418,8 +435,7 @@ class Student:
         self.lines = collections.deque()
         self.origins = {}
         self.ids = {}  # kept object's handle -> its id in the worker
-        self.counted, self.entered, self.alarms = (collections.Counter(), collections.Counter(),
-                                                   [])
+        self._new_step()
         self.taps.append(OutputTap(self.worker.output, self.output_cap))
         self.granted = granted
         needed = standins.kit(self.game).sources(granted)
@@ -522,11 +538,12 @@ class Student:
         (``calls``: the positions tested, ``entered``), or raise the fault it
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
-        self.counted, self.entered, self.alarms = collections.Counter(), collections.Counter(), []
+        self._new_step()
         try:
             reply = self._receive(due, doing, step.get("most"))
         except CallTimeout:
             raise self._late(step) from None
+        self._sort_tallies()
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
@@ -551,6 +568,19 @@ class Student:
         elif not _strings(reply.get("value")):
             self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
+
+    def _new_step(self) -> None:
+        """Nothing tallied yet, for the step about to answer."""
+        self.tallies, self.tested_lines, self.alarms = collections.Counter(), 0, []
+        self.counted, self.entered = collections.Counter(), collections.Counter()
+
+    def _sort_tallies(self) -> None:
+        """The step's tally lines by kind, as labels: ``counted``, ``entered``."""
+        for line, count in self.tallies.items():  # each begins with one or the other
+            if line.startswith(protocol.ENTERED):
+                self.entered[line[len(protocol.ENTERED):]] = count
+            else:
+                self.counted[line[len(protocol.TESTED):]] = count
 
     def _late(self, step: Step) -> CallTimeout:
         """Where a call ran out of time: the call as written, with its depth,
@@ -596,15 +626,18 @@ class Student:
         if root is None or not self.entered:
             return
         descends = _game(self.game).descends
-        if not all(descends(root, label.decode("utf-8", "replace")) for label in self.entered):
+        if not all(descends(root, label) for label in _decoded(self.entered)):
             self.out_of_turn = True
             raise OutOfTurn(step["name"], step["trusted"])
 
     def _tested(self) -> protocol.Tested:
         """What the step's counted stand-ins were called on: labels, with how often."""
-        tested = protocol.Tested()
-        for line, count in self.counted.items() if self.counted else ():
-            tested[line[len(protocol.TESTED):].decode("utf-8", "replace")] += count
+        labels = _decoded(self.counted)
+        tested = protocol.Tested(dict(zip(labels, self.counted.values(), strict=True)))
+        if len(tested) < len(labels):  # labels alike once decoded: their counts add up
+            tested = protocol.Tested()
+            for label, count in zip(labels, self.counted.values(), strict=True):
+                tested[label] += count
         return tested
 
     def _believable(self, reply: Reply, doing: str) -> None:
@@ -660,9 +693,9 @@ class Student:
             self.restarts += 1
             raise CallTimeout(f"time limit reached while {doing}")
 
-    def _line(self, due: float, doing: str) -> bytearray | collections.Counter[bytes]:
+    def _line(self, due: float, doing: str) -> bytearray | Tallies:
         """The worker's next line, waiting until ``due`` at most; a run of
-        tally lines comes as one Counter of them (a search may send millions)."""
+        tally lines comes as one ``Tallies`` (a search may send millions)."""
         while not self.lines:
             assert self.worker is not None  # started (``start``)
             self._wait(due, doing, read=[self.worker.answers])
@@ -679,16 +712,16 @@ class Student:
         return self.lines.popleft()
 
     def _queue(self, text: bytes) -> None:
-        """Queue whole lines in order, each run of tallies counted as one batch
+        """Queue whole lines in order, each run of tallies as one ``Tallies``
         (found by a regular expression: the other lines are few)."""
         start = 0
         for other in OTHER_LINE.finditer(text, 0, len(text) - 1):  # text ends with a newline
             if start < other.start():
-                self.lines.append(collections.Counter(text[start:other.start() - 1].split(b"\n")))
+                self.lines.append(Tallies(text[start:other.start() - 1]))
             self.lines.append(bytearray(other.group()))
             start = other.end() + 1
         if start < len(text):
-            self.lines.append(collections.Counter(text[start:-1].split(b"\n")))
+            self.lines.append(Tallies(text[start:-1]))
 
     def _receive(self, due: float, doing: str, most: int | None = None) -> dict[str, Any]:
         """The worker's next answer (a JSON object), tallying the lines that came
@@ -696,13 +729,13 @@ class Student:
         the guard's refusals; stopped once more than ``most`` calls are counted."""
         while True:
             line = self._line(due, doing)
-            if isinstance(line, collections.Counter):
-                for key in [key for key in line if key.startswith(protocol.ENTERED)]:
-                    self.entered[key[len(protocol.ENTERED):]] += line.pop(key)
-                self.counted.update(line)
-                if len(self.counted) > MAX_TESTED:
+            if isinstance(line, Tallies):
+                self.tallies.update(line.split(b"\n"))
+                self.tested_lines += line.count(b"\n" + protocol.TESTED) + line.startswith(
+                    protocol.TESTED)
+                if len(self.tallies) > MAX_TALLIES:
                     self._interfered(doing, "more positions tested than the game has")
-                if most is not None and self.counted.total() > most:
+                if most is not None and self.tested_lines > most:
                     self.stop()
                     raise TooManyCalls(f"stopped while {doing}: more than {most:,} counted "
                                        "calls, far more than the reference makes there")

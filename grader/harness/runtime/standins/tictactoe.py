@@ -77,6 +77,20 @@ def _value(found: Any, name: str) -> Any:
                     "function)")
 
 
+def _ended(board: str, end: Callable[[str], str | None],
+           _seen: dict[str, tuple[bytes, str | None, bytes]] = {},  # noqa: B006 (a cache, guarded)
+           _tested: bytes = protocol.TESTED, _entered: bytes = protocol.ENTERED
+           ) -> tuple[bytes, str | None, bytes] | None:
+    """A board's tally line, its ``end`` (is_end's answer), and the lines of a
+    stand-in of the search entered there, which tests it; None for what is no
+    board. Made once a board: the rules are the same for a worker's life."""
+    known = _seen.get(board)
+    if known is None and len(board) == 9 and not board.strip(".XO"):
+        tested = _tested + board.encode() + b"\n"
+        known = _seen[board] = (tested, end(board), _entered + board.encode() + b"\n" + tested)
+    return known
+
+
 def stand_ins(module: types.ModuleType, trusted: types.ModuleType | None,
               tick: Callable[[bytes], object], grant: Collection[str]
               ) -> dict[tuple[str, bool], Callable[..., object]]:
@@ -86,45 +100,43 @@ def stand_ins(module: types.ModuleType, trusted: types.ModuleType | None,
         return {}
     rules = trusted
 
-    def ended(board: object, _end: Callable[[str], str | None] = rules.end
-              ) -> tuple[bytes, str | None] | None:
-        """A board's tally line and is_end answer; None for what is no board."""
-        if type(board) is not str or len(board) != 9 or board.strip(".XO"):
-            return None
-        return protocol.TESTED + board.encode() + b"\n", _end(board)
-
     def is_end(self: Any, _tick: Callable[[bytes], object] = tick,
-               _label: Callable[[Any], str] = rules.label, _ended: Callable[..., Any] = ended,
-               _unreadable: Callable[[Any], TypeError] = _unreadable,
-               _seen: dict[object, Any] = {}) -> str | None:  # noqa: B006 (a cache, bound, guarded)
+               _label: Callable[[Any], str] = rules.label, _ended: Callable[..., Any] = _ended,
+               _end: Callable[[str], str | None] = rules.end,
+               _unreadable: Callable[[Any], TypeError] = _unreadable) -> str | None:
         try:
-            board = _label(self.current_state)
-            known = _seen.get(board)  # a list board is unhashable: TypeError
+            known = _ended(_label(self.current_state), _end)  # a board string, or it raises
         except Exception:
             raise _unreadable(self) from None
         if known is None:
-            known = _seen[board] = _ended(board)
-            if known is None:
-                raise _unreadable(self)
+            raise _unreadable(self)
         _tick(known[0])
         answer: str | None = known[1]
         return answer
 
     def search(self: Any, window: tuple[Any, ...], maximising: bool,
-               _is_end: Callable[[Any], str | None] = is_end,
+               _is_end: Callable[[Any], str | None] = is_end, _ended: Callable[..., Any] = _ended,
+               _end: Callable[[str], str | None] = rules.end,
                _values: dict[str, int] = dict(rules.VALUES),  # noqa: B006 (bound and guarded)
                _cells: tuple[tuple[int, int], ...] = rules.CELLS, _number: Any = _value,
                _getattr: Callable[..., Any] = getattr, _tick: Callable[[bytes], object] = tick,
                _label: Callable[[Any], str] = rules.label, _entered: bytes = protocol.ENTERED
                ) -> tuple[Any, Any, Any]:
         """The lab's max (``maximising``) or min, with alpha-beta when a
-        ``window`` (alpha, beta) is given: prune on >= beta / <= alpha."""
+        ``window`` (alpha, beta) is given: prune on >= beta / <= alpha.
+        Entered on a board, it tests the end there as is_end does: both
+        lines sent in one write."""
         try:
-            where = _label(self.current_state).encode()
+            board = _label(self.current_state)
         except Exception:  # no board: is_end says so below
-            where = b"?"
-        _tick(_entered + where + b"\n")
-        result = _is_end(self)
+            board = None
+        known = None if board is None else _ended(board, _end)
+        if known is None:
+            _tick(_entered + (b"?" if board is None else board.encode()) + b"\n")
+            result = _is_end(self)
+        else:
+            _tick(known[2])
+            result = known[1]
         if result is not None:
             return (_values[result], 0, 0)
         pruning = bool(window)
