@@ -66,9 +66,18 @@ def arguments(trusted: types.SimpleNamespace, tick: Callable[[bytes], object]
     def score(game: Any, player: Any, _tick: Callable[[bytes], object] = tick,
               _label: Callable[[Any], str] = trusted.label,
               _score: Callable[[Any, Any], int] = trusted.score,
-              _line: bytes = protocol.TESTED + b"s ", _str: type[str] = str) -> int:
-        _tick(_line + _label(game).encode() + b"\n")  # the game only: a count, not a value
-        return _score(game, player)
+              _line: bytes = protocol.TESTED + b"s ", _str: type[str] = str,
+              _type: type[type] = type,
+              _known: dict[tuple[str, str], int] = {}) -> int:  # noqa: B006 (a cache, guarded)
+        text = _label(game)
+        _tick(_line + text.encode() + b"\n")  # the game only: a count, not a value
+        if _type(player) is not _str:
+            return _score(game, player)
+        # A score is the game's label's and the player's: once worked out, looked up.
+        found = _known.get((text, player))
+        if found is None:
+            found = _known[text, player] = _score(game, player)
+        return found
 
     def convert(data: Any, _counted: dict[str, type] = counted, _score: Callable[..., int] = score,
                 _tuple: type[tuple[Any, ...]] = tuple) -> object:
