@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-import jsonschema
-
 from grader import intake, report, sandbox
 from grader.errors import UsageError
 from grader.exercises import Exercise, Limits
@@ -122,6 +120,8 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
     exercise with a match and no suite (the agent) is graded by play instead.
     """
     clock = _Clock()
+    # The host only waits while the sandbox runs: the reports' validator is made then.
+    threading.Thread(target=report.ready, daemon=True).start()
     try:
         if exercise.by_play:
             # imported here: a suite's grading (the Gradescope package) carries no match
@@ -168,6 +168,8 @@ def reject(exercise: Exercise, why: str, limits: Limits) -> Report:
 def previous(path: Path) -> Report | None:
     """A report written earlier (by batch), or None where there is none or it is
     not a valid report."""
+    import jsonschema
+
     try:
         return report.validate(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, jsonschema.ValidationError):

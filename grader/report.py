@@ -7,12 +7,11 @@ ids rather than taken as text. Every report is validated before it leaves.
 
 import json
 import re
+import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-import jsonschema
 
 from grader import __version__
 from grader.contracts import events
@@ -38,20 +37,39 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-@cache
+_MAKING = threading.Lock()  # one thread makes the validator; the others wait for it
+
+
 def _validator() -> Any:
+    with _MAKING:
+        return _made_validator()
+
+
+@cache
+def _made_validator() -> Any:
     """The schema's validator, made once: ``jsonschema.validate`` would check the
     schema itself against its metaschema at every report, thirty times the
-    report's own check."""
+    report's own check. jsonschema is imported here, not with the module: a
+    grading makes its validator while the sandbox runs (``ready``)."""
+    import jsonschema
+
     kind = jsonschema.validators.validator_for(schema())
     kind.check_schema(schema())
     return kind(schema(), format_checker=jsonschema.FormatChecker())
 
 
+def ready() -> None:
+    """Make the validator now (its import and schema check take as long as a
+    container's creation), so that ``validate`` later finds it made."""
+    _validator()
+
+
 def validate(report: Report) -> Report:
     """Raise jsonschema.ValidationError unless ``report`` follows the schema
     (the error ``jsonschema.validate`` would raise: the best match)."""
-    error = jsonschema.exceptions.best_match(_validator().iter_errors(report))
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(report))
     if error is not None:
         raise error
     return report

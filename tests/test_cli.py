@@ -347,3 +347,13 @@ def test_an_added_exercise_is_graded_and_checked(capsys, own_exercises):
     code, out, _ = run(capsys, "check-solutions", "--solutions-only", "--solutions",
                        str(mine.parent))
     assert code == 0 and "solution of my_helpers" in out and "0 surprise(s)" in out
+
+
+def test_starting_the_command_line_leaves_out_what_only_a_report_or_a_batch_needs():
+    """The schema's validator and the batch's progress bar are imported when used
+    (a grading makes its validator while its sandbox runs), not by every start."""
+    later = ("jsonschema", "rich.progress")
+    code = f"import sys, grader.cli; print([m for m in {later!r} if m in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -22,17 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any, TypeGuard
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from grader import __version__, exercises, grading, intake, render
 from grader.batch import page, similar, summary
@@ -42,6 +32,10 @@ from grader.files import write_atomic
 from grader.intake import Submission
 from grader.report import Report
 from grader.sandbox import Sandbox
+
+if TYPE_CHECKING:  # rich's progress is imported where a batch runs: grade needs none
+    from rich.console import Console
+    from rich.progress import Progress
 
 EXIT_ERRORS = 1  # some students' reports are grader errors: --retry-errors
 EXIT_INTERRUPTED = 130
@@ -132,7 +126,7 @@ def _wait_all(futures: Sequence[Future[None]]) -> None:
 
 class Batch:
     def __init__(self, exercise: exercises.Exercise, sandbox: Sandbox, out: Path | str,
-                 options: Options, console: Console) -> None:
+                 options: Options, console: "Console") -> None:
         self.exercise = exercise
         self.sandbox = sandbox
         self.out = Path(out)
@@ -147,7 +141,7 @@ class Batch:
         self.lock = threading.Lock()
         self.cancel = threading.Event()
         self.previous_sigint: Handler = None  # Ctrl-C's handler while the grading went on
-        self.progress: Progress | None = None
+        self.progress: "Progress | None" = None
 
     # -- planning ---------------------------------------------------------
 
@@ -263,7 +257,16 @@ class Batch:
         self.previous_sigint = _hold_off()
         return True
 
-    def _progress(self, total: int, done: int) -> Progress:
+    def _progress(self, total: int, done: int) -> "Progress":
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
         progress = Progress(
             TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[failed]} failed, {task.fields[errors]} errors"),

@@ -17,8 +17,6 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
-import jsonschema
-
 from grader import __version__, resources
 from grader.contracts.hints import HINTS
 from grader.exercises import Exercise
@@ -200,6 +198,8 @@ def summarize(exercise: Exercise, reports: Mapping[str, Report | None], backend:
         "ignored": list(ignored),
         "students": rows,
     }
+    import jsonschema  # not with the module: a grade imports batch for its name only
+
     jsonschema.validate(summary, schema())
     return summary
 
