@@ -161,18 +161,27 @@ def full_tree(board: str) -> tuple[int, int]:
 
 
 @cache
+def _visited(board: str, mark: str) -> tuple[str | None, int, tuple[str, ...]]:
+    """What a search finds at ``board`` whatever its window: the end, the
+    board's weight, and the boards after each move of ``mark`` in the lab's
+    order (worked out once a board: the windows visit boards many times)."""
+    result = end(board)
+    children = () if result is not None else tuple(
+        tictactoe.place(board, row, col, mark) for row, col in tictactoe.moves(board))
+    return result, weight(board), children
+
+
+@cache
 def pruned_tree(board: str, maximising: bool, alpha: int = -2, beta: int = 2
                 ) -> tuple[int, int, int]:
     """(value, size, fingerprint) of the lab's alpha-beta from ``board``."""
-    size, print_ = 1, weight(board)
-    result = end(board)
+    result, print_, children = _visited(board, "O" if maximising else "X")
+    size = 1
     if result is not None:
         return VALUES[result], size, print_
-    mark = "O" if maximising else "X"
     best = -2 if maximising else 2
-    for row, col in tictactoe.moves(board):
-        found, more, more_print = pruned_tree(tictactoe.place(board, row, col, mark),
-                                              not maximising, alpha, beta)
+    for child in children:
+        found, more, more_print = pruned_tree(child, not maximising, alpha, beta)
         size, print_ = size + more, (print_ + more_print) & MASK
         best = max(best, found) if maximising else min(best, found)
         cut, alpha, beta = LabSearch._window(best, alpha, beta, maximising, NO_FLAWS)
