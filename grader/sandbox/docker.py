@@ -7,6 +7,7 @@ the host's own deadline, enforced with a kill. Every container is labelled
 and removed in every path; leftovers of crashed runs are swept by label.
 """
 
+import collections
 import os
 import socket
 import threading
@@ -56,6 +57,7 @@ def _scratch_mb(limits: Limits) -> int:
 STOP_GRACE = 3  # seconds for the engine to end a container, once its run is over
 REMOVE_GRACE = 4  # seconds the report waits for the container's removal (it goes on after)
 CLOSE_GRACE = 40  # seconds close() waits for warm-ups (the client's own timeout is 30 s)
+STALE_SECONDS = 300  # a pair of exercise and limits unused this long keeps no warm container
 
 
 def host_config(limits: Limits) -> dict[str, Any]:
@@ -152,11 +154,12 @@ class _Pump(threading.Thread):
 class DockerSandbox:
     """Runs each submission in a fresh container.
 
-    With ``warm`` > 0 it keeps that many containers of the last exercise and
-    limits created and started ahead of need (their launcher waits for its
-    job on stdin), so that the engine's start-up of the next container
-    overlaps the current run; ``close()`` removes them. Each is still used
-    for one submission only.
+    With ``warm`` > 0 it keeps that many containers of each exercise and
+    limits in use created and started ahead of need (their launcher waits for
+    its job on stdin), so that the engine's start-up of the next container
+    overlaps the current run, or the wait of a queued job (``prepare``); those
+    of a pair unused for ``STALE_SECONDS`` are removed, and ``close()``
+    removes them all. Each is still used for one submission only.
     """
 
     name = "docker"
@@ -167,6 +170,8 @@ class DockerSandbox:
         self.warm = warm
         # (key, container) started and waiting for a job
         self.ready: list[tuple[tuple[str, Limits], Container]] = []
+        self.making: collections.Counter[tuple[str, Limits]] = collections.Counter()
+        self.used: dict[tuple[str, Limits], float] = {}  # key -> when last wanted
         self.warming: list[threading.Thread] = []  # warm-ups that may still create one
         self.closed = False
         self.lock = threading.Lock()
@@ -209,35 +214,51 @@ class DockerSandbox:
         """A started container for this run: a warm one if there is one, else a new one."""
         key = (exercise.id, limits)
         with self.lock:
-            stale = [c for k, c in self.ready if k != key]
-            mine = [c for k, c in self.ready if k == key]
-            found = mine.pop(0) if mine else None
-            self.ready = [(key, c) for c in mine]
-        for container in stale:
-            _remove(container)
-        if self.warm and not self.closed:
-            warming = threading.Thread(target=self._warm_up, args=(exercise, limits), daemon=True)
-            with self.lock:
-                self.warming = [t for t in self.warming if t.is_alive()] + [warming]
-            warming.start()
+            found = next((c for k, c in self.ready if k == key), None)
+            self.ready = [(k, c) for k, c in self.ready if c is not found]
+        self.prepare(exercise, limits)
         return found if found is not None else self._started(exercise, limits)
 
+    def prepare(self, exercise: Exercise, limits: Limits) -> None:
+        """Start warming containers for this exercise and limits (with ``warm``),
+        before a job needs one: a queued job's wait then covers the engine's
+        start-up. Those of pairs unused for ``STALE_SECONDS`` are removed."""
+        if not self.warm or self.closed:
+            return
+        key, now = (exercise.id, limits), time.monotonic()
+        with self.lock:
+            self.used[key] = now
+            stale = [c for k, c in self.ready if now - self.used.get(k, now) > STALE_SECONDS]
+            self.ready = [(k, c) for k, c in self.ready if c not in stale]
+        for container in stale:
+            _remove(container)
+        warming = threading.Thread(target=self._warm_up, args=(exercise, limits), daemon=True)
+        with self.lock:  # listed once started: a listed warm-up that is not alive has ended
+            warming.start()
+            self.warming = [t for t in self.warming if t.is_alive()] + [warming]
+
     def _warm_up(self, exercise: Exercise, limits: Limits) -> None:
-        """Start containers until ``warm`` wait for these limits (errors: the next run's)."""
+        """Start containers until ``warm`` wait, or are being made, for these limits
+        (errors: the next run's)."""
         key = (exercise.id, limits)
-        try:
-            while True:
-                with self.lock:
-                    if self.closed or sum(k == key for k, _ in self.ready) >= self.warm:
-                        return
+        while True:
+            with self.lock:
+                if self.closed or sum(k == key for k, _ in self.ready) + self.making[key] \
+                        >= self.warm:
+                    return
+                self.making[key] += 1
+            try:
                 container = self._started(exercise, limits)
+            except Exception:  # the engine is failing: a run made when needed will say how
                 with self.lock:
-                    if not self.closed:
-                        self.ready.append((key, container))
-                        continue
-                _remove(container)
+                    self.making[key] -= 1
                 return
-        except Exception:  # the engine is failing: a run made when needed will say how
+            with self.lock:
+                self.making[key] -= 1
+                if not self.closed:
+                    self.ready.append((key, container))
+                    continue
+            _remove(container)
             return
 
     def close(self) -> None:
