@@ -8,7 +8,9 @@ taken here as the reference solution answering, in this process, everything
 the suite asks of it (every position, every depth, every budget of the clock).
 
 1. one correct ``depth_limit`` file graded in Docker against a bare
-   container plus that work; graded in the local sandbox against the work;
+   container plus that work, in this process and (the checkout's own image
+   only) as a user runs it, ``minimax-grader grade`` from its start to its
+   report; graded in the local sandbox against the work;
 2. N distinct correct ``helpers`` files graded in Docker as ``batch`` does
    (as many at once as there are cores, containers made ahead of need)
    against N bare containers, as many at once, plus N times the work shared
@@ -24,9 +26,11 @@ counts: run it on a quiet machine.
 """
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +75,20 @@ def _full_marks(exercise, path, box):
         raise SystemExit(f"{exercise.id} in {box.name}: {report['message'][:300]}")
 
 
+def _command_line(exercise, tag):
+    """Grade the reference with the command line, in a process of its own, as
+    a user does (its imports, the engine's connection and the image check
+    included); a report short of full marks ends the benchmark."""
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", "--sandbox", "docker", "--format", "json",
+         "--exercise", exercise.id, str(exercise.solution)],
+        env={**os.environ, "MINIMAX_GRADER_IMAGE": tag}, capture_output=True, text=True,
+        check=True)
+    report = json.loads(done.stdout)
+    if report["score"] != report["max_score"]:
+        raise SystemExit(f"{exercise.id} by the command line: {report['message'][:300]}")
+
+
 @dataclass
 class Image:
     tag: str
@@ -95,8 +113,9 @@ def _ratio(label, seconds, floor, parts):
           f"{seconds / floor:.2f}x")
 
 
-def one(images, runs):
-    """Goal 1: one depth_limit file in Docker, and in the local sandbox."""
+def one(images, runs, own):
+    """Goal 1: one depth_limit file in Docker, and in the local sandbox;
+    ``own``: the images are the checkout's (the command line checks that)."""
     exercise = exercises.load(SINGLE)
     work = _seconds(_depth_limit, runs)
     print(f"goal 1: one {SINGLE} file (the checks' work in process {work:.2f} s)")
@@ -105,6 +124,11 @@ def one(images, runs):
     for image_ in images:
         _ratio(f"docker {image_.tag}", graded[image_.tag], image_.bare + work,
                "bare container + work")
+    if own:
+        by_hand = _interleaved(images, runs, lambda i: _command_line(exercise, i.tag))
+        for image_ in images:
+            _ratio(f"minimax-grader grade, docker {image_.tag}", by_hand[image_.tag],
+                   image_.bare + work, "bare container + work")
     local = _seconds(lambda: _full_marks(exercise, exercise.solution, LocalSandbox()), runs)
     _ratio("local sandbox", local, work, "work")
 
@@ -186,7 +210,7 @@ def main():
         image_.bare = bare[image_.tag]
         print(f"a bare container of {image_.tag}: {image_.bare:.2f} s")
     if 1 in args.goal:
-        one(images, args.runs)
+        one(images, args.runs, own=not args.image)
     if 2 in args.goal:
         many(client, images, args.batch)
     if 3 in args.goal:
