@@ -74,8 +74,8 @@ def measure(modes, args):
 
 
 def start_costs(times=21):
-    """Median ms to run ``true``: bare, in a supervisor's view, and in a worker's
-    view inside it (as a supervisor starts each worker)."""
+    """Median ms to run ``true``: bare, in a supervisor's view, and in the
+    workers' view inside it (as a supervisor starts its run's zygote, once)."""
     uid = bubblewrap.outside_uid()
     with tempfile.TemporaryDirectory() as temp:
         for name in ("submission", "provided"):
@@ -85,7 +85,7 @@ def start_costs(times=21):
         worker = [*bubblewrap.worker_prefix(f"{temp}/submission", f"{temp}/provided"), "true"]
         commands = {"bare": ["true"],
                     "supervisor's view": bubblewrap.supervisor_command(Path(temp), uid, ["true"]),
-                    "and a worker's in it": bubblewrap.supervisor_command(Path(temp), uid, worker)}
+                    "and the workers' in it": bubblewrap.supervisor_command(Path(temp), uid, worker)}
         costs = {}
         for name, command in commands.items():
             samples = []
