@@ -2,8 +2,9 @@
 
     python bench/game_exercises.py [--runs R] [--docker] [--exercise E ...]
 
-For alphabeta, iterative_deepening, tic_tac_toe, tic_tac_toe_alphabeta and
-nim_negamax: the time the reference solution takes to answer, by itself in
+For alphabeta, iterative_deepening, tic_tac_toe, tic_tac_toe_alphabeta,
+nim_negamax, kayles_alphabeta and kayles_iterative_deepening: the time the
+reference solution takes to answer, by itself in
 this process, everything its suite asks (every position, every depth, every
 budget of the clock); then the median time of
 grading that solution R times, locally and (with --docker) in Docker; and
@@ -20,8 +21,7 @@ import time
 import common  # noqa: F401  (puts the checkout on sys.path)
 
 from grader import exercises, grading, sandbox
-from grader.games import isolation, nim, tictactoe
-from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
+from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
 from grader.harness.isolation import deepening
 from grader.sandbox.local import LocalSandbox
@@ -61,22 +61,22 @@ def _negamax():
                 search(game, player, depth, nim.score)
 
 
-def _isolation_cases():
-    """(position, depths) as the alphabeta suite asks them."""
-    return ([(state, range(1, 7)) for state, _ in nonterminal(isolation.positions())]
-            + [(state, range(1, 4)) for state, _ in large(LARGE_DEPTH_PATHS)])
+def _isolation_cases(game=isolation):
+    """(position, depths) as the alphabeta suites ask them, on ``game``."""
+    return ([(state, range(1, 7)) for state, _ in unfinished(game)]
+            + [(state, range(1, 4)) for state, _ in game.larger("depth")])
 
 
-def _alphabeta():
-    search = _load("alphabeta", "alphabeta.py").alpha_beta_search
+def _alphabeta(exercise="alphabeta", game=isolation):
+    search = _load(exercise, "alphabeta.py").alpha_beta_search
     for _ in ("counts", "moves"):  # two tests ask the same searches
-        for state, depths in _isolation_cases():
+        for state, depths in _isolation_cases(game):
             for depth in depths:
                 search(state, depth)
 
 
-def _deepening():
-    module = _load("iterative_deepening", "deepening.py")
+def _deepening(exercise="iterative_deepening", game=isolation):
+    module = _load(exercise, "deepening.py")
     spent, counting = [0], module.terminal_test
 
     def terminal_test(state):
@@ -84,8 +84,8 @@ def _deepening():
         return counting(state)
 
     module.terminal_test = terminal_test
-    for state, _ in _isolation_cases():
-        for budget, _ in deepening.budgets(state):
+    for state, _ in _isolation_cases(game):
+        for budget, _ in deepening.budgets(state, game):
             start = spent[0]
             module.get_action(state, lambda b=budget, s=start: b - (spent[0] - s))
 
@@ -97,6 +97,8 @@ REFERENCES = {
     "tic_tac_toe_alphabeta": lambda: _lab(
         "tic_tac_toe_alphabeta", {"O": "max_alpha_beta", "X": "min_alpha_beta"}, False),
     "nim_negamax": _negamax,
+    "kayles_alphabeta": lambda: _alphabeta("kayles_alphabeta", kayles),
+    "kayles_iterative_deepening": lambda: _deepening("kayles_iterative_deepening", kayles),
 }
 
 

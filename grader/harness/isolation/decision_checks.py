@@ -15,7 +15,7 @@ from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
 from grader.harness.isolation import trees
 from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.search import Flaws, Search, Stuck
+from grader.harness.isolation.search import Flaws, Search, Stuck, values
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import Answer, SearchProbe
@@ -66,8 +66,10 @@ def _reference(decider: Decider, state: State, depth: int | None) -> Decision:
     same positions: search once."""
     key = (decider.function, decider.game.key(state), depth)
     if key not in _REFERENCE:
-        calls, best = Search(game=decider.game).decision(state, depth)
-        if decider.search is not Search:
+        if decider.search is Search:
+            calls, best = Search(game=decider.game).decision(state, depth)
+        else:  # the moves by plain minimax, the calls by the decider's own search
+            best = values(decider.game).best_moves(state, depth)
             calls = decider.search(None, decider.game).decision(state, depth)[0]
         _REFERENCE[key] = calls, best
     return _REFERENCE[key]

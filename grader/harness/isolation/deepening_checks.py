@@ -15,7 +15,7 @@ from grader.games import Game, Path, State, tree
 from grader.harness.isolation import deepening, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.deepening import Deepened, DeepFlaws
-from grader.harness.isolation.search import Search
+from grader.harness.isolation.search import Search, values
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import SearchProbe
@@ -163,7 +163,7 @@ def _legal(game: Game, state: State, move: object) -> bool:
 
 
 def _best(game: Game, state: State, depth: int) -> set[Any]:
-    return Search(game=game).best_moves(state, depth)
+    return values(game).best_moves(state, depth)
 
 
 def check_moves(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:

@@ -185,3 +185,32 @@ class Search:
             return getattr(self, name)(state, *depth)
         except Stuck:
             return Stuck
+
+
+class Values(Search):
+    """The reference's values, each worked out once by position, depth and
+    side: for the moves a decision may choose, where another search's
+    terminal tests are the ones counted (its own ``calls`` miss the
+    positions met again)."""
+
+    def __init__(self, game: Game = isolation) -> None:
+        super().__init__(game=game)
+        self._known: dict[tuple[Any, int | None, bool], int | float | None] = {}
+
+    def _node(self, state: State, depth: int | None, minimising: bool
+              ) -> int | float | None:
+        key = (self.game.key(state), depth, minimising)
+        if key not in self._known:
+            self._known[key] = super()._node(state, depth, minimising)
+        return self._known[key]
+
+
+# By the game's id: each Values holds its game, so no other object takes the id.
+_VALUES: dict[int, Values] = {}
+
+
+def values(game: Game) -> Values:
+    """``game``'s memoised reference values, shared by a run's checks."""
+    if id(game) not in _VALUES:
+        _VALUES[id(game)] = Values(game)
+    return _VALUES[id(game)]
