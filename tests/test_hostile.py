@@ -6,8 +6,14 @@ outcome and the plain words the report must use); a submission that git can't
 hold (a FIFO, a sparse file, a flood of files) is named by ``build`` instead
 and made for each run. For every run this checks that the report is valid and
 fair, that the run ended in time, that nothing was left behind, that no secret
-reached the report and, in Docker, that a correct submission graded at the
-same time was not affected.
+reached the report and, in Docker, for a case marked ``neighbour``, that a
+correct submission graded at the same time was not affected. The mark is on
+every attack that spends what containers share or reaches past its own
+processes (CPU, memory, disk, processes and descriptors, output, the network,
+signals, files, the clock); an attack that only shapes its own answers or
+its own worker (lies, forged events, pytest's internals, shadowed modules,
+exits) can reach no other container, and the marked cases show that none
+does.
 
 Every case also runs through the bubblewrap sandbox, as the tests' own user
 and, when that is root, as an ordinary user too (``@bwrap-as-user``), and
@@ -62,6 +68,7 @@ class Case:
     says: list = field(default_factory=list)
     limits: dict = field(default_factory=dict)
     build: str = ""  # a key of BUILDERS: the submission is made for each run
+    neighbour: bool = False  # in Docker, grade a correct submission beside it
 
     @property
     def submission(self):
@@ -200,6 +207,9 @@ def test_the_corpus_covers_enough():
     assert all(case.sandboxes and set(case.sandboxes) <= {"docker", "local"} for case in CASES)
     assert all(case.expect in ("lost", "full", "rejected") for case in CASES)
     assert all("docker" in case.sandboxes for case in CASES)
+    # A rejected case never starts a container to have a neighbour.
+    neighboured = [case for case in CASES if case.neighbour]
+    assert len(neighboured) >= 20 and all(case.expect != "rejected" for case in neighboured)
 
 
 @pytest.mark.parametrize("case, where", RUNS, ids=[f"{c.name}@{w}" for c, w in RUNS])
@@ -229,8 +239,8 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory
             hostile = pool.submit(grading.grade, exercise, submission, sandbox, limits)
         neighbour = None
         # A correct submission graded at the same time, where the hostile one runs
-        # in a container (a rejected one never starts one).
-        if where == "docker" and case.expect != "rejected":
+        # in a container and could spend or reach what containers share.
+        if where == "docker" and case.neighbour:
             neighbour = pool.submit(grading.grade, exercise, solution(case.exercise),
                                     sandbox, exercise.limits)
         result = report.validate(hostile.result())
@@ -239,6 +249,7 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory
     problems += leaks(result, canary, secret_lines(submission))
     if neighbour:
         problems += neighbour_check(report.validate(neighbour.result()))
+    if where == "docker":
         mine = f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"
         left = sandbox.client.containers.list(all=True, filters={"label": mine},
                                               ignore_removed=True)
