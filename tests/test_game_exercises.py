@@ -10,9 +10,10 @@ import pytest
 from conftest import corpus
 
 from grader import solutions
-from grader.games import nim, tictactoe
+from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
 from grader.games.tictactoe import rules as tictactoe_rules
+from grader.harness.isolation.search import Search, values
 from grader.harness.judging.fingerprints import fingerprint
 from grader.harness.nim.search import Negamax, NegamaxFlaws
 from grader.harness.tictactoe import search
@@ -50,6 +51,16 @@ def test_the_memoised_trees_are_those_a_search_walks(alpha_beta):
         assert run.answer[0] == search.value(board)
         assert run.answer[1:] in search.best_moves(board)
         assert run.after == board
+
+
+@pytest.mark.parametrize("game", [isolation, kayles], ids=["isolation", "kayles"])
+def test_the_memoised_values_choose_the_moves_a_plain_search_does(game):
+    """The reference's moves for alpha-beta and iterative deepening, read off
+    values memoised by position, depth and side, are plain minimax's."""
+    for state, _ in unfinished(game)[::5]:
+        for depth in range(1, 5):
+            assert values(game).best_moves(state, depth) == \
+                Search(game=game).best_moves(state, depth)
 
 
 def _negamax(case):

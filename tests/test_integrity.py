@@ -68,6 +68,11 @@ def forge_ticks(state):
     return terminal_test(state)
 
 
+def forge_undecodable(state):
+    say(b"t \xff", b"t \xfe")
+    return terminal_test(state)
+
+
 def twice(state):
     terminal_test(state)
     return terminal_test(state)
@@ -221,6 +226,11 @@ def test_terminal_tests_are_tallied_by_the_supervisor_by_position(student):
     assert reply["calls"] == {root_label(): 2} and str(reply["calls"]) == "2"
     forged = counted(student, "forge_ticks")["calls"]
     assert forged.total() == 3 and forged != Search().decision(isolation.new_game(), 1)[0]
+
+
+def test_labels_alike_once_decoded_are_one_label_with_their_counts_added(student):
+    calls = counted(student, "forge_undecodable")["calls"]
+    assert calls == {"\ufffd": 2, root_label(): 1}
 
 
 def test_honest_code_is_not_accused(student):
