@@ -8,6 +8,7 @@ when they stall (``BodyDeadline``); tokens and files never reach the log
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -37,6 +38,8 @@ log = logging.getLogger("grader.service")
 COOKIE = "instructor"
 HEADER = "x-instructor-secret"
 MAX_FILES = 20
+STATUS_WAIT = 5.0  # seconds a student's status may wait for a change (see student_status)
+STATUS_TICK = 0.05  # how often a waiting status looks at this process's count of reports
 NOTE_NAMES = {"comment": "Comment", "score": "Manual score", "request": "Regrade request",
               "answer": "Answer"}
 SAVED = {"request": "Your regrade request was sent to your instructor; their answer "
@@ -177,10 +180,26 @@ class Web:
                          cap_kb=self.service.options.max_upload // 1024)
 
     async def student_status(self, request: Request) -> Response:
-        """The student page's states, which its script polls while grading goes on."""
+        """The student page's states, which its script asks for while grading goes on.
+
+        Given ``since`` (the ``seen`` of an earlier answer), the answer waits, up to
+        STATUS_WAIT seconds, until something is no longer as then or nothing waits: the
+        page hears of a report as it is kept, without asking again and again."""
         student = await self.student(request)
-        views = await run_in_threadpool(pages.exercises_of, self.service, student.id)
-        return JSONResponse(pages.status(views))
+        answer = await run_in_threadpool(pages.status, self.service, student.id)
+        since = request.query_params.get("since")
+        ends = time.monotonic() + STATUS_WAIT
+        while answer["pending"] and answer["seen"] == since and time.monotonic() < ends:
+            answer = await self.changed_status(student.id, min(ends, time.monotonic() + 1))
+        return JSONResponse(answer)
+
+    async def changed_status(self, student_id: int, until: float) -> dict[str, object]:
+        """The student's status once this process keeps a report, or at ``until`` (a
+        grading host's reports are kept by another process: looked for then)."""
+        kept = self.service.reports_kept
+        while self.service.reports_kept == kept and time.monotonic() < until:
+            await asyncio.sleep(STATUS_TICK)
+        return await run_in_threadpool(pages.status, self.service, student_id)
 
     async def students_submission(self, request: Request) -> tuple[Student, Submission]:
         student = await self.student(request)

@@ -146,6 +146,9 @@ class Service:
         # have changed): LTI's poster, which sends the new ones to the LMS.
         self.reported: Callable[[], None] = lambda: None
         self.rescored: Callable[[str], None] = lambda exercise_id: None
+        # Reports this process has kept: a student's page waiting for theirs looks again
+        # when it changes (a grading host's reports are looked for every second).
+        self.reports_kept = 0
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.queue.requeue_running()
@@ -262,8 +265,20 @@ class Service:
         """The exercise's settings; an open exercise (no deadline, no limit) by default."""
         with self.sessions() as session:
             found = session.get(ExerciseSetting, exercise_id)
-        return found or ExerciseSetting(exercise_id=exercise_id, late_penalty=0.0,
-                                        min_minutes=0.0, score_rule="best", visible=True)
+        return found or default_setting(exercise_id)
+
+    def own_settings(self, student_id: int) -> dict[str, ExerciseSetting]:
+        """Every exercise's settings with the student's extension, if any (``setting``
+        and ``own_setting`` of each, from two queries)."""
+        with self.sessions() as session:
+            found = {setting.exercise_id: setting
+                     for setting in session.scalars(select(ExerciseSetting))}
+            extended = {extension.exercise_id: extension for extension in session.scalars(
+                select(Extension).where(Extension.student_id == student_id))}
+        return {exercise_id: overrides.own_setting(
+                    found.get(exercise_id) or default_setting(exercise_id),
+                    extended.get(exercise_id))
+                for exercise_id in self.exercises}
 
     def save_setting(self, setting: ExerciseSetting) -> None:
         if setting.exercise_id not in self.exercises:
@@ -288,8 +303,13 @@ class Service:
 
     def shown_to_students(self, exercise_id: str) -> bool:
         """Whether the exercise is open to students: visible, and released by now."""
-        setting = self.setting(exercise_id)
-        return setting.visible and not (setting.release_at and self.now() < setting.release_at)
+        return is_open(self.setting(exercise_id), self.now())
+
+    def open_exercises(self, student_id: int) -> set[str]:
+        """The ids of the exercises open to students now."""
+        now = self.now()
+        return {exercise_id for exercise_id, setting in self.own_settings(student_id).items()
+                if is_open(setting, now)}
 
     def extend(self, student_id: int, exercise_id: str, deadline: datetime | None,
                hard_deadline: datetime | None) -> None:
@@ -348,16 +368,13 @@ class Service:
 
     def next_allowed(self, student_id: int, exercise_id: str) -> datetime | None:
         """When the student may hand in again; None when now is fine."""
-        wait = self.setting(exercise_id).min_minutes
-        if not wait:
+        setting = self.setting(exercise_id)
+        if not setting.min_minutes:
             return None
         with self.sessions() as session:
             last = session.scalar(select(func.max(Submission.received_at)).where(
                 Submission.student_id == student_id, Submission.exercise_id == exercise_id))
-        if last is None:
-            return None
-        allowed: datetime = last + timedelta(minutes=wait)
-        return allowed if allowed > self.now() else None
+        return allowed_after(setting, last, self.now())
 
     def _check_window(self, student_id: int, exercise_id: str, now: datetime) -> bool:
         """Whether a submission now is late; Refused when none is taken now."""
@@ -492,6 +509,7 @@ class Service:
         except IntegrityError:  # this version's report is there already: keep that one
             with self.sessions.begin() as session:
                 self.queue.finish(session, job_id, state)
+        self.reports_kept += 1
         log.info("job %d: %s", job_id, state)
         self.reported()
 
@@ -554,6 +572,27 @@ class Regraded:
         if self.waiting:
             said.append(f"{self.waiting} not queued: waiting or being graded already")
         return "; ".join(said) + "."
+
+
+def default_setting(exercise_id: str) -> ExerciseSetting:
+    """An exercise's settings before the instructor saves any: open, no deadline."""
+    return ExerciseSetting(exercise_id=exercise_id, late_penalty=0.0, min_minutes=0.0,
+                           score_rule="best", visible=True)
+
+
+def allowed_after(setting: ExerciseSetting, last: datetime | None,
+                  now: datetime) -> datetime | None:
+    """When a student whose last hand-in came at ``last`` may hand in again; None
+    when now is fine."""
+    if not setting.min_minutes or last is None:
+        return None
+    allowed = last + timedelta(minutes=setting.min_minutes)
+    return allowed if allowed > now else None
+
+
+def is_open(setting: ExerciseSetting, now: datetime) -> bool:
+    """Whether an exercise of these settings is open to students: visible, released."""
+    return setting.visible and not (setting.release_at and now < setting.release_at)
 
 
 def when(moment: datetime) -> str:

@@ -1,15 +1,18 @@
 """What the pages show, gathered from the service for the templates."""
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from grader import report_parts
 from grader.exercises import Exercise
 from grader.service import overrides, scores
-from grader.service.core import Service, when
+from grader.service.core import Service, allowed_after, is_open, when
 from grader.service.models import ExerciseSetting, Note, Submission
 
 NOT_COUNTED = "we could not grade this, it does not count"
@@ -57,13 +60,12 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
             number: int) -> Attempt:
     report = scores.shown(submission)
     shown = Attempt(submission.id, number, submission.exercise_id,
-                    when(submission.received_at), submission.late, "waiting",
+                    when(submission.received_at), submission.late, state(submission),
                     "waiting to be graded", notes=list(submission.notes))
     if report is None:
-        if submission.replaced_by is not None:
-            shown.state, shown.result = "replaced", REPLACED
+        if shown.state == "replaced":
+            shown.result = REPLACED
         return shown
-    shown.state = report.status
     if report.status != "graded" or report.score is None:
         shown.result = NOT_COUNTED
     else:
@@ -112,15 +114,17 @@ def exercises_of(service: Service, student_id: int, reports: bool = False,
     student's attempts (newest first) and the score that counts."""
     taken = service.attempts(student_id, bodies=reports)
     numbers = numbered(taken)
+    settings = service.own_settings(student_id)
     now = service.now()
     views = []
     for exercise in service.exercises.values():
-        open_now = service.shown_to_students(exercise.id)
+        setting = settings[exercise.id]
+        open_now = is_open(setting, now)
         if not (open_now or hidden):
             continue
-        setting = service.own_setting(student_id, exercise.id)
         mine = [s for s in taken if s.exercise_id == exercise.id]
-        allowed = service.next_allowed(student_id, exercise.id)
+        allowed = allowed_after(setting, max((s.received_at for s in mine), default=None),
+                                now)
         views.append(ExerciseView(
             exercise, setting, scores.counted(mine, setting),
             next_allowed=when(allowed) if allowed else None,
@@ -130,10 +134,26 @@ def exercises_of(service: Service, student_id: int, reports: bool = False,
     return views
 
 
-def status(views: list[ExerciseView]) -> dict[str, object]:
-    """What the student's page polls while something waits: each attempt's state."""
-    return {"pending": any(view.pending for view in views),
-            "attempts": {str(a.id): a.state for view in views for a in view.attempts}}
+def state(submission: Submission) -> str:
+    """An attempt's state: its report's status, else replaced or waiting."""
+    report = scores.shown(submission)
+    if report is not None:
+        return report.status
+    return "replaced" if submission.replaced_by is not None else "waiting"
+
+
+def status(service: Service, student_id: int) -> dict[str, object]:
+    """What the student's page polls while something waits: the state of each attempt
+    at the exercises open to them (newest first), and ``seen``, which names these
+    states. Four queries: it is asked often, the page's own views take more."""
+    open_ids = service.open_exercises(student_id)
+    with service.sessions() as session:
+        mine = session.scalars(select(Submission).where(Submission.student_id == student_id)
+                               .options(selectinload(Submission.reports))
+                               .order_by(Submission.received_at.desc(), Submission.id.desc()))
+        attempts = {str(s.id): state(s) for s in mine if s.exercise_id in open_ids}
+    seen = hashlib.sha256(json.dumps(attempts).encode()).hexdigest()[:16]
+    return {"pending": "waiting" in attempts.values(), "attempts": attempts, "seen": seen}
 
 
 def one(service: Service, submission: Submission) -> Attempt:

@@ -5,6 +5,7 @@ attempt numbers, the Canvas roster and grade CSV, new links and deactivation."""
 import csv
 import io
 import re
+import threading
 import zipfile
 
 from grader.service.models import ExerciseSetting
@@ -166,11 +167,17 @@ def test_a_status_the_page_polls(make, graded):
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
     page = site.client.get(f"/s/{ada}").text
     assert 'data-pending="yes"' in page and '<script src="/poll.js" defer>' in page
-    assert site.client.get(f"/s/{ada}/status.json").json() == {
-        "pending": True, "attempts": {"1": "waiting"}}
-    site.service.drain()
-    assert site.client.get(f"/s/{ada}/status.json").json() == {
-        "pending": False, "attempts": {"1": "graded"}}
+    waiting = site.client.get(f"/s/{ada}/status.json").json()
+    assert waiting == {"pending": True, "attempts": {"1": "waiting"}, "seen": waiting["seen"]}
+    # Named as seen something else, the status answers at once.
+    assert site.client.get(f"/s/{ada}/status.json?since=other").json() == waiting
+    # Named as seen the waiting state, it answers once the report is kept.
+    grading = threading.Thread(target=site.service.drain)
+    grading.start()
+    graded = site.client.get(f"/s/{ada}/status.json?since={waiting['seen']}").json()
+    grading.join()
+    assert graded["pending"] is False and graded["attempts"] == {"1": "graded"}
+    assert graded["seen"] != waiting["seen"]
     script = site.client.get("/poll.js")
     assert script.headers["content-type"].startswith("text/javascript")
 

@@ -1,11 +1,13 @@
-// The student's page while a hand-in waits or is graded: ask the page's status
-// every few seconds, and reload once nothing waits or an attempt's state changed;
+// The student's page while a hand-in waits or is graded: ask the page's status, then
+// ask again naming what was seen (the service answers once something changed, or
+// after a few seconds), and reload once nothing waits or an attempt's state changed;
 // but not under someone filling in a form: then say so, with a button to show it.
 (function () {
   "use strict";
   var live = document.getElementById("live");
   if (!live || live.dataset.pending !== "yes") { return; }
   var first = null;
+  var seen = "";
   function typing() {
     var at = document.activeElement;
     return at !== null && /^(INPUT|TEXTAREA|SELECT)$/.test(at.tagName);
@@ -21,14 +23,16 @@
     live.appendChild(show);
   }
   function look() {
-    fetch(live.dataset.status, {cache: "no-store", credentials: "same-origin"})
+    var since = seen ? "?since=" + encodeURIComponent(seen) : "";
+    fetch(live.dataset.status + since, {cache: "no-store", credentials: "same-origin"})
       .then(function (response) { return response.json(); })
       .then(function (now) {
         var states = JSON.stringify(now.attempts);
-        if (first === null) { first = states; }
+        if (first === null) { first = states; seen = now.seen || ""; }
         // Done already (perhaps before the first look), or changed since: show it.
         if (!now.pending || states !== first) { ready(); return; }
-        window.setTimeout(look, 3000);
+        // The service waited for a change: ask again at once (a pause, in case not).
+        window.setTimeout(look, 250);
       })
       .catch(function () { window.setTimeout(look, 10000); });
   }
