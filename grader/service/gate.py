@@ -77,24 +77,45 @@ class Gate:
         return self._sandbox
 
     def sandbox(self) -> Sandbox | None:
-        """The sandbox to grade in now; None while the gate is shut (``why`` says why)."""
+        """The sandbox to grade in now; None while the gate is shut (``why`` says why).
+
+        An open gate checks its image in a thread of its own, beside the grading: the
+        check asks the engine and hashes the harness, tens of milliseconds that a job
+        taken meanwhile need not wait for (a job graded as the image goes gets an error
+        report, and ``look_again`` then holds it)."""
         with self._lock:
             if not self._docker or time.monotonic() - self._looked < self.look_seconds:
                 return self._sandbox
             self._looked = time.monotonic()
-            why = self._problem()
-            if why is None and self._sandbox is None:
-                opened = grading.open_sandbox("docker", warm=self.warm)
-                why = opened.why if isinstance(opened, Unavailable) else None
-                self._sandbox = None if why else opened
-            self._say(why)
+            if self._sandbox is None:  # shut: nothing grades until it has looked
+                self._look()
+                return self._sandbox
+            threading.Thread(target=self._look_aside, daemon=True).start()
             return self._sandbox
 
     def look_again(self) -> Sandbox | None:
-        """``sandbox()`` looking now: after a run that failed for want of its sandbox."""
+        """The sandbox after looking now: after a run that failed for want of it."""
         with self._lock:
-            self._looked = -float("inf")
-        return self.sandbox()
+            if self._docker:
+                self._looked = time.monotonic()
+                self._look()
+            return self._sandbox
+
+    def _look(self) -> None:
+        """Check the engine and the image, opening or shutting the gate (locked)."""
+        why = self._problem()
+        if why is None and self._sandbox is None:
+            opened = grading.open_sandbox("docker", warm=self.warm)
+            why = opened.why if isinstance(opened, Unavailable) else None
+            self._sandbox = None if why else opened
+        self._say(why)
+
+    def _look_aside(self) -> None:
+        """An open gate's check: the lock is taken only to shut it."""
+        why = self._problem()
+        if why is not None:
+            with self._lock:
+                self._say(why)
 
     def _problem(self) -> str | None:
         """Why Docker can't grade now (no engine, the image missing or stale), or None."""
