@@ -119,20 +119,24 @@ class Poster:
         """Record the student's counted score for each line item of the exercise they
         were seen in, where it is not what was last sent: how many were recorded."""
         exercise = self.service.exercises.get(exercise_id)
+        with self.service.sessions() as session:
+            resources = list(session.scalars(
+                select(LtiResource.id).join(LtiMember, LtiMember.context_id ==
+                                            LtiResource.context_id)
+                .join(LtiUser, LtiUser.id == LtiMember.user_id)
+                .where(LtiUser.student_id == student_id,
+                       LtiResource.exercise_id == exercise_id,
+                       LtiResource.endpoint.is_not(None)).distinct()))
+        if exercise is None or not resources:  # a student no LMS knows: nothing to score
+            return 0
         counted = scores.counted(self.service.attempts(student_id, exercise_id),
                                  self.service.setting(exercise_id))
-        if exercise is None or counted is None:
+        if counted is None:
             return 0
         now = self.service.now()
         recorded = 0
         with self.service.sessions.begin() as session:
-            for resource_id in session.scalars(
-                    select(LtiResource.id).join(LtiMember, LtiMember.context_id ==
-                                                LtiResource.context_id)
-                    .join(LtiUser, LtiUser.id == LtiMember.user_id)
-                    .where(LtiUser.student_id == student_id,
-                           LtiResource.exercise_id == exercise_id,
-                           LtiResource.endpoint.is_not(None)).distinct()):
+            for resource_id in resources:
                 last = session.scalar(
                     select(LtiScorePost).where(LtiScorePost.resource_id == resource_id,
                                                LtiScorePost.student_id == student_id,
