@@ -194,8 +194,8 @@ async def open_exercise(client: httpx2.AsyncClient, secret: str) -> None:
     if page.status_code != 200 or found is None:
         raise Failed(f"the instructor's page: HTTP {page.status_code}")
     saved = await client.post(f"/i/settings/{EXERCISE}", data={
-        "csrf": found.group(1), "deadline": "", "hard_deadline": "", "late_penalty": "0",
-        "min_minutes": "0", "score_rule": "best"})
+        "csrf": found.group(1), "visible": "1", "deadline": "", "hard_deadline": "",
+        "late_penalty": "0", "min_minutes": "0", "score_rule": "best"})
     if saved.status_code != 303:
         raise Failed(f"the settings form: HTTP {saved.status_code}")
 
