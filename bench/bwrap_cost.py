@@ -83,9 +83,11 @@ def start_costs(times=21):
         if uid is not None:
             os.chown(temp, uid, uid)  # as the local sandbox does: the run's folder is the run's
         worker = [*bubblewrap.worker_prefix(f"{temp}/submission", f"{temp}/provided"), "true"]
-        commands = {"bare": ["true"],
-                    "supervisor's view": bubblewrap.supervisor_command(Path(temp), uid, ["true"]),
-                    "and the workers' in it": bubblewrap.supervisor_command(Path(temp), uid, worker)}
+        def viewed(argv):
+            return bubblewrap.supervisor_command(Path(temp), uid, argv)
+
+        commands = {"bare": ["true"], "supervisor's view": viewed(["true"]),
+                    "and the workers' in it": viewed(worker)}
         costs = {}
         for name, command in commands.items():
             samples = []

@@ -216,8 +216,10 @@ class DockerSandbox:
         with self.lock:
             found = next((c for k, c in self.ready if k == key), None)
             self.ready = [(k, c) for k, c in self.ready if c is not found]
+        # The run's own container first: warm-ups made beside it would slow it.
+        container = found if found is not None else self._started(exercise, limits)
         self.prepare(exercise, limits)
-        return found if found is not None else self._started(exercise, limits)
+        return container
 
     def prepare(self, exercise: Exercise, limits: Limits) -> None:
         """Start warming containers for this exercise and limits (with ``warm``),
