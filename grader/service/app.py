@@ -189,15 +189,17 @@ class Web:
         answer = await run_in_threadpool(pages.status, self.service, student.id)
         since = request.query_params.get("since")
         ends = time.monotonic() + STATUS_WAIT
+        # Grading hosts keep their reports from other processes: looked for every second.
+        every = 1.0 if self.service.options.broker else STATUS_WAIT
         while answer["pending"] and answer["seen"] == since and time.monotonic() < ends:
-            answer = await self.changed_status(student.id, min(ends, time.monotonic() + 1))
+            answer = await self.changed_status(student.id, min(ends, time.monotonic() + every))
         return JSONResponse(answer)
 
     async def changed_status(self, student_id: int, until: float) -> dict[str, object]:
-        """The student's status once this process keeps a report, or at ``until`` (a
-        grading host's reports are kept by another process: looked for then)."""
-        kept = self.service.reports_kept
-        while self.service.reports_kept == kept and time.monotonic() < until:
+        """The student's status once this process keeps a report of theirs, or at
+        ``until``."""
+        kept = self.service.reports_kept[student_id]
+        while self.service.reports_kept[student_id] == kept and time.monotonic() < until:
             await asyncio.sleep(STATUS_TICK)
         return await run_in_threadpool(pages.status, self.service, student_id)
 

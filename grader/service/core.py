@@ -16,6 +16,7 @@ import logging
 import shutil
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -146,9 +147,9 @@ class Service:
         # have changed): LTI's poster, which sends the new ones to the LMS.
         self.reported: Callable[[], None] = lambda: None
         self.rescored: Callable[[str], None] = lambda exercise_id: None
-        # Reports this process has kept: a student's page waiting for theirs looks again
-        # when it changes (a grading host's reports are looked for every second).
-        self.reports_kept = 0
+        # Reports this process has kept, per student: a student's page waiting for theirs
+        # looks again when their count changes (see app's status).
+        self.reports_kept: Counter[int] = Counter()
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.queue.requeue_running()
@@ -461,7 +462,7 @@ class Service:
         files: dict[str, bytes] = {}
         if attempts > MAX_ATTEMPTS:  # the earlier ones never finished: their grader died
             log.error("job %d: its grader stopped %d times", job_id, MAX_ATTEMPTS)
-            self._keep(job_id, submission.id, self._error_report(
+            self._keep(job_id, submission, self._error_report(
                 exercise, files, f"the grader stopped {MAX_ATTEMPTS} times"))
             return False
         try:
@@ -477,7 +478,7 @@ class Service:
                 return True
             made = self._error_report(
                 exercise, files, f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})")
-        self._keep(job_id, submission.id, made)
+        self._keep(job_id, submission, made)
         return False
 
     def _grade_in_sandbox(self, exercise: Exercise, files: dict[str, bytes]) -> grading.Report:
@@ -497,11 +498,11 @@ class Service:
         backend = self.sandbox.name if self.sandbox else "none"
         return grading.failed(exercise, files, why, backend, exercise.limits)
 
-    def _keep(self, job_id: int, submission_id: int, made: grading.Report) -> None:
+    def _keep(self, job_id: int, submission: Submission, made: grading.Report) -> None:
         state = "error" if made["status"] == "error" else "done"
         try:
             with self.sessions.begin() as session:
-                session.add(Report(submission_id=submission_id,
+                session.add(Report(submission_id=submission.id,
                                    grader_version=self.options.version, status=made["status"],
                                    score=made["score"], max_score=made["max_score"],
                                    body=json.dumps(made), created_at=self.now()))
@@ -509,7 +510,7 @@ class Service:
         except IntegrityError:  # this version's report is there already: keep that one
             with self.sessions.begin() as session:
                 self.queue.finish(session, job_id, state)
-        self.reports_kept += 1
+        self.reports_kept[submission.student_id] += 1
         log.info("job %d: %s", job_id, state)
         self.reported()
 
