@@ -18,9 +18,10 @@ the student's ``status.json`` (what the page's script asks to learn that its
 report is there) that shows the attempt graded. The bench asks as the page
 does: once, then naming what it saw (``since``), which the service answers
 as soon as it changed; a service that answers at once is asked again every
-``--poll`` seconds. Printed per rate: p50 and p95 of those times, the
-backlog (hand-ins handed in and not yet reported) in the window's first and
-second halves, whether it grew (the second half's mean more than one second's
+``--poll`` seconds. Printed per rate: p50 and p95 of those times and of the
+grading alone (serve's log says how long each job's took), the backlog
+(hand-ins handed in and not yet reported) in the window's first and second
+halves, whether it grew (the second half's mean more than one second's
 arrivals above the first's), and how long the last reports took after the
 last hand-in.
 
@@ -69,6 +70,7 @@ START_SECONDS = 90  # for serve to say it is ready
 STOP_SECONDS = 30  # for it to stop when asked, before it is killed
 LINK = re.compile(r"^.* <.*>: http://127\.0\.0\.1:\d+/s/([\w-]+)$", re.M)
 SECRET = re.compile(r"^instructor link.*/i/([\w-]+)$", re.M)
+GRADED = re.compile(r"job \d+: graded in ([\d.]+) s")  # serve's log, a job's grading
 WAITING = ("waiting",)  # an attempt's state on the student's page before its report
 
 
@@ -81,6 +83,7 @@ class Outcome:
     backlog: list[tuple[float, int]] = field(default_factory=list)  # (seconds in, count)
     drain: float | None = None  # seconds from the last hand-in to the last report
     late_posts: int = 0  # hand-ins the bench itself sent more than 0.1 s late
+    grading: list[float] = field(default_factory=list)  # seconds, serve's own "graded in"
     load_before: float = 0.0
 
     def count(self, table: dict[str, int], key: str) -> None:
@@ -299,6 +302,8 @@ def run_rate(rate: float, args: argparse.Namespace) -> Outcome:
                                  args.poll, args.deadline, outcome))
         finally:
             serve.stop()
+            outcome.grading = [float(seconds) for seconds in GRADED.findall(
+                serve.log.read_text(errors="replace"))]
     return outcome
 
 
@@ -324,6 +329,8 @@ def summary(outcome: Outcome, floor_times: list[float], seconds: float) -> str:
     errors = ", ".join(f"{n} {kind}" for kind, n in sorted(outcome.errors.items()))
     lines = [f"  {outcome.rate:g}/s: service {spread(outcome.feedback)}"
              f"   |   bare container {spread(floor_times)}"]
+    if outcome.grading:
+        lines[0] += f"   |   the grading alone {spread(outcome.grading)}"
     if outcome.feedback and floor_times:
         times = percentile(outcome.feedback, 0.95) / percentile(floor_times, 0.95)
         lines[0] += f"   |   p95 {times:.2f}x the floor's"

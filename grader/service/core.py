@@ -467,7 +467,10 @@ class Service:
             return False
         try:
             files = {stored.name: self.store.get(stored.sha256) for stored in submission.files}
+            started = time.monotonic()
             made = self._grade(exercise, files)
+            # Beside the hand-in's time in the log: how much of it was the grading.
+            log.info("job %d: graded in %.2f s", job_id, time.monotonic() - started)
         except Held as held:
             self.queue.hold(job_id, str(held))
             return True
