@@ -8,10 +8,15 @@ share is in ``common``; ``backend`` picks one (``grader.grading`` is how
 front ends get one).
 """
 
+from typing import TYPE_CHECKING
+
 from grader.sandbox.common import Cancelled, Run, Sandbox, SandboxUnavailable, Unavailable, tar
 
+if TYPE_CHECKING:
+    from grader.exercises import Exercise, Limits
+
 __all__ = ["Cancelled", "Run", "Sandbox", "SandboxUnavailable", "Unavailable", "backend",
-           "close", "local_is_boundary", "tar"]
+           "close", "local_is_boundary", "prepare", "tar"]
 
 
 def local_is_boundary() -> bool:
@@ -57,6 +62,12 @@ def backend(name: str, warm: int = 0) -> Sandbox:
         return _docker(warm)
     except SandboxUnavailable as exc:
         return Unavailable(name, str(exc))
+
+
+def prepare(chosen: Sandbox, exercise: "Exercise", limits: "Limits") -> None:
+    """Make ready ahead of a run of ``exercise`` what a backend can (the Docker
+    sandbox's warm containers, started while a queued job waits its turn)."""
+    getattr(chosen, "prepare", lambda *_: None)(exercise, limits)
 
 
 def close(chosen: Sandbox) -> None:

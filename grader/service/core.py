@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from grader import __version__, catalog, exercises, grading, image, intake
+from grader import sandbox as sandboxes
 from grader.exercises import Exercise
 from grader.sandbox import Sandbox
 from grader.service import db, fair, overrides, roster, store, tokens
@@ -421,6 +422,9 @@ class Service:
             log.info("submission %d replaces %s, which waited ungraded", submission_id,
                      ", ".join(map(str, replaced)))
         self.queued([job_id])
+        if self.gate and self.gate.current:  # its container starts while the job waits
+            exercise = self.exercises[exercise_id]
+            sandboxes.prepare(self.gate.current, exercise, exercise.limits)
         return submission_id
 
     def _check_quota(self, student_id: int, files: dict[str, bytes]) -> None:

@@ -283,3 +283,26 @@ def test_a_docker_gate_keeps_a_container_ready_per_grading_slot_and_leaves_none(
     left = {container.id for container in docker_client.containers.list(
         all=True, ignore_removed=True)}
     assert not left & set(ready)
+
+
+def test_a_hand_in_starts_its_exercises_container_while_it_waits_its_turn(docker_client,
+                                                                           tmp_path):
+    """Queued, not yet graded: the gate's sandbox is already making containers for
+    that exercise and its limits, so the job's wait covers the engine's start-up."""
+    from grader.service.core import Service
+    from tests.service.conftest import Clock
+
+    clock = Clock()
+    service = Service(Options(data=tmp_path / "data", sandbox="docker", workers=2), now=clock)
+    site = Site(service, clock)
+    try:
+        token, = site.enrol(("Ada", "ada@example.edu"))
+        assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
+        assert service.queue.counts()["done"] == 0  # not graded: nothing has drained it
+        chosen = service.gate.current
+        until(lambda: len(chosen.ready) == 2, 120, "containers ready for the queued job")
+        helpers = exercises.load("helpers")
+        assert {key for key, _ in chosen.ready} == {(helpers.id, helpers.limits)}
+    finally:
+        service.gate.close()
+        service.engine.dispose()
