@@ -7,6 +7,7 @@ why and how to fix it. Once the image is there, the waiting jobs are graded.
 Only ``--sandbox local`` grades locally.
 """
 
+import contextlib
 import json
 import re
 import shutil
@@ -259,26 +260,34 @@ def test_a_grading_host_without_its_image_refuses_saying_why_and_grades_once_it_
     assert (job.state, job.attempts) == ("done", 1)
 
 
-def test_a_docker_gate_keeps_a_container_ready_per_grading_slot_and_leaves_none(
-        docker_client, tmp_path):
-    """Containers started ahead of need, one per slot (``--workers``), each for one
-    submission; closing the gate, as serve and a host do when they stop, removes them."""
-    from grader.service.core import Service
+@contextlib.contextmanager
+def docker_service(tmp_path: Path) -> Iterator[tuple[core.Service, Site]]:
+    """A service grading in Docker with two slots, and its site, where Ada has just
+    handed in the full-marks file; its gate closed and its engine let go after."""
     from tests.service.conftest import Clock
 
     clock = Clock()
-    service = Service(Options(data=tmp_path / "data", sandbox="docker", workers=2), now=clock)
+    service = core.Service(Options(data=tmp_path / "data", sandbox="docker", workers=2),
+                           now=clock)
     site = Site(service, clock)
     try:
         token, = site.enrol(("Ada", "ada@example.edu"))
         assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
+        yield service, site
+    finally:
+        service.gate.close()
+        service.engine.dispose()
+
+
+def test_a_docker_gate_keeps_a_container_ready_per_grading_slot_and_leaves_none(
+        docker_client, tmp_path):
+    """Containers started ahead of need, one per slot (``--workers``), each for one
+    submission; closing the gate, as serve and a host do when they stop, removes them."""
+    with docker_service(tmp_path) as (service, _):
         assert service.drain() == 1 and service.queue.counts()["done"] == 1
         chosen = service.gate.current
         until(lambda: len(chosen.ready) == 2, 120, "a container ready for each slot")
         ready = [container.id for _, container in chosen.ready]
-    finally:
-        service.gate.close()
-        service.engine.dispose()
     # Others' containers on this engine may go while they are listed.
     left = {container.id for container in docker_client.containers.list(
         all=True, ignore_removed=True)}
@@ -289,20 +298,9 @@ def test_a_hand_in_starts_its_exercises_container_while_it_waits_its_turn(docker
                                                                            tmp_path):
     """Queued, not yet graded: the gate's sandbox is already making containers for
     that exercise and its limits, so the job's wait covers the engine's start-up."""
-    from grader.service.core import Service
-    from tests.service.conftest import Clock
-
-    clock = Clock()
-    service = Service(Options(data=tmp_path / "data", sandbox="docker", workers=2), now=clock)
-    site = Site(service, clock)
-    try:
-        token, = site.enrol(("Ada", "ada@example.edu"))
-        assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
+    with docker_service(tmp_path) as (service, _):
         assert service.queue.counts()["done"] == 0  # not graded: nothing has drained it
         chosen = service.gate.current
         until(lambda: len(chosen.ready) == 2, 120, "containers ready for the queued job")
         helpers = exercises.load("helpers")
         assert {key for key, _ in chosen.ready} == {(helpers.id, helpers.limits)}
-    finally:
-        service.gate.close()
-        service.engine.dispose()
