@@ -58,10 +58,12 @@ def _made_validator() -> Any:
     return kind(schema(), format_checker=jsonschema.FormatChecker())
 
 
+@cache
 def ready() -> None:
-    """Make the validator now (its import and schema check take as long as a
-    container's creation), so that ``validate`` later finds it made."""
-    _validator()
+    """Start making the validator, once a process, in a thread of its own (its
+    import and schema check take as long as a container's creation): a grading
+    asks while its sandbox runs, so that ``validate`` later finds it made."""
+    threading.Thread(target=_validator, daemon=True).start()
 
 
 def validate(report: Report) -> Report:

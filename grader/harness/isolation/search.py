@@ -10,6 +10,7 @@ being the reference: what the student's code does when the grader stands in
 for the other function (see the worker's stand-ins).
 """
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -205,12 +206,7 @@ class Values(Search):
         return self._known[key]
 
 
-# By the game's id: each Values holds its game, so no other object takes the id.
-_VALUES: dict[int, Values] = {}
-
-
+@functools.cache  # a game is its module: one Values a game
 def values(game: Game) -> Values:
     """``game``'s memoised reference values, shared by a run's checks."""
-    if id(game) not in _VALUES:
-        _VALUES[id(game)] = Values(game)
-    return _VALUES[id(game)]
+    return Values(game)
