@@ -4,7 +4,8 @@ The page is loaded from a file:// URL; Chromium prints the DOM it built or
 writes a screenshot, then quits. A test that needs it takes the ``chromium``
 fixture of conftest.py, which skips loudly (or fails under CI) without one.
 ``driven`` is Chromium driven by selenium, for pages used as a person uses
-them, and ``accessible`` has axe-core check such a page against WCAG 2.1 A and AA.
+them, ``gone`` waits for the page an element was on to be replaced, and
+``accessible`` has axe-core check such a page against WCAG 2.1 A and AA.
 """
 
 import os
@@ -128,6 +129,30 @@ def driven(chromium_path, chromedriver, home):
         yield chrome
     finally:
         chrome.quit()
+
+
+def gone(driver, element, timeout=30):
+    """Wait until the page ``element`` was on has been replaced by the next one.
+
+    selenium's ``staleness_of`` only knows the stale-element error; while the next
+    page is loading, chromedriver may instead answer that the node "does not belong
+    to the document", which says the same thing and is taken as such here.
+    """
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def replaced(_):
+        try:
+            element.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in (error.msg or ""):
+                return True
+            raise
+        return False
+
+    WebDriverWait(driver, timeout).until(replaced)
 
 
 def accessible(driver):

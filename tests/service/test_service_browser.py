@@ -183,7 +183,7 @@ def attempts(driver: WebDriver) -> list[WebElement]:
 def follow(driver: WebDriver, element: WebElement) -> None:
     """Clicks a link or button and waits until the page it was on is gone."""
     element.click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(element))
+    browser.gone(driver, element)
 
 
 def hand_in(driver: WebDriver, link: str, path: Path) -> None:
@@ -375,7 +375,7 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     button = driver.find_element(By.ID, "request-text").find_element(
         By.XPATH, "./ancestor::form//button")
     button.send_keys(Keys.ENTER)
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(button))
+    browser.gone(driver, button)
     assert "sent to your instructor" in words(driver.find_element(By.CSS_SELECTOR, "p.saved"))
     shot(driver, "12-student-regrade-request")
 
@@ -445,7 +445,7 @@ def test_a_report_ready_while_someone_types_is_offered_not_forced(driver: WebDri
         assert note.get_attribute("value") == "half a sentence"  # the page stayed
         status.write_text(json.dumps({"pending": True, "attempts": {"1": "graded"}}))
         show.send_keys(Keys.ENTER)
-        WebDriverWait(driver, 30).until(expected_conditions.staleness_of(show))
+        browser.gone(driver, show)
     finally:
         server.shutdown()
         server.server_close()

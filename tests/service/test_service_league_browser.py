@@ -17,8 +17,6 @@ import pytest
 from conftest import ROOT, skip_loudly
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 from grader.match import handin
 from grader.sandbox import local
@@ -78,7 +76,7 @@ def follow(driver: WebDriver, css: str) -> None:
     """Clicks the element and waits for the next page."""
     element = driver.find_element(By.CSS_SELECTOR, css)
     element.click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(element))
+    browser.gone(driver, element)
 
 
 def test_the_league_in_a_browser(served, driver: WebDriver, tmp_path: Path) -> None:
