@@ -291,12 +291,22 @@ def cmd_image(args: argparse.Namespace) -> int:
         else:
             built, seconds = image.build(client, base=args.base, tag=tag, force=args.force)
             print(f"built {tag} ({built.short_id}) in {seconds:.0f} s")
+        _code_volumes(client, tag)
         _other_images(client, tag, args.prune)
     except (image.WheelhouseError, image.BuildFailed) as exc:  # says why and what to do
         raise UsageError(str(exc)) from None
     except DockerException as exc:  # a --tag the engine refuses, an engine that fails
         raise UsageError(f"the Docker engine refused: {image.said(exc)}") from None
     return 0
+
+
+def _code_volumes(client: "DockerClient", tag: str) -> None:
+    """Say which of the image's folders its code volumes serve (made now if need be)."""
+    from grader.sandbox import docker_code
+
+    folders = docker_code.ensure(client, tag)
+    print(f"its Python folders are served from volumes: {', '.join(folders)}" if folders else
+          "its code volumes could not be made: its containers read the image's layers")
 
 
 def _other_images(client: "DockerClient", tag: str, prune: bool) -> None:
@@ -313,6 +323,9 @@ def _other_images(client: "DockerClient", tag: str, prune: bool) -> None:
           + "".join(f"\n  {name}" for name in removed))
     for why in kept:
         print(f"kept {why}")
+    from grader.sandbox import docker_code
+
+    print(f"removed {docker_code.prune(client)} code volume(s) of images no longer here")
 
 
 def cmd_gradescope_package(args: argparse.Namespace) -> int:

@@ -270,14 +270,19 @@ def _build_failure(exc: "BuildError", tag: str, base: str) -> str:
     return BAD_BUILD.format(tag=tag, base=base, step=f"`{step}`", error=said(exc))
 
 
+def cache_folder() -> Path:
+    """This user's cache folder for the grader (its lock files), made if need be."""
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "minimax-grader"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 @contextmanager
 def one_build_at_a_time(say: Callable[[str], object]) -> Iterator[bool]:
     """Held for a whole build, so that two builds on this machine (a test session
     beside a user's, two terminals) don't both make the base and tag over each
     other. Yields whether it had to wait for another build."""
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "minimax-grader"
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "image-build.lock", "w") as lock:
+    with open(cache_folder() / "image-build.lock", "w") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -295,13 +300,17 @@ def build(client: "DockerClient", base: str = "auto", tag: str | None = None,
 
     Unless ``force``, an image that another build made up to date while this
     one waited for it is taken as it is. ``tag``: this checkout's by default."""
+    from grader.sandbox import docker_code
+
     tag = tag or default_tag()
     started = time.monotonic()
     with one_build_at_a_time(say) as waited:
         if waited and not force and base == "auto" and not problem(client, tag):
             say(f"the other build made {tag}, up to date")
             return client.images.get(tag), time.monotonic() - started
-        return _build(client, base, tag, say), time.monotonic() - started
+        built = _build(client, base, tag, say)
+    docker_code.ensure(client, tag)  # now, rather than beside the first gradings
+    return built, time.monotonic() - started
 
 
 def _build(client: "DockerClient", base: str, tag: str, say: Callable[[str], object]) -> "Image":

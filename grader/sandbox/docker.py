@@ -20,6 +20,7 @@ from grader.contracts.events import RESULTS_CAP
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
+from grader.sandbox import docker_code
 from grader.sandbox.common import (
     LOG_CAP,
     Cancelled,
@@ -35,6 +36,7 @@ from grader.sandbox.common import (
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
     from docker import DockerClient
     from docker.models.containers import Container
+    from docker.types import Mount
 
 T = TypeVar("T")
 
@@ -95,6 +97,11 @@ def host_config(limits: Limits) -> dict[str, Any]:
 
 def _owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def labels() -> dict[str, str]:
+    """The labels of this process's containers: ``sweep`` removes them once it has ended."""
+    return {LABEL: "1", f"{LABEL}.owner": _owner()}
 
 
 def sweep(client: "DockerClient") -> int:
@@ -173,6 +180,7 @@ class DockerSandbox:
         self.making: collections.Counter[tuple[str, Limits]] = collections.Counter()
         self.used: dict[tuple[str, Limits], float] = {}  # key -> when last wanted
         self.warming: list[threading.Thread] = []  # warm-ups that may still create one
+        self.code: list[Mount] = []  # the image's code volumes, once they are whole
         self.closed = False
         self.lock = threading.Lock()
 
@@ -201,14 +209,20 @@ class DockerSandbox:
         # name, whose imports the supervisor makes while the job is on its way.
         container = self.client.containers.create(
             self.image, command=[str(WORK), _suite(exercise)],
-            labels={LABEL: "1", f"{LABEL}.owner": _owner(), f"{LABEL}.exercise": exercise.id},
-            **host_config(limits))
+            labels={**labels(), f"{LABEL}.exercise": exercise.id},
+            mounts=self._code(), **host_config(limits))
         try:
             container.start()
         except BaseException:
             _remove(container)
             raise
         return container
+
+    def _code(self) -> list["Mount"]:
+        """The image's code volumes (see ``docker_code``), asked for until they are there."""
+        if not self.code:
+            self.code = docker_code.mounts(self.client, self.image)
+        return self.code
 
     def _container(self, exercise: Exercise, limits: Limits) -> "Container":
         """A started container for this run: a warm one if there is one, else a new one."""
