@@ -158,7 +158,9 @@ def main() -> None:
     finally:
         code = supervisor.wait()
         spawner.kill_all()
-    sys.exit(code)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)  # the container ends with it: no interpreter teardown to wait for
 
 
 if __name__ == "__main__":
