@@ -1,6 +1,6 @@
 """What a grading costs beside its floor, side by side in one run (issue 29's goals 1 to 3).
 
-    python bench/grading_cost.py [--runs R] [--batch N] [--goal 1 2 3] [--image TAG ...]
+    python bench/grading_cost.py [--runs R] [--batch N] [--goal 1 2 3] [--image TAG ...] [--layers]
 
 The floor of a grading is what it can't do without: a fresh container of
 the grading image (a bare ``docker run --rm``) and the work of the checks,
@@ -20,9 +20,10 @@ the suite asks of it (every position, every depth, every budget of the clock).
    ``game_exercises.py`` measures it).
 
 Each ``--image`` (by default the checkout's) is graded in turn, in the same
-run, to compare two versions of the harness. Times are medians of R runs;
-the ratios are the goals' (each at most 1.5; local 2). The machine's load
-counts: run it on a quiet machine.
+run, to compare two versions of the harness; with ``--layers``, each also
+without its code volumes (its containers read the image's layers). Times
+are medians of R runs; the ratios are the goals' (each at most 1.5; local
+2). The machine's load counts: run it on a quiet machine.
 """
 
 import argparse
@@ -91,7 +92,7 @@ def _command_line(exercise, tag):
 
 @dataclass
 class Image:
-    tag: str
+    label: str  # the tag, and "(layers)" where it is graded without its code volumes
     docker: DockerSandbox
     bare: float = 0.0  # seconds of a bare container of it
 
@@ -99,12 +100,12 @@ class Image:
 def _interleaved(images, runs, measure):
     """{tag: median seconds of ``measure(image)``}, the images taken in turn in
     each run, so that a load that comes and goes weighs on each alike."""
-    samples = {image.tag: [] for image in images}
+    samples = {image.label: [] for image in images}
     for _ in range(runs):
         for image_ in images:
             started = time.perf_counter()
             measure(image_)
-            samples[image_.tag].append(time.perf_counter() - started)
+            samples[image_.label].append(time.perf_counter() - started)
     return {tag: statistics.median(seconds) for tag, seconds in samples.items()}
 
 
@@ -122,12 +123,13 @@ def one(images, runs, own):
     graded = _interleaved(images, runs, lambda i: _full_marks(exercise, exercise.solution,
                                                                 i.docker))
     for image_ in images:
-        _ratio(f"docker {image_.tag}", graded[image_.tag], image_.bare + work,
+        _ratio(f"docker {image_.label}", graded[image_.label], image_.bare + work,
                "bare container + work")
     if own:
-        by_hand = _interleaved(images, runs, lambda i: _command_line(exercise, i.tag))
-        for image_ in images:
-            _ratio(f"minimax-grader grade, docker {image_.tag}", by_hand[image_.tag],
+        served = [i for i in images if i.docker.code_volumes]  # as the command line grades
+        by_hand = _interleaved(served, runs, lambda i: _command_line(exercise, i.docker.image))
+        for image_ in served:
+            _ratio(f"minimax-grader grade, docker {image_.label}", by_hand[image_.label],
                    image_.bare + work, "bare container + work")
     local = _seconds(lambda: _full_marks(exercise, exercise.solution, LocalSandbox()), runs)
     _ratio("local sandbox", local, work, "work")
@@ -164,14 +166,15 @@ def many(client, images, n):
     with tempfile.TemporaryDirectory(prefix="minimax-grader-bench-") as root:
         folders = _distinct(Path(root), n)
         for image_ in images:
-            floor = _bare_containers(image_.tag, n, cores) + n * work / cores
-            docker = DockerSandbox(client, image=image_.tag, warm=cores)
+            floor = _bare_containers(image_.docker.image, n, cores) + n * work / cores
+            docker = DockerSandbox(client, image=image_.docker.image, warm=cores,
+                                   code_volumes=image_.docker.code_volumes)
             started = time.perf_counter()
             with ThreadPoolExecutor(cores) as pool:
                 list(pool.map(lambda f, d=docker: _full_marks(exercise, f, d), folders))
             seconds = time.perf_counter() - started
             docker.close()
-            _ratio(f"docker {image_.tag} ({n / seconds:.2f} a second)", seconds, floor,
+            _ratio(f"docker {image_.label} ({n / seconds:.2f} a second)", seconds, floor,
                    f"{n} bare containers {cores} at once + the checks' work")
 
 
@@ -184,7 +187,7 @@ def games(images, runs):
         graded = _interleaved(images, runs, lambda i, e=exercise: _full_marks(e, e.solution,
                                                                               i.docker))
         for image_ in images:
-            _ratio(f"{name}, docker {image_.tag}", graded[image_.tag], image_.bare + search,
+            _ratio(f"{name}, docker {image_.label}", graded[image_.label], image_.bare + search,
                    f"bare container + the reference's search {search:.2f} s")
 
 
@@ -195,6 +198,8 @@ def main():
     parser.add_argument("--goal", type=int, nargs="+", choices=(1, 2, 3), default=[1, 2, 3])
     parser.add_argument("--image", action="append",
                         help="grading image to measure (repeatable; the checkout's by default)")
+    parser.add_argument("--layers", action="store_true",
+                        help="also grade each image reading its layers, without its code volumes")
     args = parser.parse_args()
     client = image.connect()
     tags = args.image or [image.default_tag()]
@@ -204,11 +209,14 @@ def main():
     if why:
         raise SystemExit(why)
     images = [Image(tag, DockerSandbox(client, image=tag)) for tag in tags]
+    if args.layers:
+        images += [Image(f"{tag} (layers)", DockerSandbox(client, image=tag, code_volumes=False))
+                   for tag in tags]
     bare = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
-        bare_run(i.tag), check=True, stdout=subprocess.DEVNULL))
+        bare_run(i.docker.image), check=True, stdout=subprocess.DEVNULL))
     for image_ in images:
-        image_.bare = bare[image_.tag]
-        print(f"a bare container of {image_.tag}: {image_.bare:.2f} s")
+        image_.bare = bare[image_.label]
+        print(f"a bare container of {image_.label}: {image_.bare:.2f} s")
     if 1 in args.goal:
         one(images, args.runs, own=not args.image)
     if 2 in args.goal:

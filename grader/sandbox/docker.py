@@ -171,10 +171,12 @@ class DockerSandbox:
 
     name = "docker"
 
-    def __init__(self, client: "DockerClient", image: str | None = None, warm: int = 0) -> None:
+    def __init__(self, client: "DockerClient", image: str | None = None, warm: int = 0,
+                 code_volumes: bool = True) -> None:
         self.client = client
         self.image = image or default_tag()
         self.warm = warm
+        self.code_volumes = code_volumes  # False: the image's layers only (to compare)
         # (key, container) started and waiting for a job
         self.ready: list[tuple[tuple[str, Limits], Container]] = []
         self.making: collections.Counter[tuple[str, Limits]] = collections.Counter()
@@ -220,7 +222,7 @@ class DockerSandbox:
 
     def _code(self) -> list["Mount"]:
         """The image's code volumes (see ``docker_code``), asked for until they are there."""
-        if not self.code:
+        if not self.code and self.code_volumes:
             self.code = docker_code.mounts(self.client, self.image)
         return self.code
 
