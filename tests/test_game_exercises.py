@@ -13,7 +13,9 @@ from grader import solutions
 from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
 from grader.games.tictactoe import rules as tictactoe_rules
-from grader.harness.isolation.search import Search, values
+from grader.harness.isolation.known import known
+from grader.harness.isolation.reference import values
+from grader.harness.isolation.search import Search
 from grader.harness.judging.fingerprints import fingerprint
 from grader.harness.nim.search import Negamax, NegamaxFlaws
 from grader.harness.tictactoe import search
@@ -53,14 +55,46 @@ def test_the_memoised_trees_are_those_a_search_walks(alpha_beta):
         assert run.after == board
 
 
+def _plain(game):
+    """The reference search on the game itself, not on its kept positions."""
+    plain = Search(game=game)
+    plain.game = game
+    return plain
+
+
 @pytest.mark.parametrize("game", [isolation, kayles], ids=["isolation", "kayles"])
-def test_the_memoised_values_choose_the_moves_a_plain_search_does(game):
-    """The reference's moves for alpha-beta and iterative deepening, read off
-    values memoised by position, depth and side, are plain minimax's."""
-    for state, _ in unfinished(game)[::5]:
-        for depth in range(1, 5):
-            assert values(game).best_moves(state, depth) == \
-                Search(game=game).best_moves(state, depth)
+def test_the_kept_positions_are_the_game_s(game):
+    kept = known(game)
+    for state, _ in game.positions():
+        assert kept.legal_moves(state) == game.legal_moves(state)
+        assert (kept.terminal(state), kept.label(state), kept.key(state)) == \
+            (game.terminal(state), game.label(state), game.key(state))
+        for move in game.legal_moves(state):
+            child = kept.play(state, move)
+            assert kept.key(child) == game.key(game.play(state, move))
+            assert kept.play(state, move) is child  # played once
+
+
+@pytest.mark.parametrize("game", [isolation, kayles], ids=["isolation", "kayles"])
+def test_the_reference_answers_as_a_plain_search_does(game):
+    """Its values, moves and terminal tests (in the same order), worked out
+    once a position and depth, and its moves by a pruned search, are plain
+    minimax's, at every depth and to the end of the game."""
+    reference = values(game)
+    cases = [(state, depth) for state, _ in unfinished(game)[::3]
+             for depth in (None, 0, 1, 2, 3, 4, 5, 6)]
+    cases += [(state, depth) for state, _ in game.larger("depth") for depth in (1, 2, 3)]
+    cases += [(state, None) for state, _ in game.larger("decision")]
+    for state, depth in cases:
+        calls, moves = _plain(game).decision(state, depth)
+        assert reference.decision(state, depth) == (calls, moves)
+        assert list(reference.decision(state, depth)[0]) == list(calls)
+    for state, _ in game.positions()[::2]:  # finished ones too: the helpers ask there
+        for depth in (None, 0, 1, 3):
+            for name in ("min_value", "max_value"):
+                value = getattr(_plain(game), name)(state, depth)
+                assert getattr(reference, name)(state, depth) == value
+                assert type(getattr(reference, name)(state, depth)) is type(value)
 
 
 def _negamax(case):

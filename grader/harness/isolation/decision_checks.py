@@ -15,7 +15,9 @@ from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
 from grader.harness.isolation import trees
 from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.search import Flaws, Search, Stuck, values
+from grader.harness.isolation.known import known
+from grader.harness.isolation.reference import values
+from grader.harness.isolation.search import Flaws, Search, Stuck
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import Answer, SearchProbe
@@ -64,12 +66,13 @@ def _reference(decider: Decider, state: State, depth: int | None) -> Decision:
     """The reference decision on ``state``: (terminal tests, best moves: all
     that minimax rates best). The moves and the counts are checked on the
     same positions: search once."""
-    key = (decider.function, decider.game.key(state), depth)
+    key = (decider.function, known(decider.game).key(state), depth)
     if key not in _REFERENCE:
+        reference = values(decider.game)
         if decider.search is Search:
-            calls, best = Search(game=decider.game).decision(state, depth)
+            calls, best = reference.decision(state, depth)
         else:  # the moves by plain minimax, the calls by the decider's own search
-            best = values(decider.game).best_moves(state, depth)
+            best = reference.best_moves(state, depth)
             calls = decider.search(None, decider.game).decision(state, depth)[0]
         _REFERENCE[key] = calls, best
     return _REFERENCE[key]
@@ -147,7 +150,7 @@ def _random_player(observation: Observation) -> float:
 
 
 def _best_score(decider: Decider, observation: Observation) -> float:
-    return max(Search(game=decider.game).scores(observation.state, _depth(observation)).values())
+    return max(values(decider.game).scores(observation.state, _depth(observation)).values())
 
 
 def _child_values(probe: SearchProbe, bad: list[Observation]

@@ -17,6 +17,7 @@ from itertools import accumulate
 from grader.contracts.protocol import Tested
 from grader.games import Game, State, isolation, tree
 from grader.harness.isolation.alphabeta import AlphaBeta
+from grader.harness.isolation.known import known
 
 MOST_THRESHOLD = 20
 THRESHOLDS = (1, 10, MOST_THRESHOLD)  # the thresholds a model is tried with
@@ -127,7 +128,7 @@ _DEPTH_CALLS: dict[tuple[object, object, int], Tested] = {}
 
 def depth_calls(state: State, depth: int, game: Game = isolation) -> Tested:
     """The terminal tests of the reference alpha-beta at ``depth``."""
-    at = (game, game.key(state), depth)
+    at = (game, known(game).key(state), depth)  # the suite's positions: their keys kept
     if at not in _DEPTH_CALLS:
         _DEPTH_CALLS[at] = AlphaBeta(None, game).decision(state, depth)[0]
     return _DEPTH_CALLS[at]

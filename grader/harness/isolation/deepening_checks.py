@@ -15,7 +15,8 @@ from grader.games import Game, Path, State, tree
 from grader.harness.isolation import deepening, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.deepening import Deepened, DeepFlaws
-from grader.harness.isolation.search import Search, values
+from grader.harness.isolation.reference import values
+from grader.harness.isolation.search import Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import SearchProbe

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from grader.games import Path, State
+from grader.harness.isolation.reference import values
 from grader.harness.isolation.search import Search, Stuck
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
@@ -84,7 +85,7 @@ def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
     """The student's ``name`` ("min_value" or "max_value") is the reference's on
     every position; a wrong one is diagnosed by the models of known mistakes."""
     game = probe.game
-    expected: Callable[[State], Any] = getattr(Search(game=game), name)
+    expected: Callable[[State], Any] = getattr(values(game), name)
     ask, called = _ask_alone(probe, name, positions)
     observations = checks.collect(
         positions, ask, lambda s, answer: _is_number(answer) and answer == expected(s),

@@ -10,13 +10,13 @@ being the reference: what the student's code does when the grader stands in
 for the other function (see the worker's stand-ins).
 """
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import Any
 
 from grader.contracts.protocol import Tested
 from grader.games import Game, State, isolation
+from grader.harness.isolation.known import known
 
 NUMBERS = (int, float)
 
@@ -78,13 +78,14 @@ class Search:
     positions of the ``terminal_test`` calls made since the last :meth:`reset`
     (as the student's are reported: ``protocol.Tested``), ``entered``
     the calls of the function that ``only`` leaves right (the grader's
-    stand-in, in the student's place).
+    stand-in, in the student's place). It plays ``game`` with its positions
+    kept (``known``): every search of a run visits the same ones.
     """
 
     def __init__(self, flaws: Flaws | None = NO_FLAWS, game: Game = isolation) -> None:
         self.flaws = flaws or NO_FLAWS
         self._right = type(self.flaws)()  # the other function's flaws: none
-        self.game = game
+        self.game = known(game)
         self.reset()
 
     def reset(self) -> None:
@@ -161,10 +162,14 @@ class Search:
     def scores(self, state: State, depth: int | None = None
                ) -> dict[tuple[int, int], int | float]:
         """The score of each of the root's moves, as the decision sees them."""
-        child_depth = depth if self.flaws.root_off_by_one or depth is None else depth - 1
+        child_depth = self._root_depth(depth)
         score = self.max_value if self.flaws.decision_uses_max else self.min_value
         return {m: number(score(self.game.play(state, m), child_depth))
                 for m in self.game.legal_moves(state)}
+
+    def _root_depth(self, depth: int | None) -> int | None:
+        """The depth the decision searches the root's children with."""
+        return depth if self.flaws.root_off_by_one or depth is None else depth - 1
 
     def best_moves(self, state: State, depth: int | None = None) -> set[tuple[int, int]]:
         """Every move a correct decision may return (ties are all allowed)."""
@@ -186,27 +191,3 @@ class Search:
             return getattr(self, name)(state, *depth)
         except Stuck:
             return Stuck
-
-
-class Values(Search):
-    """The reference's values, each worked out once by position, depth and
-    side: for the moves a decision may choose, where another search's
-    terminal tests are the ones counted (its own ``calls`` miss the
-    positions met again)."""
-
-    def __init__(self, game: Game = isolation) -> None:
-        super().__init__(game=game)
-        self._known: dict[tuple[Any, int | None, bool], int | float | None] = {}
-
-    def _node(self, state: State, depth: int | None, minimising: bool
-              ) -> int | float | None:
-        key = (self.game.key(state), depth, minimising)
-        if key not in self._known:
-            self._known[key] = super()._node(state, depth, minimising)
-        return self._known[key]
-
-
-@functools.cache  # a game is its module: one Values a game
-def values(game: Game) -> Values:
-    """``game``'s memoised reference values, shared by a run's checks."""
-    return Values(game)
