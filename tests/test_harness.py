@@ -21,6 +21,7 @@ from grader.harness.runtime.student import (
     Raised,
     Student,
     WorkerDied,
+    call_step,
 )
 from grader.harness.runtime.zygote import ForkSpawner
 
@@ -60,6 +61,20 @@ def helper(state):
 
 def gen(state):
     yield from state.get_legal_moves()
+
+class Lab:
+    def __init__(self):
+        self.current_state = None
+
+    def __repr__(self):
+        return "Lab()"
+
+    def read(self):
+        return self.current_state
+
+class Broken:
+    def __init__(self):
+        raise ValueError("no lab today")
 '''
 
 
@@ -125,6 +140,21 @@ def test_a_raised_error_shows_the_student_frames_only(student):
 def test_a_missing_function_is_named(student):
     with pytest.raises(Missing, match="no function or class named nothing_here"):
         student.call(("module", "code"), "nothing_here", deadline=soon())
+
+
+@pytest.mark.parametrize("make, name", [("Lab", "read"), ("Nowhere", "read"),
+                                        ("Broken", "read"), ("Lab", "absent")])
+def test_a_step_that_makes_its_object_answers_as_the_two_calls_would(student, make, name):
+    """A call on an object made in the same step (the lab's Game) gives the
+    value, or the fault with its words, of a chain that makes it, then calls."""
+    setup = {"current_state": [1, 2]}
+    one = call_step(("module", "code"), name, make=make, setup=setup)
+    two = [call_step(("module", "code"), make), call_step(("step", 0), name, setup=setup)]
+    [(merged, fault), (chained, chain_fault)] = student.run([[one], two], soon)
+    if fault is None:
+        assert chain_fault is None and merged[0]["value"] == chained[1]["value"] == [1, 2]
+    else:
+        assert (type(fault), str(fault)) == (type(chain_fault), str(chain_fault))
 
 
 def test_output_is_captured_and_capped(student):

@@ -216,9 +216,12 @@ def self_import_text(name: str, line: str, provided: list[str]) -> str:
 def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
               keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False,
               most: int | None = None, setup: dict[str, object] | None = None,
-              read: Iterable[str] = (), root: str | None = None) -> Step:
+              read: Iterable[str] = (), root: str | None = None, make: str | None = None
+              ) -> Step:
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
-    ("handle", number) or the value of an earlier step of the chain ("step", index).
+    ("handle", number) or the value of an earlier step of the chain ("step", index);
+    with ``make``, on a new object of ``target``'s class of that name, made
+    without arguments for this call alone (a chain of the two calls in one step).
 
     During the call the module ``count_in`` gets its game's counting stand-ins
     (terminal_test; is_end on its Game class) and, for the functions named in
@@ -237,7 +240,7 @@ def call_step(target: Target, name: str, *args: object, count_in: str | None = N
     return {"op": "call", "target": list(target), "name": name, "args": list(args),
             "count_in": count_in, "keep": keep, "trusted": trusted,
             "depth_limited": depth_limited, "most": most, "setup": setup or {},
-            "read": list(read), "root": root}
+            "read": list(read), "root": root, "make": make}
 
 
 def grant(chains: Iterable[Sequence[Step]]) -> frozenset[str]:
@@ -250,7 +253,7 @@ def grant(chains: Iterable[Sequence[Step]]) -> frozenset[str]:
         for step in chain:
             if step["op"] != "call":
                 continue
-            called.add(step["name"])
+            called.update(name for name in (step["name"], step.get("make")) if name)
             if step.get("count_in"):
                 granted.update(["counted", *step["trusted"]])
             # an OutOfTurn ends its chain here, where the worker goes on
@@ -547,11 +550,12 @@ class Student:
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
-            origin = self._origin(step["target"], chain, replies)
+            origin = self._origin(step, chain, replies, reply, doing)
             raise (NotAState if origin else Missing)(
                 _missing_text(str(reply["missing"])[:protocol.MAX_TEXT], reply.get("on"), origin))
         if "raised" in reply:
-            raise self._raised(name or "your code", reply["raised"])
+            maker = step.get("make") if reply.get("making") is True else None
+            raise self._raised(maker or name or "your code", reply["raised"])
         if "bad_request" in reply:
             self._interfered(doing, f"the worker refused a request: {reply['bad_request']!r:.200}")
         if step["op"] == "call":
@@ -670,9 +674,16 @@ class Student:
         self.stop()  # what else the worker answers can't be believed either
         raise ChangedGrader(", ".join(dict.fromkeys(what)), doing)
 
-    def _origin(self, target: list[Any], chain: list[Step], replies: list[Reply]) -> str | None:
+    def _origin(self, step: Step, chain: list[Step], replies: list[Reply], reply: Reply,
+                doing: str) -> str | None:
         """Which call made the object a step was called on, as the student wrote it."""
-        kind, where = target
+        if step.get("make") and "made" in reply:  # made in the step, as the reply shows it
+            try:
+                made = protocol.decode(reply["made"])
+            except protocol.BadMessage as exc:
+                self._interfered(doing, f"an unreadable answer from {step['make']}: {exc}")
+            return _returned({"name": step["make"]}, made)
+        kind, where = step["target"]
         if kind == "step" and where < len(replies) and chain[where]["op"] == "call":
             return _returned(chain[where], replies[where]["value"])
         return self.origins.get(where) if kind == "handle" else None

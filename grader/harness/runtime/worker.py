@@ -180,12 +180,27 @@ def call(step: Mapping[str, Any], made: list[object], session: Any,
     """Run a call step. The reply says which objects were called on and made
     (``on``, ``id``): the supervisor, which knows what it asked for, compares
     them, so a kept object swapped behind its back, or a state that is its own
-    forecast, shows there."""
+    forecast, shows there. A step that names a class to ``make`` calls on a
+    new object of it, made here for this call alone: one reply where a chain
+    would need two (where that fails, the reply says so: ``making``, or the
+    object ``made`` that lacks the method)."""
     target = _resolve(step["target"], made, session)
+    maker = step.get("make")
+    if maker:
+        make = _getattr(target, maker, None)
+        if not _callable(make):
+            return {"missing": maker, "on": type(target).__name__}
+        try:
+            target = make()
+        except BaseException as exc:
+            return {"raised": _exception(exc, session.submission), "making": True}
     name = step["name"]
     function = _getattr(target, name, None)
     if not _callable(function):
-        return {"missing": name, "on": type(target).__name__}
+        missing = {"missing": name, "on": type(target).__name__}
+        if maker:
+            missing["made"] = _encode(target)
+        return missing
     args = [_argument(arg, session) for arg in step.get("args", [])]
     try:  # the lab's kind of object keeps its state in attributes: set them first
         for attribute, data in (step.get("setup") or {}).items():

@@ -89,9 +89,9 @@ class LabProbe(Probe):
     def _on_board(self, steps: Steps, board: str, name: str, *args: object, **step: Any
                   ) -> Ref:
         """``name(*args)`` on a fresh ``Game()`` whose current_state and
-        player_turn are set to ``board``'s first."""
-        game = steps.add(call_step(("module", MODULE), "Game"))
-        return steps.add(call_step(game.target, name, *args, setup={
+        player_turn are set to ``board``'s first: one step, made and called in
+        the worker (a reply a position, where a chain of the two calls has two)."""
+        return steps.add(call_step(("module", MODULE), name, *args, make="Game", setup={
             "current_state": {"trusted": board}, "player_turn": tictactoe.mark(board)}, **step))
 
     def ends(self, positions: Sequence[tuple[str, Path]]) -> Callable[[str, Path], Any]:
