@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from itertools import repeat
+from operator import is_
 
 TYPE_CHECKING = False  # typing is for mypy only: importing it slows every start
 if TYPE_CHECKING:
@@ -38,8 +40,8 @@ REFUSED_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents",
                   "sys.settrace", "sys.setprofile", "sys.addaudithook", "os.symlink")
 FUNCTION_EVENTS = {"object.__getattr__": "read", "object.__setattr__": "change",
                    "object.__delattr__": "delete"}
-# What ``snapshot`` takes: each namespace with its entries.
-Snapshot = tuple[tuple[object, tuple[tuple[str, object], ...]], ...]
+# What ``snapshot`` takes: each namespace with its names and their values.
+Snapshot = tuple[tuple[object, tuple[str, ...], tuple[object, ...]], ...]
 
 
 class Refused(RuntimeError):
@@ -134,20 +136,30 @@ def functions_of(*namespaces: object) -> list[Callable[..., object]]:
 def snapshot(*namespaces: object) -> Snapshot:
     """The entries of some module and class dictionaries, as they are now:
     immutable, so that the student's code can't bring it up to date."""
-    return tuple((namespace, tuple(vars(namespace).items())) for namespace in namespaces)
+    return tuple((namespace, tuple(vars(namespace)), tuple(vars(namespace).values()))
+                 for namespace in namespaces)
 
 
 def changed(taken: Snapshot, _vars: Callable[[object], dict[str, Any]] = vars,
             _gone: object = object(),  # noqa: B008 (one marker, made once and bound)
-            _cached: frozenset[str] = frozenset({"__slotnames__"})) -> list[str]:
+            _cached: frozenset[str] = frozenset({"__slotnames__"}),
+            _all: Callable[..., bool] = all, _map: Callable[..., Any] = map,
+            _is: Callable[[object, object], bool] = is_, _repeat: Callable[..., Any] = repeat,
+            _len: Callable[[Any], int] = len) -> list[str]:
     """The names changed, added or removed since ``snapshot`` ``taken``
-    (``copy`` caches ``__slotnames__`` on a class it copies: no change)."""
+    (``copy`` caches ``__slotnames__`` on a class it copies: no change).
+    It runs after every step: a namespace as it was is passed over in C
+    (every value the same object, no name added), the names are looked
+    for only in one that is not."""
     names: list[str] = []
-    for namespace, items in taken:
+    for namespace, keys, values in taken:
         now = _vars(namespace)
+        if _len(now) == _len(keys) and _all(_map(_is, _map(now.get, keys, _repeat(_gone)),
+                                                 values)):
+            continue
         where = getattr(namespace, "__name__", "?")
-        names += [f"{where}.{key}" for key, value in items if now.get(key, _gone) is not value]
-        if len(now) != len(items):
-            names += [f"{where}.{key}" for key in now.keys() - dict(items).keys()
-                      if key not in _cached]
+        names += [f"{where}.{key}" for key, value in zip(keys, values, strict=True)
+                  if now.get(key, _gone) is not value]
+        if len(now) != len(keys):
+            names += [f"{where}.{key}" for key in now.keys() - set(keys) if key not in _cached]
     return names
