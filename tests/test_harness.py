@@ -5,6 +5,7 @@ import os
 import socket
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from grader.contracts import protocol
 from grader.contracts.provided import provide
 from grader.games import isolation
-from grader.harness.runtime import standins
+from grader.harness.runtime import guard, standins
 from grader.harness.runtime.spawn import LocalSpawner
 from grader.harness.runtime.student import (
     CallTimeout,
@@ -155,6 +156,28 @@ def test_a_step_that_makes_its_object_answers_as_the_two_calls_would(student, ma
         assert chain_fault is None and merged[0]["value"] == chained[1]["value"] == [1, 2]
     else:
         assert (type(fault), str(fault)) == (type(chain_fault), str(chain_fault))
+
+
+def test_the_guard_sees_every_change_of_a_namespace_by_identity():
+    """A value swapped for an equal one, a name removed as another is added
+    (the same size: the one removed is named), a name added: each shows; a
+    class's ``__slotnames__`` does not."""
+    space = types.SimpleNamespace(answer=1000, gone=None, kept="same")
+    taken = guard.snapshot(space)
+    assert guard.changed(taken) == []
+    space.answer = int("1000")  # equal, another object
+    del space.gone
+    space.added = None  # where ``gone`` was None: no change in size
+    assert sorted(guard.changed(taken)) == ["?.answer", "?.gone"]
+
+    class Kept:
+        pass
+
+    taken = guard.snapshot(Kept)
+    Kept.__slotnames__ = []
+    assert guard.changed(taken) == []
+    Kept.more = 1
+    assert guard.changed(taken) == ["Kept.more"]
 
 
 def test_output_is_captured_and_capped(student):
