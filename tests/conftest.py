@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import exercises, grading, report
+from grader import exercises, grading, report, solutions
 from grader.sandbox.docker import LABEL, live_owner
 from grader.sandbox.local import AS_ROOT, LocalSandbox, is_boundary
 
@@ -37,6 +37,11 @@ def solution(exercise_id):
 def corpus(exercise_id):
     """The folder of an exercise's corpus: a folder per case, with its expect.toml."""
     return EXERCISES / exercise_id / "corpus"
+
+
+def built_in_case(label):
+    """A built-in case by its label: "alphabeta/prune_strict_bound", "solution of helpers"."""
+    return next(case for case in solutions.built_in() if case.label == label)
 
 
 def grade(exercise_id, path, **limits):

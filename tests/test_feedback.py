@@ -1,7 +1,7 @@
 """Feedback a student can act on: what the report says about common slips
 that are not mistakes of the game or the search."""
 
-from conftest import corpus, grade, solution
+from conftest import built_in_case, grade, solution
 
 
 def failing(report):
@@ -83,7 +83,7 @@ def test_a_lab_call_stopped_at_its_time_limit_is_shown_with_its_board(submission
     assert "O to move" in drawn
 
 
-def test_a_window_not_passed_down_in_min_value_alone_is_one_story():
+def test_a_window_not_passed_down_in_min_value_alone_is_one_story(graded_locally):
     """min_value hands its children (-inf, inf), max_value passes its window on:
     each board of the count test, and every test that names a mistake, tells
     the same one in the same words; the class's summary counts it once."""
@@ -91,7 +91,8 @@ def test_a_window_not_passed_down_in_min_value_alone_is_one_story():
     from grader.contracts.hints import HINTS
     from grader.harness.judging.checks import UNKNOWN
 
-    report = grade("alphabeta", corpus("alphabeta") / "window_reset_in_min_only")
+    # The corpus case's report, graded once for the run (tests/test_corpus.py judges it too).
+    report = graded_locally(built_in_case("alphabeta/window_reset_in_min_only"))
     named = [t for t in report["tests"] if t["mistakes"]]
     assert named and all(t["mistakes"] == ["window_reset"] for t in named)
     assert {t["hint"] for t in named} == {HINTS["window_reset"]}

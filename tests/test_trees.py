@@ -4,10 +4,9 @@ same file."""
 
 import re
 
-from conftest import grade
+from conftest import built_in_case, grade
 from hypothesis import given, settings
 
-from grader import solutions
 from grader.games import tree
 from grader.games.tree import rules
 from grader.harness.isolation import trees
@@ -64,12 +63,8 @@ def _tree_block(message):
     return [line for line in block.splitlines() if re.search(r"\bn\d+ ", line)]
 
 
-def _case(label):
-    return next(c for c in solutions.built_in() if c.label == label)
-
-
 def test_a_pruning_mistake_shows_a_tree_of_a_handful_of_nodes(graded_locally):
-    report = graded_locally(_case("alphabeta/prune_strict_bound"))
+    report = graded_locally(built_in_case("alphabeta/prune_strict_bound"))
     [counts] = [t for t in report["tests"] if t["name"] == "test_call_counts"]
     nodes = _tree_block(counts["message"])
     assert 2 <= len(nodes) <= 7, nodes
@@ -79,7 +74,7 @@ def test_a_pruning_mistake_shows_a_tree_of_a_handful_of_nodes(graded_locally):
 
 
 def test_the_tree_is_found_again_for_the_same_file(graded_locally):
-    case = _case("alphabeta/root_alpha_not_updated")
+    case = built_in_case("alphabeta/root_alpha_not_updated")
     first, again = graded_locally(case), grade(case.exercise, case.path)  # graded anew
     shown = [[t["message"] for t in report["tests"]] for report in (first, again)]
     assert shown[0] == shown[1]
@@ -87,7 +82,7 @@ def test_the_tree_is_found_again_for_the_same_file(graded_locally):
 
 
 def test_a_clock_read_between_depths_only_shows_on_a_tree_with_a_coarse_clock(graded_locally):
-    report = graded_locally(_case("iterative_deepening/clock_ignored_in_search"))
+    report = graded_locally(built_in_case("iterative_deepening/clock_ignored_in_search"))
     [moves] = [t for t in report["tests"] if t["name"] == "test_deepest_finished_depth"]
     nodes = _tree_block(moves["message"])
     assert 2 <= len(nodes) <= 7, nodes
