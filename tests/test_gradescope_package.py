@@ -16,7 +16,7 @@ import tomllib
 import zipfile
 
 import pytest
-from conftest import EXERCISES, ROOT, solution
+from conftest import EXERCISES, ROOT, run_lock, solution
 
 from grader import exercises, image
 from grader.gradescope import autograder as gradescope_run
@@ -28,11 +28,15 @@ HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 SUITE = "/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def package(tmp_path_factory):
-    output = tmp_path_factory.mktemp("gradescope") / "autograder.zip"
-    names = gradescope_package.build(EXERCISE, output)
-    return output, names
+    """The package's zip and the names it holds, built once for the whole run:
+    pytest-xdist's workers share it (a build downloads its wheels)."""
+    with run_lock(tmp_path_factory, "gradescope-package") as shared:
+        output, names = shared / "autograder.zip", shared / "autograder.names.json"
+        if not names.exists():
+            names.write_text(json.dumps(gradescope_package.build(EXERCISE, output)))
+    return output, json.loads(names.read_text())
 
 
 def contents(package):
