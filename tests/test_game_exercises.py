@@ -14,9 +14,9 @@ from grader import solutions
 from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
 from grader.games.tictactoe import rules as tictactoe_rules
+from grader.harness.isolation import alphabeta
 from grader.harness.isolation.known import known
-from grader.harness.isolation.reference import values
-from grader.harness.isolation.search import Search
+from grader.harness.isolation.search import Search, values
 from grader.harness.judging.fingerprints import fingerprint
 from grader.harness.nim.search import Negamax, NegamaxFlaws
 from grader.harness.tictactoe import search
@@ -77,25 +77,26 @@ def test_the_kept_positions_are_the_game_s(game):
 
 
 @pytest.mark.parametrize("game", [isolation, kayles], ids=["isolation", "kayles"])
-def test_the_reference_answers_as_a_plain_search_does(game):
-    """Its values, moves and terminal tests (in the same order), worked out
-    once a position and depth, and its moves by a pruned search, are plain
-    minimax's, at every depth and to the end of the game."""
-    reference = values(game)
+def test_searches_on_the_kept_positions_answer_as_on_the_game(game):
+    """The reference decision's terminal tests (in the same order) and moves,
+    the memoised values, and the best moves that alpha-beta finds, are those
+    of a plain search on the game itself, at every depth and to the end."""
     cases = [(state, depth) for state, _ in unfinished(game)[::3]
              for depth in (None, 0, 1, 2, 3, 4, 5, 6)]
     cases += [(state, depth) for state, _ in game.larger("depth") for depth in (1, 2, 3)]
     cases += [(state, None) for state, _ in game.larger("decision")]
     for state, depth in cases:
         calls, moves = _plain(game).decision(state, depth)
-        assert reference.decision(state, depth) == (calls, moves)
-        assert list(reference.decision(state, depth)[0]) == list(calls)
+        kept_calls, kept_moves = Search(game=game).decision(state, depth)
+        assert (kept_calls, kept_moves) == (calls, moves)
+        assert list(kept_calls) == list(calls)
+        assert alphabeta.best_moves(state, depth, game) == moves
     for state, _ in game.positions()[::2]:  # finished ones too: the helpers ask there
         for depth in (None, 0, 1, 3):
             for name in ("min_value", "max_value"):
                 value = getattr(_plain(game), name)(state, depth)
-                assert getattr(reference, name)(state, depth) == value
-                assert type(getattr(reference, name)(state, depth)) is type(value)
+                assert getattr(values(game), name)(state, depth) == value
+                assert type(getattr(values(game), name)(state, depth)) is type(value)
 
 
 def _negamax(case):

@@ -114,3 +114,22 @@ class AlphaBeta(Search):
         """The terminal tests of one search and the one move it returns."""
         self.reset()
         return self.calls, {self.choose(state, depth)}
+
+
+def best_moves(state: State, depth: int | None = None, game: Game = isolation
+               ) -> set[tuple[int, int]]:
+    """Every move plain minimax rates best (``Search().best_moves``), found by
+    alpha-beta: each child searched with alpha just below the best value so
+    far, so that its value is exact where it is as good, and only known to be
+    lower where it is not (tests/test_game_exercises.py)."""
+    search = AlphaBeta(None, game)
+    below = None if depth is None else depth - 1
+    best, moves = -INF, set[tuple[int, int]]()
+    for move in search.game.legal_moves(state):
+        value = search.min_value(search.game.play(state, move), math.nextafter(best, -INF), INF,
+                                 below)
+        if value == best:
+            moves.add(move)
+        elif value is not None and value > best:
+            best, moves = value, {move}
+    return moves

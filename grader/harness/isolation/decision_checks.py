@@ -13,11 +13,10 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
-from grader.harness.isolation import trees
+from grader.harness.isolation import alphabeta, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.known import known
-from grader.harness.isolation.reference import values
-from grader.harness.isolation.search import Flaws, Search, Stuck
+from grader.harness.isolation.search import Flaws, Search, Stuck, values
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import Answer, SearchProbe
@@ -68,11 +67,10 @@ def _reference(decider: Decider, state: State, depth: int | None) -> Decision:
     same positions: search once."""
     key = (decider.function, known(decider.game).key(state), depth)
     if key not in _REFERENCE:
-        reference = values(decider.game)
         if decider.search is Search:
-            calls, best = reference.decision(state, depth)
-        else:  # the moves by plain minimax, the calls by the decider's own search
-            best = reference.best_moves(state, depth)
+            calls, best = Search(game=decider.game).decision(state, depth)
+        else:  # the moves of plain minimax, the calls by the decider's own search
+            best = alphabeta.best_moves(state, depth, decider.game)
             calls = decider.search(None, decider.game).decision(state, depth)[0]
         _REFERENCE[key] = calls, best
     return _REFERENCE[key]

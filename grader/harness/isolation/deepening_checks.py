@@ -12,10 +12,9 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, tree
-from grader.harness.isolation import deepening, trees
+from grader.harness.isolation import alphabeta, deepening, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.deepening import Deepened, DeepFlaws
-from grader.harness.isolation.reference import values
 from grader.harness.isolation.search import Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
@@ -164,7 +163,7 @@ def _legal(game: Game, state: State, move: object) -> bool:
 
 
 def _best(game: Game, state: State, depth: int) -> set[Any]:
-    return values(game).best_moves(state, depth)
+    return alphabeta.best_moves(state, depth, game)
 
 
 def check_moves(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:

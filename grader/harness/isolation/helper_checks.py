@@ -12,8 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.isolation.reference import values
-from grader.harness.isolation.search import Search, Stuck
+from grader.harness.isolation.search import Search, Stuck, values
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import Answer, SearchProbe

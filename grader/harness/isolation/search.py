@@ -191,3 +191,32 @@ class Search:
             return getattr(self, name)(state, *depth)
         except Stuck:
             return Stuck
+
+
+class Values(Search):
+    """The reference's values, each worked out once by position, depth and
+    side: those a check expects of the student's min_value and max_value,
+    where another search's terminal tests are the ones counted (its own
+    ``calls`` miss the positions met again)."""
+
+    def __init__(self, game: Game = isolation) -> None:
+        super().__init__(game=game)
+        self._known: dict[tuple[Any, int | None, bool], int | float | None] = {}
+
+    def _node(self, state: State, depth: int | None, minimising: bool
+              ) -> int | float | None:
+        key = (self.game.key(state), depth, minimising)
+        if key not in self._known:
+            self._known[key] = super()._node(state, depth, minimising)
+        return self._known[key]
+
+
+_VALUES: dict[Game, Values] = {}  # a game is its module: one Values a game
+
+
+def values(game: Game) -> Values:
+    """``game``'s memoised reference values, shared by a run's checks (not for
+    a drawn tree, whose keys are the same in every tree)."""
+    if game not in _VALUES:
+        _VALUES[game] = Values(game)
+    return _VALUES[game]
