@@ -21,7 +21,7 @@ from grader.exercises import Limits as SandboxLimits
 from grader.harness.runtime import closure
 from grader.match.clock import tree_cpu
 from grader.match.player import ProcessAgent
-from grader.sandbox import backend
+from grader.sandbox import backend, docker_code
 from grader.sandbox.common import SandboxUnavailable, Unavailable
 from grader.sandbox.docker import LABEL, DockerSandbox, _owner, host_config
 
@@ -75,6 +75,7 @@ class ContainerAgent(ProcessAgent):
             **host_config(self.limits), "user": NOBODY, "cap_add": [],
             "volumes": {self.code: {"bind": CODE, "mode": "ro"},
                         self.cwd: {"bind": AGENT, "mode": "ro"}},
+            "mounts": docker_code.mounts(self.client, image.default_tag()),
             "labels": {LABEL: "agent", f"{LABEL}.owner": _owner()}, "working_dir": AGENT,
             "entrypoint": ["python3", "-I", "-B", f"{CODE}/grader/harness/agent/runner.py"],
         }
