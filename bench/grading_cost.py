@@ -1,6 +1,6 @@
 """What a grading costs beside its floor, side by side in one run (issue 29's goals 1 to 3).
 
-    python bench/grading_cost.py [--runs R] [--batch N] [--goal 1 2 3] [--image TAG ...] [--layers]
+    python bench/grading_cost.py [--runs R] [--batch N] [--goal 1 2 3] [--image TAG[@layers] ...]
 
 The floor of a grading is what it can't do without: a fresh container of
 the grading image (a bare ``docker run --rm``) and the work of the checks,
@@ -20,7 +20,7 @@ the suite asks of it (every position, every depth, every budget of the clock).
    ``game_exercises.py`` measures it).
 
 Each ``--image`` (by default the checkout's) is graded in turn, in the same
-run, to compare two versions of the harness; with ``--layers``, each also
+run, to compare two versions of the harness; ``TAG@layers`` grades it
 without its code volumes (its containers read the image's layers). Times
 are medians of R runs; the ratios are the goals' (each at most 1.5; local
 2). The machine's load counts: run it on a quiet machine.
@@ -47,6 +47,7 @@ from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
 
 SINGLE = "depth_limit"  # goal 1's exercise
+LAYERS = "@layers"  # an --image graded without its code volumes
 BATCHED = "helpers"  # goal 2's
 
 
@@ -92,7 +93,7 @@ def _command_line(exercise, tag):
 
 @dataclass
 class Image:
-    label: str  # the tag, and "(layers)" where it is graded without its code volumes
+    label: str  # the tag, with "@layers" where it is graded without its code volumes
     docker: DockerSandbox
     bare: float = 0.0  # seconds of a bare container of it
 
@@ -197,9 +198,8 @@ def main():
     parser.add_argument("--batch", type=int, default=40, help="files in goal 2")
     parser.add_argument("--goal", type=int, nargs="+", choices=(1, 2, 3), default=[1, 2, 3])
     parser.add_argument("--image", action="append",
-                        help="grading image to measure (repeatable; the checkout's by default)")
-    parser.add_argument("--layers", action="store_true",
-                        help="also grade each image reading its layers, without its code volumes")
+                        help="grading image to measure (repeatable; the checkout's by default); "
+                             f"TAG{LAYERS}: graded from its layers, without its code volumes")
     args = parser.parse_args()
     client = image.connect()
     tags = args.image or [image.default_tag()]
@@ -208,10 +208,8 @@ def main():
     why = None if args.image else image.problem(client)  # another's image is taken as it is
     if why:
         raise SystemExit(why)
-    images = [Image(tag, DockerSandbox(client, image=tag)) for tag in tags]
-    if args.layers:
-        images += [Image(f"{tag} (layers)", DockerSandbox(client, image=tag, code_volumes=False))
-                   for tag in tags]
+    images = [Image(tag, DockerSandbox(client, image=tag.removesuffix(LAYERS),
+                                       code_volumes=not tag.endswith(LAYERS))) for tag in tags]
     bare = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
         bare_run(i.docker.image), check=True, stdout=subprocess.DEVNULL))
     for image_ in images:
