@@ -106,6 +106,17 @@ def flawed() -> Sequence["EndModel"]:
 
 def descends(root: str, label: str) -> bool:
     """Whether board ``label`` follows from board ``root`` by one move or more:
-    every mark of the root still there, and more marks."""
-    return (len(label) == len(root) == 9 and label.count(EMPTY) < root.count(EMPTY)
-            and all(mark in (EMPTY, there) for mark, there in zip(root, label, strict=True)))
+    every mark of the root still there, and more marks. (It checks every board
+    a search entered: the root's marked cells are worked out once a root.)"""
+    if len(label) != 9 or len(root) != 9:
+        return False
+    marked, marks, empty = _marked(root)
+    return label.count(EMPTY) < empty and all(map(str.__eq__, map(label.__getitem__, marked),
+                                                  marks))
+
+
+@cache
+def _marked(root: str) -> tuple[tuple[int, ...], tuple[str, ...], int]:
+    """The root's marked cells, their marks, and how many cells are empty."""
+    marked = tuple(i for i, mark in enumerate(root) if mark != EMPTY)
+    return marked, tuple(root[i] for i in marked), root.count(EMPTY)
