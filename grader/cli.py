@@ -301,10 +301,12 @@ def cmd_image(args: argparse.Namespace) -> int:
 
 
 def _code_volumes(client: "DockerClient", tag: str) -> None:
-    """Say which of the image's folders its code volumes serve (made now if need be)."""
+    """Make the image's code volumes now, rather than beside its first gradings,
+    and say which of its folders they serve."""
     from grader.sandbox import docker_code
+    from grader.sandbox.docker import labels
 
-    folders = docker_code.ensure(client, tag)
+    folders = docker_code.ensure(client, tag, labels())
     print(f"its Python folders are served from volumes: {', '.join(folders)}" if folders else
           "its code volumes could not be made: its containers read the image's layers")
 

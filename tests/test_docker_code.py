@@ -14,7 +14,7 @@ from conftest import solution
 
 from grader import exercises, grading, image
 from grader.sandbox import docker_code
-from grader.sandbox.docker import DockerSandbox, _remove
+from grader.sandbox.docker import DockerSandbox, _remove, labels
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -52,8 +52,9 @@ def volumes_of(client, image_id):
 def derived(docker_client):
     """An image of its own (the grading image plus a label): no set of volumes yet."""
     tag = f"minimax-grader-test-code:{uuid.uuid4().hex[:8]}"
+    base = docker_client.images.get(image.default_tag()).id  # never pulled from a registry
     docker_client.images.build(fileobj=io.BytesIO(
-        f"FROM {image.default_tag()}\nLABEL test={tag}\n".encode()), tag=tag, rm=True)
+        f"FROM {base}\nLABEL test={tag}\n".encode()), tag=tag, rm=True)
     yield tag
     if image.present(docker_client, tag):  # the test removes it to prune
         docker_client.images.remove(tag, force=True)
@@ -62,7 +63,7 @@ def derived(docker_client):
 
 def test_the_volumes_hold_the_images_folders_and_gradings_mount_them_read_only(docker_client):
     tag = image.default_tag()
-    folders = docker_code.ensure(docker_client, tag)
+    folders = docker_code.ensure(docker_client, tag, labels())
     assert docker_code.HARNESS in folders and any("python3" in f for f in folders)
     box = DockerSandbox(docker_client)
     mounts = box._code()
@@ -83,10 +84,11 @@ def test_the_volumes_hold_the_images_folders_and_gradings_mount_them_read_only(d
 def test_a_new_image_reads_its_layers_until_one_whole_set_is_made_then_pruned_with_it(
         docker_client, derived):
     image_id = docker_client.images.get(derived).id
-    assert docker_code.mounts(docker_client, derived) == []  # never waits: it starts a maker
+    # It never waits: it starts a maker, and the image's layers are read meanwhile.
+    assert docker_code.mounts(docker_client, derived, labels()) == []
     beside: list = []
     second = threading.Thread(target=lambda: beside.append(
-        docker_code.ensure(docker_client, derived)))
+        docker_code.ensure(docker_client, derived, labels())))
     second.start()  # a second maker at once (another process's, say): waits for the first
     second.join(300)
     ends = time.monotonic() + 300
@@ -96,7 +98,7 @@ def test_a_new_image_reads_its_layers_until_one_whole_set_is_made_then_pruned_wi
     folders = docker_code.folders(docker_client, image_id)
     assert beside == [folders]
     assert len(volumes_of(docker_client, image_id)) == len(folders) + 1  # one set and its marker
-    mounts = docker_code.mounts(docker_client, derived)
+    mounts = docker_code.mounts(docker_client, derived, labels())
     assert digest(docker_client, derived, folders, mounts) == digest(docker_client, derived,
                                                                       folders)
 
@@ -112,7 +114,7 @@ def test_an_image_without_python_gets_no_volumes_and_says_nothing_wrong(docker_c
     docker_client.images.build(fileobj=io.BytesIO(b"FROM scratch\nLABEL x=1\n"), tag=tag,
                                rm=True)
     try:
-        assert docker_code.ensure(docker_client, tag) is None
+        assert docker_code.ensure(docker_client, tag, labels()) is None
         assert volumes_of(docker_client, docker_client.images.get(tag).id) == []
     finally:
         docker_client.images.remove(tag, force=True)

@@ -23,7 +23,7 @@ from grader.match.clock import tree_cpu
 from grader.match.player import ProcessAgent
 from grader.sandbox import backend, docker_code
 from grader.sandbox.common import SandboxUnavailable, Unavailable
-from grader.sandbox.docker import LABEL, DockerSandbox, _owner, host_config
+from grader.sandbox.docker import LABEL, DockerSandbox, _owner, host_config, labels
 
 if TYPE_CHECKING:
     from docker import DockerClient
@@ -75,7 +75,7 @@ class ContainerAgent(ProcessAgent):
             **host_config(self.limits), "user": NOBODY, "cap_add": [],
             "volumes": {self.code: {"bind": CODE, "mode": "ro"},
                         self.cwd: {"bind": AGENT, "mode": "ro"}},
-            "mounts": docker_code.mounts(self.client, image.default_tag()),
+            "mounts": docker_code.mounts(self.client, image.default_tag(), labels()),
             "labels": {LABEL: "agent", f"{LABEL}.owner": _owner()}, "working_dir": AGENT,
             "entrypoint": ["python3", "-I", "-B", f"{CODE}/grader/harness/agent/runner.py"],
         }

@@ -223,7 +223,7 @@ class DockerSandbox:
     def _code(self) -> list["Mount"]:
         """The image's code volumes (see ``docker_code``), asked for until they are there."""
         if not self.code and self.code_volumes:
-            self.code = docker_code.mounts(self.client, self.image)
+            self.code = docker_code.mounts(self.client, self.image, labels())
         return self.code
 
     def _container(self, exercise: Exercise, limits: Limits) -> "Container":

@@ -14,7 +14,7 @@ A set is made at most once an image (the volumes are named by the image's
 id, so a rebuilt image gets new ones) and is used only once a marker volume
 says it is whole, whose labels name the folders. Until then a container
 reads the image's layers, as it would without volumes: ``mounts`` never
-waits for a copy (``ensure`` makes one, once, for ``image build``).
+waits for a copy (``ensure`` makes one at once: ``image build`` calls it).
 """
 
 from __future__ import annotations
@@ -61,10 +61,10 @@ def folders(client: DockerClient, image_id: str) -> list[str] | None:
     return found
 
 
-def mounts(client: DockerClient, image: str) -> list[Mount]:
+def mounts(client: DockerClient, image: str, labels: dict[str, str]) -> list[Mount]:
     """The read-only mounts of ``image``'s volumes for a grading container; none
     (the image's layers) while its set is not whole, whose making this starts
-    in the background the first time."""
+    in the background the first time (its containers labelled ``labels``)."""
     from docker.types import Mount
 
     image_id = _id(client, image)
@@ -74,7 +74,7 @@ def mounts(client: DockerClient, image: str) -> list[Mount]:
             first = image_id not in _made
             _made.add(image_id)
         if first:
-            threading.Thread(target=ensure, args=(client, image_id), daemon=True).start()
+            threading.Thread(target=ensure, args=(client, image_id, labels), daemon=True).start()
         return []
     return [Mount(folder, _name(image_id, index), type="volume", read_only=True, no_copy=True)
             for index, folder in enumerate(served)]
@@ -84,9 +84,10 @@ def _id(client: DockerClient, image: str) -> str:
     return str(client.images.get(image).id)
 
 
-def ensure(client: DockerClient, image: str) -> list[str] | None:
-    """Make the set of volumes of ``image`` (a name or an id) where it has none;
-    the folders it serves,
+def ensure(client: DockerClient, image: str, labels: dict[str, str]) -> list[str] | None:
+    """Make the set of volumes of ``image`` (a name or an id) where it has none,
+    with containers labelled ``labels`` (the sandbox's: a dead maker's are
+    swept); the folders it serves,
     or None where the engine failed (its containers then read the layers: a
     slower grading, never a wrong one).
 
@@ -103,38 +104,36 @@ def ensure(client: DockerClient, image: str) -> list[str] | None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             image_id = _id(client, image)
-            return folders(client, image_id) or _make(client, image_id)
+            return folders(client, image_id) or _make(client, image_id, labels)
         except (DockerException, RequestException, ValueError):
             return None
 
 
-def _make(client: DockerClient, image_id: str) -> list[str]:
+def _make(client: DockerClient, image_id: str, labels: dict[str, str]) -> list[str]:
     from docker.types import Mount
 
-    served: list[str] = json.loads(_python(client, image_id, FOLDERS))
-    labels = {LABEL: image_id}
+    served: list[str] = json.loads(_python(client, image_id, FOLDERS, labels))
     for index in range(len(served)):  # left over from a maker that died: made again
         _remove(client, _name(image_id, index))
-        client.volumes.create(_name(image_id, index), labels=labels)
+        client.volumes.create(_name(image_id, index), labels={LABEL: image_id})
     # Mounted writable, so that the engine copies the image's folders in.
-    _python(client, image_id, "pass", mounts=[Mount(folder, _name(image_id, index),
-                                                    type="volume")
-                                              for index, folder in enumerate(served)])
-    client.volumes.create(_name(image_id), labels={**labels, FOLDERS_LABEL: json.dumps(served)})
+    _python(client, image_id, "pass", labels, mounts=[
+        Mount(folder, _name(image_id, index), type="volume")
+        for index, folder in enumerate(served)])
+    client.volumes.create(_name(image_id), labels={LABEL: image_id,
+                                                   FOLDERS_LABEL: json.dumps(served)})
     return served
 
 
-def _python(client: DockerClient, image_id: str, code: str, **options: Any) -> str:
+def _python(client: DockerClient, image_id: str, code: str, labels: dict[str, str],
+            **options: Any) -> str:
     """What ``python3 -c code`` prints in a container of the image, with no network;
     the container is removed in every path."""
     from docker.errors import ContainerError
 
-    from grader.sandbox.docker import _remove as remove_container
-    from grader.sandbox.docker import labels
-
     container = client.containers.create(
         image_id, entrypoint=["python3", "-I", "-B", "-c", code], network_mode="none",
-        labels=labels(), **options)
+        labels=labels, **options)
     try:
         container.start()
         status = container.wait(timeout=120)["StatusCode"]
@@ -142,7 +141,7 @@ def _python(client: DockerClient, image_id: str, code: str, **options: Any) -> s
         if status != 0:
             raise ContainerError(container, status, code, image_id, output.decode())
     finally:
-        remove_container(container)
+        container.remove(force=True)
     return output.decode()
 
 
