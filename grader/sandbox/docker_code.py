@@ -87,9 +87,8 @@ def _id(client: DockerClient, image: str) -> str:
 def ensure(client: DockerClient, image: str, labels: dict[str, str]) -> list[str] | None:
     """Make the set of volumes of ``image`` (a name or an id) where it has none,
     with containers labelled ``labels`` (the sandbox's: a dead maker's are
-    swept); the folders it serves,
-    or None where the engine failed (its containers then read the layers: a
-    slower grading, never a wrong one).
+    swept). The folders it serves, or None where the engine failed (its
+    containers then read the layers: a slower grading, never a wrong one).
 
     One maker at a time on this machine (a lock file beside the image build's):
     the engine copies an image's folder into an empty volume when a container
