@@ -10,6 +10,7 @@ become reachable, and nothing else of that folder.
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -49,14 +50,26 @@ def command(argv: list[str], uid: int = UID) -> list[str]:
             "--inh-caps=-all", "--bounding-set=-all", "--"]
     if not closed:
         return [*drop, *argv]
-    view = [arg for folder in sorted(closed) for arg in ("--perms", "0755", "--tmpfs", folder)]
-    for path in needed:
-        if top := next((f for f in closed if path.is_relative_to(f)), None):
-            on_the_way = [f for f in reversed(path.parents) if f.is_relative_to(top) and f != top]
-            view += [arg for f in on_the_way for arg in ("--perms", "0755", "--dir", f)]
-            view += ["--ro-bind", path, path]
-    return [shutil.which("bwrap") or "bwrap", "--dev-bind", "/", "/", *map(str, view), "--",
-            *drop, *argv]
+    hidden = sorted({p for p in needed if any(p.is_relative_to(f) for f in closed)},
+                    key=lambda p: len(p.parts))
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-euc",
+            _reach(sorted(closed), hidden), "reach", *drop, *argv]
+
+
+def _reach(closed: list[Path], hidden: list[Path]) -> str:
+    """The script that covers each ``closed`` folder with an empty one and binds
+    the ``hidden`` paths back, read-only, then runs its arguments. Mounts made
+    one by one: bwrap's view of the whole root would remount every mount below
+    it, a container's that ends meanwhile too, and fail with it."""
+    q = shlex.quote
+    stage = 'stage=$(mktemp -d -p /tmp)'
+    keep = [f'mkdir "$stage/{i}" && mount --bind {q(str(p))} "$stage/{i}"'
+            for i, p in enumerate(hidden)]
+    cover = [f"mount -t tmpfs -o mode=0755 none {q(str(f))}" for f in closed]
+    back = [f'mkdir -p {q(str(p))} && mount --move "$stage/{i}" {q(str(p))} && '
+            f"mount -o remount,bind,ro {q(str(p))}" for i, p in enumerate(hidden)]
+    clean = ['rmdir "$stage"/* "$stage"', 'exec "$@"']
+    return "\n".join([stage, *keep, *cover, *back, *clean])
 
 
 @contextmanager

@@ -63,11 +63,19 @@ def command() -> str | None:
     found = shutil.which("bwrap")
     if found is None:
         return None
-    whole = ["--ro-bind", "/", "/", "--tmpfs", "/tmp"]
-    worker = [found, "--ro-bind", "/", "/", *WORKER, "true"]
-    probe = _layers(found, whole, "/", outside_uid(), worker)
-    done = subprocess.run(probe, capture_output=True, check=False, timeout=30)
+    done = subprocess.run(_probe(found, outside_uid()), capture_output=True, check=False,
+                          timeout=30)
     return found if done.returncode == 0 else None
+
+
+def _probe(bwrap: str, uid: int | None) -> list[str]:
+    """The command that makes both views as a run does, with the system's folders
+    only. Never the machine's whole root: binding it binds every mount below it
+    too, and one that ends meanwhile (a container's file system) fails the bind."""
+    folders = [bwrap, *_drop(uid)[:1]]
+    view = ["--tmpfs", "/tmp", *_folders_to([*folders, *FILES]), *_binds(folders)]
+    worker = [bwrap, *_binds([]), *WORKER, "true"]
+    return _layers(bwrap, view, "/", uid, worker)
 
 
 def outside_uid() -> int | None:
