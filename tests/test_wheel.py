@@ -5,28 +5,31 @@ scripts and Gradescope scripts in the venv, and hold no reference solution.
 
 One venv serves the whole session. Its packages come from a wheelhouse
 downloaded once per session (beside the wheel's build), at the versions this
-session's own venv runs; the grader's own `pip download`s (the image's and
-the Gradescope package's wheels) take it too. Where that download fails, pip
-asks the index as it installs.
+session's own venv runs; the grader's own `pip download`s take it too (the
+Gradescope package's wheels; the image's take those of the checkout's image).
+Where that download fails, pip asks the index as it installs.
 """
 
 import csv
 import hashlib
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 from conftest import EXERCISES, ROOT, corpus, run_lock, skip_loudly, solution
+from docker import DockerClient
 
 from grader import exercises, image
 
@@ -279,12 +282,36 @@ def test_check_solutions_takes_the_checkout_s_solutions(installed, tmp_path):
     assert bare.returncode == 2 and "hold no reference solutions" in bare.stderr
 
 
-def test_image_build(installed, docker_client):
-    done = installed.run("image", "build", "--tag", TEST_TAG)
+def _wheels_of(client: DockerClient, tag: str, folder: Path) -> Path:
+    """The wheels the image ``tag`` was built from, copied into ``folder`` out of
+    the layer that added them (the next one deletes them)."""
+    copied = [step["Id"] for step in client.api.history(client.images.get(tag).id)
+              if re.search(r"COPY dir:\w+ in /tmp/wheelhouse/ $", step["CreatedBy"])]
+    assert len(copied) == 1, f"{tag} has no layer of its own that adds its wheels"
+    holder = client.containers.create(copied[0], command=["true"], network_disabled=True)
+    try:
+        stream, _ = holder.get_archive("/tmp/wheelhouse")
+        with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as archive:
+            archive.extractall(folder, filter="data")
+    finally:
+        holder.remove()
+    return folder / "wheelhouse"
+
+
+def test_image_build(installed, docker_client, tmp_path):
+    # pip download takes the newest wheels it is offered, and the checkout's image
+    # has the index's of its day, not this venv's. Offered those, the installed
+    # grader stages the checkout's very context, and Docker reuses every layer:
+    # the image is the one the Docker tests grade with, made in seconds, not minutes.
+    checkout = image.default_tag()
+    wheels = _wheels_of(docker_client, checkout, tmp_path)
+    done = replace(installed, wheelhouse=wheels).run("image", "build", "--tag", TEST_TAG)
     try:
         assert done.returncode == 0, done.stdout + done.stderr
         built = docker_client.images.get(TEST_TAG)
         assert built.labels[image.HASH_LABEL] == image.contents_hash()  # the checkout's
+        assert built.id == docker_client.images.get(checkout).id, \
+            "the installed grader built another image than the checkout's from the same wheels"
     finally:
         if done.returncode == 0:
             docker_client.images.remove(TEST_TAG)  # the tag only, where the image has others
