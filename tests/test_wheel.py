@@ -286,8 +286,9 @@ def _wheels_of(client: DockerClient, tag: str, folder: Path) -> Path:
     """The wheels the image ``tag`` was built from, copied into ``folder`` out of
     the layer that added them (the next one deletes them)."""
     copied = [step["Id"] for step in client.api.history(client.images.get(tag).id)
-              if re.search(r"COPY dir:\w+ in /tmp/wheelhouse/ $", step["CreatedBy"])]
-    assert len(copied) == 1, f"{tag} has no layer of its own that adds its wheels"
+              if re.search(r"COPY dir:\w+ in /tmp/wheelhouse/ $", step["CreatedBy"])
+              and step["Id"] != "<missing>"]  # a layer of an image built elsewhere
+    assert len(copied) == 1, f"{tag} has no layer of its own that adds its wheels (a copy?)"
     holder = client.containers.create(copied[0], command=["true"], network_disabled=True)
     try:
         stream, _ = holder.get_archive("/tmp/wheelhouse")
