@@ -22,8 +22,11 @@ as soon as it changed; a service that answers at once is asked again every
 grading alone (serve's log says how long each job's took), the backlog
 (hand-ins handed in and not yet reported) in the window's first and second
 halves, whether it grew (the second half's mean more than one second's
-arrivals above the first's), and how long the last reports took after the
-last hand-in.
+arrivals above the first's), how long the last reports took after the
+last hand-in, and the CPU time a hand-in cost the service's process (serve's,
+read from /proc before the first hand-in and after the last report: the
+upload, the queue, keeping the report, the status answers, and the grading's
+host side, its containers' own CPU not included) and this process's students.
 
 With ``--grading canned`` the service is this process's own, its grading
 replaced by a report made once in Docker at the start, under uvicorn in a
@@ -51,6 +54,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,6 +89,8 @@ class Outcome:
     late_posts: int = 0  # hand-ins the bench itself sent more than 0.1 s late
     grading: list[float] = field(default_factory=list)  # seconds, serve's own "graded in"
     load_before: float = 0.0
+    service_cpu: float | None = None  # CPU seconds of the service's process, a hand-in
+    students_cpu: float | None = None  # CPU seconds of the bench's students, a hand-in
 
     def count(self, table: dict[str, int], key: str) -> None:
         table[key] = table.get(key, 0) + 1
@@ -117,6 +123,13 @@ async def floor(rate: float, seconds: float, slots: int, tag: str) -> list[float
 
 
 # -- the service --------------------------------------------------------------------------
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds a process has used so far, all its threads (/proc's stat)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Serve:
@@ -209,7 +222,10 @@ async def hand_in(client: httpx2.AsyncClient, token: str, csrf: str,
 
 
 async def arrivals(base: str, secret: str, tokens: list[str], files: list[tuple[str, bytes]],
-                   poll: float, deadline: float, outcome: Outcome) -> None:
+                   poll: float, deadline: float, outcome: Outcome,
+                   service_cpu: Callable[[], float]) -> None:
+    """The hand-ins and their waits; ``service_cpu``: the CPU seconds the service
+    has used so far (the students are this thread's)."""
     limits = httpx2.Limits(max_connections=64, keepalive_expiry=2)
     async with httpx2.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         await open_exercise(client, secret)
@@ -236,6 +252,7 @@ async def arrivals(base: str, secret: str, tokens: list[str], files: list[tuple[
 
         start = time.monotonic() + 0.5
         window = len(tokens) / outcome.rate
+        cpu_before = service_cpu(), time.thread_time()
         everyone = asyncio.gather(*(student(n, start + n / outcome.rate)
                                     for n in range(len(tokens))),
                                   watch(start, window))
@@ -245,6 +262,8 @@ async def arrivals(base: str, secret: str, tokens: list[str], files: list[tuple[
             outcome.count(outcome.errors, f"no report within the {deadline:.0f} s deadline")
             return
         outcome.drain = time.monotonic() - last_post
+        outcome.service_cpu = (service_cpu() - cpu_before[0]) / len(tokens)
+        outcome.students_cpu = (time.thread_time() - cpu_before[1]) / len(tokens)
 
 
 def canned_report() -> grading.Report:
@@ -278,8 +297,10 @@ def run_canned(rate: float, args: argparse.Namespace, report: grading.Report) ->
             while not server.started:
                 time.sleep(0.05)
             assert secret is not None  # a new service's first start
+            # The service is this process's other threads: the students are the main one's.
             asyncio.run(arrivals(f"http://127.0.0.1:{port}", secret, list(map(str, tokens)),
-                                 class_files(count), args.poll, args.deadline, outcome))
+                                 class_files(count), args.poll, args.deadline, outcome,
+                                 lambda: time.process_time() - time.thread_time()))
         finally:
             server.should_exit = True
             thread.join(STOP_SECONDS)
@@ -299,7 +320,8 @@ def run_rate(rate: float, args: argparse.Namespace) -> Outcome:
             if len(tokens) != count or secret is None:
                 raise Failed(f"serve printed {len(tokens)} of {count} student links")
             asyncio.run(arrivals(serve.base, secret.group(1), tokens, class_files(count),
-                                 args.poll, args.deadline, outcome))
+                                 args.poll, args.deadline, outcome,
+                                 lambda: process_cpu(serve.process.pid)))
         finally:
             serve.stop()
             outcome.grading = [float(seconds) for seconds in GRADED.findall(
@@ -340,6 +362,10 @@ def summary(outcome: Outcome, floor_times: list[float], seconds: float) -> str:
                  f"hand-in; reports: {states or 'none'}; errors: {errors or 'none'}; "
                  f"{outcome.late_posts} sent late by the bench; load before "
                  f"{outcome.load_before:.1f}")
+    if outcome.service_cpu is not None and outcome.students_cpu is not None:
+        lines.append(f"        CPU a hand-in: the service's process "
+                     f"{outcome.service_cpu * 1000:.0f} ms, the bench's students "
+                     f"{outcome.students_cpu * 1000:.0f} ms")
     return "\n".join(lines)
 
 
