@@ -39,7 +39,6 @@ COOKIE = "instructor"
 HEADER = "x-instructor-secret"
 MAX_FILES = 20
 STATUS_WAIT = 5.0  # seconds a student's status may wait for a change (see student_status)
-STATUS_TICK = 0.05  # how often a waiting status looks at this process's count of reports
 NOTE_NAMES = {"comment": "Comment", "score": "Manual score", "request": "Regrade request",
               "answer": "Answer"}
 SAVED = {"request": "Your regrade request was sent to your instructor; their answer "
@@ -186,22 +185,18 @@ class Web:
         STATUS_WAIT seconds, until something is no longer as then or nothing waits: the
         page hears of a report as it is kept, without asking again and again."""
         student = await self.student(request)
-        answer = await run_in_threadpool(pages.status, self.service, student.id)
         since = request.query_params.get("since")
         ends = time.monotonic() + STATUS_WAIT
         # Grading hosts keep their reports from other processes: looked for every second.
         every = 1.0 if self.service.options.broker else STATUS_WAIT
-        while answer["pending"] and answer["seen"] == since and time.monotonic() < ends:
-            answer = await self.changed_status(student.id, min(ends, time.monotonic() + every))
-        return JSONResponse(answer)
-
-    async def changed_status(self, student_id: int, until: float) -> dict[str, object]:
-        """The student's status once this process keeps a report of theirs, or at
-        ``until``."""
-        kept = self.service.reports_kept[student_id]
-        while self.service.reports_kept[student_id] == kept and time.monotonic() < until:
-            await asyncio.sleep(STATUS_TICK)
-        return await run_in_threadpool(pages.status, self.service, student_id)
+        kept = self.service.reports_kept
+        while True:
+            seen = kept.count(student.id)  # before the look: one kept during it ends the wait
+            answer = await run_in_threadpool(pages.status, self.service, student.id)
+            left = ends - time.monotonic()
+            if not answer["pending"] or answer["seen"] != since or left <= 0:
+                return JSONResponse(answer)
+            await kept.wait(student.id, seen, min(left, every))
 
     async def students_submission(self, request: Request) -> tuple[Student, Submission]:
         student = await self.student(request)

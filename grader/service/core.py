@@ -16,13 +16,12 @@ import logging
 import shutil
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -32,6 +31,7 @@ from grader.exercises import Exercise
 from grader.sandbox import Sandbox
 from grader.service import db, fair, overrides, roster, store, tokens
 from grader.service.gate import Gate
+from grader.service.kept import Kept
 from grader.service.models import (
     ExerciseSetting,
     Extension,
@@ -54,6 +54,16 @@ CSRF_KEY = "csrf_key"
 
 # Grades a stored hand-in's files: the gate's sandbox, or a test's stand-in.
 Grade = Callable[[Exercise, dict[str, bytes]], grading.Report]
+
+# What every hand-in and status asks, built once with bound parameters (see fair).
+BY_TOKEN = select(Student).where(Student.token_hash == bindparam("hash"))
+BY_KEY = select(Student).join(LaunchKey).where(LaunchKey.token_hash == bindparam("hash"),
+                                               LaunchKey.expires_at > bindparam("now"))
+SETTINGS = select(ExerciseSetting)
+LAST_HAND_IN = select(func.max(Submission.received_at)).where(
+    Submission.student_id == bindparam("student"), Submission.exercise_id == bindparam("exercise"))
+TO_GRADE = (select(Submission).where(Submission.id == bindparam("id"))
+            .options(selectinload(Submission.files)))
 
 
 class Refused(Exception):
@@ -149,8 +159,8 @@ class Service:
         self.reported: Callable[[], None] = lambda: None
         self.rescored: Callable[[str], None] = lambda exercise_id: None
         # Reports this process has kept, per student: a student's page waiting for theirs
-        # looks again when their count changes (see app's status).
-        self.reports_kept: Counter[int] = Counter()
+        # looks again when one is kept (see app's status).
+        self.reports_kept = Kept()
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.queue.requeue_running()
@@ -215,9 +225,8 @@ class Service:
         """The student whose personal link, or live launch key (LTI), ``token`` is."""
         hashed = tokens.hashed(token)
         with self.sessions() as session:
-            found = session.scalar(select(Student).where(Student.token_hash == hashed)) or \
-                session.scalar(select(Student).join(LaunchKey).where(
-                    LaunchKey.token_hash == hashed, LaunchKey.expires_at > self.now()))
+            found = session.scalar(BY_TOKEN, {"hash": hashed}) or \
+                session.scalar(BY_KEY, {"hash": hashed, "now": self.now()})
         return found if found is not None and found.active else None
 
     def students(self) -> list[Student]:
@@ -273,8 +282,7 @@ class Service:
         """Every exercise's settings with the student's extension, if any (``setting``
         and ``own_setting`` of each, from two queries)."""
         with self.sessions() as session:
-            found = {setting.exercise_id: setting
-                     for setting in session.scalars(select(ExerciseSetting))}
+            found = {setting.exercise_id: setting for setting in session.scalars(SETTINGS)}
             extended = {extension.exercise_id: extension for extension in session.scalars(
                 select(Extension).where(Extension.student_id == student_id))}
         return {exercise_id: overrides.own_setting(
@@ -300,18 +308,18 @@ class Service:
     def own_setting(self, student_id: int, exercise_id: str) -> ExerciseSetting:
         """The exercise's settings with the student's extension, if any."""
         with self.sessions() as session:
+            found = session.get(ExerciseSetting, exercise_id)
             extended = overrides.extension(session, student_id, exercise_id)
-        return overrides.own_setting(self.setting(exercise_id), extended)
+        return overrides.own_setting(found or default_setting(exercise_id), extended)
 
-    def shown_to_students(self, exercise_id: str) -> bool:
-        """Whether the exercise is open to students: visible, and released by now."""
-        return is_open(self.setting(exercise_id), self.now())
-
-    def open_exercises(self, student_id: int) -> set[str]:
-        """The ids of the exercises open to students now."""
+    def open_exercises(self) -> set[str]:
+        """The ids of the exercises open to students now (an extension moves deadlines
+        only: the same for every student)."""
         now = self.now()
-        return {exercise_id for exercise_id, setting in self.own_settings(student_id).items()
-                if is_open(setting, now)}
+        with self.sessions() as session:
+            found = {setting.exercise_id: setting for setting in session.scalars(SETTINGS)}
+        return {exercise_id for exercise_id in self.exercises
+                if is_open(found.get(exercise_id) or default_setting(exercise_id), now)}
 
     def extend(self, student_id: int, exercise_id: str, deadline: datetime | None,
                hard_deadline: datetime | None) -> None:
@@ -368,25 +376,25 @@ class Service:
         with self.sessions() as session:
             return list(session.scalars(query))
 
-    def next_allowed(self, student_id: int, exercise_id: str) -> datetime | None:
-        """When the student may hand in again; None when now is fine."""
-        setting = self.setting(exercise_id)
+    def next_allowed(self, student_id: int, setting: ExerciseSetting) -> datetime | None:
+        """When the student may hand in again at ``setting``'s exercise; None when now
+        is fine."""
         if not setting.min_minutes:
             return None
         with self.sessions() as session:
-            last = session.scalar(select(func.max(Submission.received_at)).where(
-                Submission.student_id == student_id, Submission.exercise_id == exercise_id))
+            last = session.scalar(LAST_HAND_IN, {"student": student_id,
+                                                 "exercise": setting.exercise_id})
         return allowed_after(setting, last, self.now())
 
     def _check_window(self, student_id: int, exercise_id: str, now: datetime) -> bool:
         """Whether a submission now is late; Refused when none is taken now."""
-        if not self.shown_to_students(exercise_id):
-            raise Refused("this exercise is not open", 403)
         setting = self.own_setting(student_id, exercise_id)
+        if not is_open(setting, now):  # an extension moves deadlines only
+            raise Refused("this exercise is not open", 403)
         if setting.hard_deadline and now > setting.hard_deadline:
             raise Refused(f"the hard deadline ({when(setting.hard_deadline)}) has passed: "
                           "no more submissions are taken for this exercise", 403)
-        allowed = self.next_allowed(student_id, exercise_id)
+        allowed = self.next_allowed(student_id, setting)
         if allowed is not None:
             raise Refused(f"too soon: your next attempt at this exercise is allowed from "
                           f"{when(allowed)}", 429)
@@ -460,7 +468,8 @@ class Service:
         if taken is None:
             return False
         submission_id, attempts = taken
-        submission = self.submission(submission_id)
+        with self.sessions() as session:  # its files: what grading needs of it
+            submission = session.scalar(TO_GRADE, {"id": submission_id})
         assert submission is not None  # a job's submission is never deleted
         exercise = self.exercises[submission.exercise_id]
         files: dict[str, bytes] = {}
@@ -517,7 +526,7 @@ class Service:
         except IntegrityError:  # this version's report is there already: keep that one
             with self.sessions.begin() as session:
                 self.queue.finish(session, job_id, state)
-        self.reports_kept[submission.student_id] += 1
+        self.reports_kept.add(submission.student_id)
         log.info("job %d: %s", job_id, state)
         self.reported()
 

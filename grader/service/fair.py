@@ -9,13 +9,15 @@
 * A storage quota per student, over the distinct files they stored.
 
 Takes are conditional updates, so that two takers (threads of the pool,
-grading hosts) never both win, and a loser sees :class:`Moved`.
+grading hosts) never both win, and a loser sees :class:`Moved`. The queries
+asked for every job are built once, with bound parameters: SQLAlchemy takes
+longer to build one than the database takes to answer it.
 """
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, bindparam, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from grader.service.models import Job, StoredFile, Student, Submission
@@ -28,27 +30,54 @@ class Moved(Exception):
     """A job was not as read: another taker got there first."""
 
 
-def fairest(session: Session, slots: int) -> int | None:
-    """The id of the waiting job to take next, or None when no student with a free
-    slot waits."""
+def _fairest() -> Select[int]:
+    """The id of the waiting job to take next, for ``slots`` (bound)."""
     running, theirs = aliased(Job), aliased(Submission)
     busy = (select(func.count()).select_from(running)
             .join(theirs, theirs.id == running.submission_id)
             .where(running.state == "running", theirs.student_id == Submission.student_id)
             .scalar_subquery())
-    return session.scalar(
-        select(Job.id).join(Submission, Submission.id == Job.submission_id)
-        .join(Student, Student.id == Submission.student_id)
-        .where(Job.state == "waiting", busy < slots)
-        .order_by(Student.served, Job.id).limit(1))
+    return (select(Job.id).join(Submission, Submission.id == Job.submission_id)
+            .join(Student, Student.id == Submission.student_id)
+            .where(Job.state == "waiting", busy < bindparam("slots"))
+            .order_by(Student.served, Job.id).limit(1))
+
+
+FAIREST = _fairest()
+# The jobs ``ids`` (bound) as ``take_into`` reads them.
+READ = select(Job.id, Job.state, *CONTENT).where(Job.id.in_(bindparam("ids", expanding=True)))
+# The turn of submission ``submission``'s student (bound) becomes the newest.
+SERVED = (update(Student)
+          .where(Student.id == select(Submission.student_id)
+                 .where(Submission.id == bindparam("submission")).scalar_subquery())
+          .values(served=select(func.max(Student.served)).scalar_subquery() + 1))
+# The student's (bound) hand-ins of the exercise, other than ``newer``, as late as it,
+# that wait never graded nor replaced.
+WAITING_ALIKE = select(Submission.id).where(
+    Submission.student_id == bindparam("student"), Submission.exercise_id == bindparam("exercise"),
+    Submission.id != bindparam("newer"), Submission.late == bindparam("late"),
+    Submission.replaced_by.is_(None),
+    Submission.id.in_(select(Job.submission_id).where(Job.state == "waiting")),
+    ~Submission.reports.any())
+# The student's distinct files (bound), as sha256 and size.
+_MINE = (select(StoredFile.sha256, StoredFile.size)
+         .join(Submission, Submission.id == StoredFile.submission_id)
+         .where(Submission.student_id == bindparam("student")).distinct().subquery())
+USED = select(func.coalesce(func.sum(_MINE.c.size), 0))
+KNOWN = select(_MINE.c.sha256).where(_MINE.c.sha256.in_(bindparam("digests", expanding=True)))
+
+
+def fairest(session: Session, slots: int) -> int | None:
+    """The id of the waiting job to take next, or None when no student with a free
+    slot waits."""
+    return session.scalar(FAIREST, {"slots": slots})
 
 
 def take_into(session: Session, place: int, source: int, state: str, now: datetime) -> None:
     """Mark job ``place`` (now in ``state``) running with what job ``source`` (waiting)
     grades, one attempt more; ``source`` gets what ``place`` held. The student's turn
     becomes the newest. Moved when either job is not as read."""
-    rows = {row.id: row._asdict() for row in session.execute(
-        select(Job.id, Job.state, *CONTENT).where(Job.id.in_({place, source})))}
+    rows = {row.id: row._asdict() for row in session.execute(READ, {"ids": [place, source]})}
     if place not in rows or source not in rows or rows[place]["state"] != state or (
             source != place and rows[source]["state"] != "waiting"):
         raise Moved
@@ -57,10 +86,7 @@ def take_into(session: Session, place: int, source: int, state: str, now: dateti
          state="running")
     if source != place:
         _set(session, rows[source], now, **_content(rows[place]))
-    student = select(Submission.student_id).where(Submission.id == taken["submission_id"])
-    newest = select(func.max(Student.served)).scalar_subquery()
-    session.execute(update(Student).where(Student.id == student.scalar_subquery())
-                    .values(served=newest + 1))
+    session.execute(SERVED, {"submission": taken["submission_id"]})
 
 
 def _content(row: dict[str, Any]) -> dict[str, Any]:
@@ -81,12 +107,9 @@ def replace_waiting(session: Session, newer: Submission, now: datetime) -> list[
     """Replace the student's hand-ins of the exercise that wait, never graded, by
     ``newer``: the ids replaced. A late hand-in replaces only late ones, so that an
     attempt made in time is never lost to a late one."""
-    waiting = select(Job.submission_id).where(Job.state == "waiting")
-    older = list(session.scalars(select(Submission.id).where(
-        Submission.student_id == newer.student_id,
-        Submission.exercise_id == newer.exercise_id, Submission.id != newer.id,
-        Submission.late == newer.late, Submission.replaced_by.is_(None),
-        Submission.id.in_(waiting), ~Submission.reports.any())))
+    older = list(session.scalars(WAITING_ALIKE, {
+        "student": newer.student_id, "exercise": newer.exercise_id, "newer": newer.id,
+        "late": newer.late}))
     replaced = []
     for old in older:
         result = session.execute(update(Job).where(Job.submission_id == old,
@@ -102,9 +125,6 @@ def replace_waiting(session: Session, newer: Submission, now: datetime) -> list[
 def stored_bytes(session: Session, student_id: int, sizes: dict[str, int]) -> tuple[int, int]:
     """(bytes the student's files hold, bytes ``sizes`` (sha256 -> size) would add):
     a file counts once however often it is handed in."""
-    mine = (select(StoredFile.sha256, StoredFile.size)
-            .join(Submission, Submission.id == StoredFile.submission_id)
-            .where(Submission.student_id == student_id).distinct().subquery())
-    used = session.scalar(select(func.coalesce(func.sum(mine.c.size), 0))) or 0
-    known = set(session.scalars(select(mine.c.sha256).where(mine.c.sha256.in_(sizes))))
+    used = session.scalar(USED, {"student": student_id}) or 0
+    known = set(session.scalars(KNOWN, {"student": student_id, "digests": list(sizes)}))
     return used, sum(size for sha, size in sizes.items() if sha not in known)

@@ -9,16 +9,35 @@ last of them.
 """
 
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from grader.service import overrides
 from grader.service.models import ExerciseSetting, Report, Submission
 
 
+class Kept(Protocol):
+    """A kept report as far as choosing one goes (a Report, or its id and status)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+K = TypeVar("K", bound=Kept)
+
+
+def chosen(reports: Sequence[K]) -> K | None:
+    """Of one submission's reports, the one it is shown with: None while it waits."""
+    graded = [report for report in reports if report.status == "graded"]
+    among = graded or reports
+    return max(among, key=lambda report: report.id) if among else None
+
+
 def shown(submission: Submission) -> Report | None:
     """The report a submission is shown with: None while it waits to be graded."""
-    graded = [report for report in submission.reports if report.status == "graded"]
-    chosen = graded or submission.reports
-    return max(chosen, key=lambda report: report.id) if chosen else None
+    return chosen(submission.reports)
 
 
 def points(submission: Submission, setting: ExerciseSetting) -> float | None:
