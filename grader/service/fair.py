@@ -17,7 +17,7 @@ longer to build one than the database takes to answer it.
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, select, update
+from sqlalchemy import Select, Update, bindparam, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from grader.service.models import Job, StoredFile, Student, Submission
@@ -46,6 +46,16 @@ def _fairest() -> Select[int]:
 FAIREST = _fairest()
 # The jobs ``ids`` (bound) as ``take_into`` reads them.
 READ = select(Job.id, Job.state, *CONTENT).where(Job.id.in_(bindparam("ids", expanding=True)))
+# What ``take_into`` checks is still as it read it, beside the job's id and state.
+CHECKED = [column for column in CONTENT if column.key not in ("last_error", "created_at")]
+# Job ``was_id`` (bound), if it still holds what was read (``was_...``), gets what
+# another held (``new_...``); TAKE marks it running too.
+MOVE = (update(Job)
+        .where(Job.id == bindparam("was_id"), Job.state == bindparam("was_state"),
+               *(column == bindparam(f"was_{column.key}") for column in CHECKED))
+        .values(updated_at=bindparam("now"),
+                **{column.key: bindparam(f"new_{column.key}") for column in CONTENT}))
+TAKE = MOVE.values(state="running")
 # The turn of submission ``submission``'s student (bound) becomes the newest.
 SERVED = (update(Student)
           .where(Student.id == select(Submission.student_id)
@@ -82,10 +92,9 @@ def take_into(session: Session, place: int, source: int, state: str, now: dateti
             source != place and rows[source]["state"] != "waiting"):
         raise Moved
     taken = _content(rows[source])
-    _set(session, rows[place], now, **{**taken, "attempts": taken["attempts"] + 1},
-         state="running")
+    _set(session, TAKE, rows[place], now, {**taken, "attempts": taken["attempts"] + 1})
     if source != place:
-        _set(session, rows[source], now, **_content(rows[place]))
+        _set(session, MOVE, rows[source], now, _content(rows[place]))
     session.execute(SERVED, {"submission": taken["submission_id"]})
 
 
@@ -93,12 +102,14 @@ def _content(row: dict[str, Any]) -> dict[str, Any]:
     return {column.key: row[column.key] for column in CONTENT}
 
 
-def _set(session: Session, was: dict[str, Any], now: datetime, **values: object) -> None:
-    """Update job ``was["id"]`` if it still holds what was read: else Moved."""
-    same = [column == was[column.key] for column in CONTENT
-            if column.key not in ("last_error", "created_at")]
-    result = session.execute(update(Job).where(Job.id == was["id"], Job.state == was["state"],
-                                               *same).values(updated_at=now, **values))
+def _set(session: Session, statement: Update, was: dict[str, Any], now: datetime,
+         content: dict[str, Any]) -> None:
+    """Give job ``was["id"]`` ``content`` with ``statement`` (MOVE, or TAKE, which marks
+    it running) if it still holds what was read: else Moved."""
+    result = session.execute(statement, {
+        "was_id": was["id"], "was_state": was["state"], "now": now,
+        **{f"was_{column.key}": was[column.key] for column in CHECKED},
+        **{f"new_{key}": value for key, value in content.items()}})
     if getattr(result, "rowcount", 0) != 1:
         raise Moved
 
