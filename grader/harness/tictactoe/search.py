@@ -132,43 +132,52 @@ def _is_end_calls(result: str | None, flaws: LabFlaws) -> int:
 
 
 @cache
+def _visited(board: str, mark: str
+             ) -> tuple[str | None, int, tuple[tuple[tuple[int, int], str], ...]]:
+    """What a search finds at ``board``: the end, the board's weight, and each
+    move of ``mark`` in the lab's order with the board it makes. Worked out
+    once a board for every search of the grader's: the value, the best moves
+    and the trees all come to each board many times (the windows of the
+    pruned trees most of all)."""
+    result = end(board)
+    children = () if result is not None else tuple(
+        (move, tictactoe.place(board, *move, mark)) for move in tictactoe.moves(board))
+    return result, weight(board), children
+
+
+def _played(board: str) -> tuple[str | None, int, tuple[tuple[tuple[int, int], str], ...]]:
+    """``_visited`` for the player whose turn it is on ``board``."""
+    return _visited(board, tictactoe.mark(board))
+
+
+@cache
 def value(board: str) -> int:
     """The position's minimax value, for O."""
-    result = end(board)
+    mark = tictactoe.mark(board)
+    result, _, children = _visited(board, mark)
     if result is not None:
         return VALUES[result]
-    children = [value(tictactoe.play(board, move)) for move in tictactoe.moves(board)]
-    return max(children) if tictactoe.mark(board) == "O" else min(children)
+    values = [value(child) for _, child in children]
+    return max(values) if mark == "O" else min(values)
 
 
 @cache
 def best_moves(board: str) -> frozenset[tuple[int, int]]:
     """Every move that keeps the position's value: any of them is right."""
-    return frozenset(move for move in tictactoe.moves(board)
-                     if value(tictactoe.play(board, move)) == value(board))
+    kept = value(board)
+    return frozenset(move for move, child in _played(board)[2] if value(child) == kept)
 
 
 @cache
 def full_tree(board: str) -> tuple[int, int]:
     """(size, fingerprint) of the full game tree from ``board``: the is_end
     calls a plain search makes, one per node."""
-    size, print_ = 1, weight(board)
-    if end(board) is None:
-        for move in tictactoe.moves(board):
-            child = full_tree(tictactoe.play(board, move))
-            size, print_ = size + child[0], (print_ + child[1]) & MASK
+    _, print_, children = _played(board)
+    size = 1
+    for _, child in children:
+        more, more_print = full_tree(child)
+        size, print_ = size + more, (print_ + more_print) & MASK
     return size, print_
-
-
-@cache
-def _visited(board: str, mark: str) -> tuple[str | None, int, tuple[str, ...]]:
-    """What a search finds at ``board`` whatever its window: the end, the
-    board's weight, and the boards after each move of ``mark`` in the lab's
-    order (worked out once a board: the windows visit boards many times)."""
-    result = end(board)
-    children = () if result is not None else tuple(
-        tictactoe.place(board, row, col, mark) for row, col in tictactoe.moves(board))
-    return result, weight(board), children
 
 
 @cache
@@ -180,7 +189,7 @@ def pruned_tree(board: str, maximising: bool, alpha: int = -2, beta: int = 2
     if result is not None:
         return VALUES[result], size, print_
     best = -2 if maximising else 2
-    for child in children:
+    for _, child in children:
         found, more, more_print = pruned_tree(child, not maximising, alpha, beta)
         size, print_ = size + more, (print_ + more_print) & MASK
         best = max(best, found) if maximising else min(best, found)
