@@ -189,8 +189,17 @@ def _detail(observation: Observation) -> list[str]:
     return lines
 
 
+@cache
+def _lab(flaws: LabFlaws, alpha_beta: bool) -> LabSearch:
+    """One search a model for the grading: what it finds below a board is kept
+    for the next position it is run on (a diagnosis runs it on a sample, then
+    on one ten times wider, and the count test on the positions of the
+    search tests)."""
+    return LabSearch(flaws, alpha_beta)
+
+
 def _model(flaws: LabFlaws, alpha_beta: bool, name: str, board: str) -> search.Outcome:
-    return LabSearch(flaws, alpha_beta).run(board, name.startswith("max"))
+    return _lab(flaws, alpha_beta).run(board, name.startswith("max"))
 
 
 def window(name: str) -> tuple[int, ...]:

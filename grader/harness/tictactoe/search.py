@@ -41,35 +41,67 @@ class LabFlaws:
 NO_FLAWS = LabFlaws()
 
 
+Answer = tuple[int, int | None, int | None]  # (value, row, col)
+
+
 @dataclass
 class Outcome:
-    answer: tuple[int, int | None, int | None]  # (value, row, col)
+    answer: Answer
     after: str  # the board once the search returned
     calls: Counter[str]  # the boards is_end was called on
 
 
 class LabSearch:
+    """A search keeps what it found from each root it was run on, and the plain
+    one (no window) what it found below each board it entered too: the same
+    flaws find the same there, whichever root it came from (a diagnosis runs
+    a model on many positions, whose trees share their boards). The windows of
+    alpha-beta make its boards' searches too many to keep, and seldom met again."""
+
     def __init__(self, flaws: LabFlaws = NO_FLAWS, alpha_beta: bool = False) -> None:
         self.flaws = flaws
         self.alpha_beta = alpha_beta
+        # (board, maximising, alpha, beta) -> the answer, the board left behind,
+        # and the boards is_end was called on, a board a call
+        self._found: dict[tuple[str, bool, int, int], tuple[Answer, str, list[str]]] = {}
 
     def run(self, board: str, maximising: bool) -> Outcome:
         """``max()`` (``maximising``) or ``min()`` on ``board``, as the flaws make it."""
-        self.calls: Counter[str] = Counter()
-        cells = list(board)
-        answer = self._node(cells, maximising, *FULL_WINDOW)
-        return Outcome(answer, "".join(cells), self.calls)
+        cells, calls = list(board), list[str]()
+        answer = self._node(cells, maximising, *FULL_WINDOW, calls, kept=True)
+        return Outcome(answer, "".join(cells), Counter(calls))
 
     def _flaws(self, maximising: bool) -> LabFlaws:
         only = self.flaws.only
         return self.flaws if only in (None, "max" if maximising else "min") else NO_FLAWS
 
-    def _node(self, cells: list[str], maximising: bool, alpha: int, beta: int
-              ) -> tuple[int, int | None, int | None]:
-        flaws = self._flaws(maximising)
+    def _node(self, cells: list[str], maximising: bool, alpha: int, beta: int,
+              calls: list[str], kept: bool = False) -> Answer:
+        """The search entered on ``cells`` with this window, or what it found
+        there before: either way the cells are left as the lab's code leaves
+        them, and the boards it called is_end on are added to ``calls``. The
+        plain search keeps what it finds at every board, alpha-beta at the
+        root only (``kept``)."""
         board = "".join(cells)
+        if not kept and self.alpha_beta:
+            return self._search(cells, board, maximising, alpha, beta, calls)
+        key = (board, maximising, alpha, beta)
+        found = self._found.get(key)
+        if found is not None:
+            answer, after, below = found
+            cells[:] = after
+            calls += below
+            return answer
+        start = len(calls)
+        answer = self._search(cells, board, maximising, alpha, beta, calls)
+        self._found[key] = answer, "".join(cells), calls[start:]
+        return answer
+
+    def _search(self, cells: list[str], board: str, maximising: bool, alpha: int, beta: int,
+                calls: list[str]) -> Answer:
+        flaws = self._flaws(maximising)
         result = end(board)
-        self.calls[board] += _is_end_calls(result, flaws)
+        calls += [board] * _is_end_calls(result, flaws)
         if result is not None:
             return (-VALUES[result] if flaws.values_wrong_side else VALUES[result], 0, 0)
         mark = "O" if maximising != flaws.marks_swapped else "X"
@@ -82,7 +114,7 @@ class LabSearch:
             cells[3 * row + col] = mark
             window = FULL_WINDOW if flaws.window_reset else \
                 (beta, alpha) if flaws.window_swapped else (alpha, beta)
-            value = self._node(cells, not maximising, *window)[0]
+            value = self._node(cells, not maximising, *window, calls)[0]
             first = at == (None, None)
             if first or not flaws.first_child_value and \
                     self._better(value, best, maximising, flaws):
