@@ -35,7 +35,8 @@ class Pool:
         """Stop taking jobs; wait for those being graded (a job cut short would be
         taken again at the next start anyway)."""
         self._stop.set()
-        self._wakes.release(self.workers)
+        if self._threads:  # a pool of none (grading hosts grade) has none to wake
+            self._wakes.release(len(self._threads))
         for thread in self._threads:
             thread.join()
         self._threads.clear()
