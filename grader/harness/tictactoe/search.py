@@ -7,6 +7,7 @@ mistake on a mutable board, as the student's code runs. ``expected`` gives
 what a correct search answers on a position, memoised over the whole game.
 """
 
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -82,7 +83,8 @@ class LabSearch:
         them, and the boards it called is_end on are added to ``calls``. The
         plain search keeps what it finds at every board, alpha-beta at the
         root only (``kept``)."""
-        board = "".join(cells)
+        # One string a board, however often it is reached: the kept calls name it many times.
+        board = sys.intern("".join(cells))
         if not kept and self.alpha_beta:
             return self._search(cells, board, maximising, alpha, beta, calls)
         key = (board, maximising, alpha, beta)
