@@ -138,13 +138,15 @@ def state(submission: Submission) -> str:
     return _state(scores.shown(submission), submission.replaced_by)
 
 
-def _state(report: scores.Kept | None, replaced_by: int | None) -> str:
+def _state(report: scores.ReportState | None, replaced_by: int | None) -> str:
     if report is not None:
         return report.status
     return "replaced" if replaced_by is not None else "waiting"
 
 
-class KeptReport(NamedTuple):
+class ReportRow(NamedTuple):
+    """A report's id and status, as the status reads them."""
+
     id: int
     status: str
 
@@ -162,18 +164,18 @@ ATTEMPT_STATES = (
 def status(service: Service, student_id: int) -> dict[str, object]:
     """What the student's page polls while something waits: the state of each attempt
     at the exercises open to them (newest first), and ``seen``, which names these
-    states. Two queries, built once, and no objects made of the rows: it is asked
-    often, the page's own views take more."""
+    states. Two queries, built once, and no ORM objects: it is asked often, the
+    page's own views take more."""
     open_ids = service.open_exercises()
     with service.sessions() as session:
         rows = session.execute(ATTEMPT_STATES, {"student": student_id}).all()
-    reports: dict[int, list[KeptReport]] = {}
+    reports: dict[int, list[ReportRow]] = {}
     replaced: dict[int, int | None] = {}
     for row in rows:
         if row.exercise_id in open_ids:
             replaced[row.id] = row.replaced_by
             if row.report_id is not None:
-                reports.setdefault(row.id, []).append(KeptReport(row.report_id, row.status))
+                reports.setdefault(row.id, []).append(ReportRow(row.report_id, row.status))
     attempts = {str(attempt): _state(scores.chosen(reports.get(attempt, [])), replaced_by)
                 for attempt, replaced_by in replaced.items()}
     seen = hashlib.sha256(json.dumps(attempts).encode()).hexdigest()[:16]

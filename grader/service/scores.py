@@ -15,7 +15,7 @@ from grader.service import overrides
 from grader.service.models import ExerciseSetting, Report, Submission
 
 
-class Kept(Protocol):
+class ReportState(Protocol):
     """A kept report as far as choosing one goes (a Report, or its id and status)."""
 
     @property
@@ -25,7 +25,7 @@ class Kept(Protocol):
     def status(self) -> str: ...
 
 
-K = TypeVar("K", bound=Kept)
+K = TypeVar("K", bound=ReportState)
 
 
 def chosen(reports: Sequence[K]) -> K | None:
