@@ -32,7 +32,8 @@ With ``--grading canned`` the service is this process's own, its grading
 replaced by a report made once in Docker at the start, under uvicorn in a
 thread: the time to feedback is then the service's own part (the upload,
 the queue's hand-over to a grading slot, keeping the report, the status's
-answer), measured the same way.
+answer), measured the same way; its CPU a hand-in is then that of this
+process's threads other than the students'.
 
 The floor, taken just before each rate: bare containers of the same image
 (``docker run --rm``, started, running ``python3 -c pass``, removed) arriving
