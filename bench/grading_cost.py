@@ -19,6 +19,10 @@ the suite asks of it (every position, every depth, every budget of the clock).
    against a bare container plus the reference's own search (as
    ``game_exercises.py`` measures it).
 
+Beside each bare container it times one that only imports pytest (and
+pytest-timeout), as every grading's supervisor must: how much of a goal's
+margin over its floor that import alone takes, since the floor has none.
+
 Each ``--image`` (by default the checkout's) is graded in turn, in the same
 run, to compare two versions of the harness; ``TAG@layers`` grades it
 without its code volumes (its containers read the image's layers). Times
@@ -49,6 +53,7 @@ from grader.sandbox.local import LocalSandbox
 SINGLE = "depth_limit"  # goal 1's exercise
 LAYERS = "@layers"  # an --image graded without its code volumes
 BATCHED = "helpers"  # goal 2's
+PYTEST_IMPORT = "import pytest, pytest_timeout"  # what each supervisor imports first
 
 
 def _depth_limit():
@@ -96,6 +101,7 @@ class Image:
     label: str  # the tag, with "@layers" where it is graded without its code volumes
     docker: DockerSandbox
     bare: float = 0.0  # seconds of a bare container of it
+    with_pytest: float = 0.0  # seconds of one that imports pytest and ends
 
 
 def _interleaved(images, runs, measure):
@@ -115,6 +121,14 @@ def _ratio(label, seconds, floor, parts):
           f"{seconds / floor:.2f}x")
 
 
+def _pytest_share(image_, work, goal=1.5):
+    """How much of the goal's margin over a container's floor pytest's import takes."""
+    floor = image_.bare + work
+    spent = image_.with_pytest - image_.bare
+    print(f"    pytest's import alone, {spent:.2f} s, is {spent / ((goal - 1) * floor):.0%} of "
+          f"the {(goal - 1) * floor:.2f} s that {goal}x the floor leaves above it")
+
+
 def one(images, runs, own):
     """Goal 1: one depth_limit file in Docker, and in the local sandbox;
     ``own``: the images are the checkout's (the command line checks that)."""
@@ -126,6 +140,7 @@ def one(images, runs, own):
     for image_ in images:
         _ratio(f"docker {image_.label}", graded[image_.label], image_.bare + work,
                "bare container + work")
+        _pytest_share(image_, work)
     if own:
         served = [i for i in images if i.docker.code_volumes]  # as the command line grades
         by_hand = _interleaved(served, runs, lambda i: _command_line(exercise, i.docker.image))
@@ -190,6 +205,7 @@ def games(images, runs):
         for image_ in images:
             _ratio(f"{name}, docker {image_.label}", graded[image_.label], image_.bare + search,
                    f"bare container + the reference's search {search:.2f} s")
+            _pytest_share(image_, search)
 
 
 def main():
@@ -212,9 +228,12 @@ def main():
                                        code_volumes=not tag.endswith(LAYERS))) for tag in tags]
     bare = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
         bare_run(i.docker.image), check=True, stdout=subprocess.DEVNULL))
+    with_pytest = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
+        bare_run(i.docker.image, PYTEST_IMPORT), check=True, stdout=subprocess.DEVNULL))
     for image_ in images:
-        image_.bare = bare[image_.label]
-        print(f"a bare container of {image_.label}: {image_.bare:.2f} s")
+        image_.bare, image_.with_pytest = bare[image_.label], with_pytest[image_.label]
+        print(f"a bare container of {image_.label}: {image_.bare:.2f} s; "
+              f"one that imports pytest: {image_.with_pytest:.2f} s")
     if 1 in args.goal:
         one(images, args.runs, own=not args.image)
     if 2 in args.goal:
