@@ -29,10 +29,22 @@ START = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]  # every open cell of the 3 x 2
 BEST_FIRST = {(0, 0), (0, 1), (2, 0)}  # the best first moves (the decision's README)
 BOXED_IN = [(1, 0), (2, 0), (1, 1)]  # after these, player 2 on (2, 0) has no move
 ONE_LEFT = [(2, 0), (1, 0)]  # after these, player 1 on (2, 0) has one move: (1, 1)
+# Kayles, from the full row of six pins (kayles.py's moves: first and last pin knocked down)
+KAYLES_BEST_FIRST = {(1, 1), (2, 3), (4, 4)}  # the best first moves (kayles_decision's README)
+ALL_DOWN = [(0, 1), (2, 3), (4, 5)]  # after these no pin stands: player 2 can't move
+TWO_LEFT = [(0, 1), (2, 3)]  # after these pins 4 and 5 stand: only (4, 5) wins
 
 
 class Wrong(Exception):
     """A fact that does not hold, in words."""
+
+
+class Runaway(BaseException):
+    """A counted search that went on far past anything a fact asks for: raised
+    in your code's own call, and no ``except Exception`` of yours stops it."""
+
+
+RUNAWAY_CALLS = 100_000  # terminal tests; every fact's search makes far fewer
 
 
 def expect(got: object, expected: object, what: str) -> None:
@@ -60,11 +72,13 @@ def play(state: Any, path: Iterable[tuple[int, int]]) -> Any:
     return state
 
 
-def best_first(decide: Callable[[], object], what: str) -> None:
+def best_first(decide: Callable[[], object], what: str,
+               best: set[tuple[int, int]] = BEST_FIRST) -> None:
+    """``decide()`` returns one of the ``best`` first moves (mini-isolation's by default)."""
     move = decide()
-    if move not in BEST_FIRST:
+    if move not in best:
         raise Wrong(f"{what} returned {move!r}; the best first moves are "
-                    f"{', '.join(map(str, sorted(BEST_FIRST)))}")
+                    f"{', '.join(map(str, sorted(best)))}")
 
 
 def terminal_tests(module: Any, search: Callable[[Callable[[], int]], object],
@@ -76,6 +90,10 @@ def terminal_tests(module: Any, search: Callable[[Callable[[], int]], object],
 
     def counting(state: Any) -> Any:
         calls.append(state)
+        if len(calls) > RUNAWAY_CALLS:
+            raise Runaway(f"stopped after {RUNAWAY_CALLS:,} terminal tests: the search does "
+                          "not end" + (" on its clock (is time_left read in min_value and "
+                                       "max_value?)" if ticks else ""))
         return own(state)
 
     module.terminal_test = counting
@@ -137,7 +155,7 @@ def search_fact(name: str, board: str, args: tuple[int, ...], value: int,
 
 
 def _failure(exc: BaseException) -> str:
-    if isinstance(exc, Wrong):
+    if isinstance(exc, (Wrong, Runaway)):
         return str(exc)
     where = traceback.extract_tb(exc.__traceback__)[-1]
     return (f"raised {type(exc).__name__}: {exc} "
@@ -158,7 +176,7 @@ def check(exercise: str, facts: Callable[[], list[Fact]]) -> int:
         try:
             fact()
             print(f"  ok      {words}")
-        except Exception as exc:  # the student's code may raise anything
+        except (Exception, Runaway) as exc:  # the student's code may raise anything
             failed += 1
             print(f"  FAILED  {words}\n          {_failure(exc)}")
     print(f"{len(found) - failed} of {len(found)} hold. This is no grade: grade your work "

@@ -23,6 +23,16 @@ EXPECTED = {
     "tic_tac_toe": ["check_tic_tac_toe.py", "selfcheck.py", "tictactoe.py"],
     "tic_tac_toe_alphabeta": ["check_tic_tac_toe_alphabeta.py", "selfcheck.py", "tictactoe.py"],
     "nim_negamax": ["check_nim_negamax.py", "negamax.py", "nim.py", "selfcheck.py"],
+    "kayles_helpers": ["check_kayles_helpers.py", "kayles.py", "minimax_helpers.py",
+                       "selfcheck.py"],
+    "kayles_decision": ["check_kayles_decision.py", "kayles.py", "minimax.py",
+                        "minimax_helpers.py", "selfcheck.py"],
+    "kayles_depth_limit": ["check_kayles_depth_limit.py", "kayles.py", "minimax.py",
+                           "selfcheck.py"],
+    "kayles_alphabeta": ["alphabeta.py", "check_kayles_alphabeta.py", "kayles.py",
+                         "selfcheck.py"],
+    "kayles_iterative_deepening": ["check_kayles_iterative_deepening.py", "deepening.py",
+                                   "kayles.py", "selfcheck.py"],
 }
 
 
@@ -100,6 +110,21 @@ def test_the_self_check_never_fails_what_the_grader_gives_full_marks(capsys, tmp
     ("iterative_deepening", "unfinished_depth_move", "deepening.py",
      "  FAILED  after (1, 0), with 71 ticks: (1, 1), depth 3's move, not unfinished depth 4's\n"
      "          get_action after the move (1, 0) with 71 ticks: expected (1, 1), got (0, 0)"),
+    ("kayles_helpers", "flipped_utilities", "minimax_helpers.py",
+     "  FAILED  min_value: a terminal state is worth +1, max_value: -1\n"
+     "          (min_value, max_value) of it: expected (1, -1), got (-1, 1)"),
+    ("kayles_iterative_deepening", "unfinished_depth_move", "deepening.py",
+     "  FAILED  after (0, 1), with 106 ticks: (3, 4), depth 3's move, not unfinished depth 4's\n"
+     "          get_action after the move (0, 1) with 106 ticks: expected (3, 4), got (2, 2)"),
+    # a search that never reads its clock is stopped, not waited for
+    ("iterative_deepening", "clock_never_read", "deepening.py",
+     "  FAILED  with 250 ticks, at most 250 terminal tests\n"
+     "          stopped after 100,000 terminal tests: the search does not end on its clock "
+     "(is time_left read in min_value and max_value?)"),
+    ("kayles_iterative_deepening", "clock_never_read", "deepening.py",
+     "  FAILED  with 2000 ticks, at most 2000 terminal tests\n"
+     "          stopped after 100,000 terminal tests: the search does not end on its clock "
+     "(is time_left read in min_value and max_value?)"),
 ])
 def test_the_self_check_names_a_known_mistake_s_fact(capsys, tmp_path, exercise, case, file,
                                                      said):
