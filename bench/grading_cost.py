@@ -173,8 +173,25 @@ def _bare_containers(tag, n, at_once):
     return time.perf_counter() - started
 
 
+def _busy_seconds():
+    """CPU seconds this machine has spent busy since it started (/proc/stat: every
+    process's, the engine's and the kernel's; idle and I/O wait left out)."""
+    with open("/proc/stat") as stat:
+        fields = [int(f) for f in stat.readline().split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def _busy(run):
+    """(wall seconds, busy CPU seconds of the machine) of ``run()``."""
+    started, busy = time.perf_counter(), _busy_seconds()
+    run()
+    return time.perf_counter() - started, _busy_seconds() - busy
+
+
 def many(client, images, n):
-    """Goal 2: ``n`` distinct helpers files, as many at once as there are cores."""
+    """Goal 2: ``n`` distinct helpers files, as many at once as there are cores;
+    with the machine's CPU a file of each, which caps the files a second."""
     cores = os.cpu_count() or 1
     exercise = exercises.load(BATCHED)
     work = _seconds(_helpers, 3)
@@ -182,16 +199,22 @@ def many(client, images, n):
     with tempfile.TemporaryDirectory(prefix="minimax-grader-bench-") as root:
         folders = _distinct(Path(root), n)
         for image_ in images:
-            floor = _bare_containers(image_.docker.image, n, cores) + n * work / cores
+            bare, bare_cpu = _busy(lambda i=image_: _bare_containers(i.docker.image, n, cores))
+            floor = bare + n * work / cores
             docker = DockerSandbox(client, image=image_.docker.image, warm=cores,
                                    code_volumes=image_.docker.code_volumes)
-            started = time.perf_counter()
-            with ThreadPoolExecutor(cores) as pool:
-                list(pool.map(lambda f, d=docker: _full_marks(exercise, f, d), folders))
-            seconds = time.perf_counter() - started
+
+            def batch(d=docker):
+                with ThreadPoolExecutor(cores) as pool:
+                    list(pool.map(lambda f: _full_marks(exercise, f, d), folders))
+
+            seconds, cpu = _busy(batch)
             docker.close()
             _ratio(f"docker {image_.label} ({n / seconds:.2f} a second)", seconds, floor,
                    f"{n} bare containers {cores} at once + the checks' work")
+            print(f"    the machine's CPU a file: {cpu / n:.2f} s graded, {bare_cpu / n:.2f} s "
+                  f"a bare container (its docker client's included): at most "
+                  f"{cores * n / cpu:.1f} and {cores * n / bare_cpu:.1f} a second on {cores} cores")
 
 
 def games(images, runs):
