@@ -104,6 +104,26 @@ def terminal_tests(module: Any, search: Callable[[Callable[[], int]], object],
     return len(calls)
 
 
+def timed_action(module: Any, new_state: Callable[[], Any], ticks: int,
+                 path: Iterable[tuple[int, int]] = ()) -> tuple[object, int]:
+    """``module.get_action`` after ``path`` from ``new_state()`` with ``ticks`` on
+    its clock: (its move, its terminal tests)."""
+    moves: list[object] = []
+    calls = terminal_tests(module, lambda left: moves.append(
+        module.get_action(play(new_state(), path), left)), ticks)
+    return moves[0], calls
+
+
+def within_the_time(module: Any, new_state: Callable[[], Any], ticks: int
+                    ) -> Callable[[], None]:
+    """The fact that get_action with ``ticks`` makes at most that many terminal tests."""
+    def fact() -> None:
+        calls = timed_action(module, new_state, ticks)[1]
+        if calls > ticks:
+            raise Wrong(f"get_action with {ticks} ticks made {calls} terminal tests")
+    return fact
+
+
 def count_fact(module: Any, search: Callable[[Callable[[], int]], object], count: int,
                 what: str) -> Callable[[], None]:
     return lambda: expect(terminal_tests(module, search), count, f"terminal_test calls in {what}")

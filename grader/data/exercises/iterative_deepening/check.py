@@ -5,40 +5,38 @@ file out as check_iterative_deepening.py, beside selfcheck.py, which checks them
 """
 
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 # Your files, and the self-check's own module, beside this file (as run with -I too).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from selfcheck import START, Wrong, best_first, expect, play, run, terminal_tests  # noqa: E402
+from selfcheck import (  # noqa: E402
+    START,
+    best_first,
+    expect,
+    run,
+    timed_action,
+    within_the_time,
+)
 
 
 def facts() -> list:
     import deepening
     from gamestate import GameState
 
-    def action(ticks: int, path: Iterable[tuple[int, int]] = ()) -> tuple[object, int]:
-        """get_action after ``path`` with ``ticks``: (its move, its terminal tests)."""
-        moves: list[object] = []
-        calls = terminal_tests(deepening, lambda left: moves.append(
-            deepening.get_action(play(GameState(), path), left)), ticks)
-        return moves[0], calls
-
-    def within_the_time() -> None:
-        calls = action(250)[1]
-        if calls > 250:
-            raise Wrong(f"get_action with 250 ticks made {calls} terminal tests")
+    def action(ticks: int, *path: tuple[int, int]) -> tuple[object, int]:
+        return timed_action(deepening, GameState, ticks, path)
 
     return [
         ("with 250 ticks from the empty board, a best move (depth 6 fits)",
          lambda: best_first(lambda: action(250)[0],
                              "get_action(GameState(), time_left) with 250 ticks")),
-        ("with 250 ticks, at most 250 terminal tests", within_the_time),
+        ("with 250 ticks, at most 250 terminal tests",
+         within_the_time(deepening, GameState, 250)),
         # Whatever the threshold (1 to 20), depth 3 finishes and depth 4 does not,
         # and depth 4's first move, (0, 0), is no best move at depth 3.
         ("after (1, 0), with 71 ticks: (1, 1), depth 3's move, not unfinished depth 4's",
-         lambda: expect(action(71, [(1, 0)])[0], (1, 1),
+         lambda: expect(action(71, (1, 0))[0], (1, 1),
                         "get_action after the move (1, 0) with 71 ticks")),
         ("with no time at all, still a legal move",
          lambda: expect(action(0)[0] in START, True,

@@ -6,7 +6,6 @@ checks them on your code:
 """
 
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 # Your files, and the self-check's own module, beside this file (as run with -I too).
@@ -14,12 +13,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from selfcheck import (  # noqa: E402
     KAYLES_BEST_FIRST,
-    Wrong,
     best_first,
     expect,
-    play,
     run,
-    terminal_tests,
+    timed_action,
+    within_the_time,
 )
 
 
@@ -27,28 +25,20 @@ def facts() -> list:
     import deepening
     from kayles import GameState
 
-    def action(ticks: int, path: Iterable[tuple[int, int]] = ()) -> tuple[object, int]:
-        """get_action after ``path`` with ``ticks``: (its move, its terminal tests)."""
-        moves: list[object] = []
-        calls = terminal_tests(deepening, lambda left: moves.append(
-            deepening.get_action(play(GameState(), path), left)), ticks)
-        return moves[0], calls
-
-    def within_the_time() -> None:
-        calls = action(2000)[1]
-        if calls > 2000:
-            raise Wrong(f"get_action with 2000 ticks made {calls} terminal tests")
+    def action(ticks: int, *path: tuple[int, int]) -> tuple[object, int]:
+        return timed_action(deepening, GameState, ticks, path)
 
     return [
         ("with 2000 ticks from the full row, a best move (the whole game fits)",
          lambda: best_first(lambda: action(2000)[0],
                             "get_action(GameState(), time_left) with 2000 ticks",
                             KAYLES_BEST_FIRST)),
-        ("with 2000 ticks, at most 2000 terminal tests", within_the_time),
+        ("with 2000 ticks, at most 2000 terminal tests",
+         within_the_time(deepening, GameState, 2000)),
         # Whatever the threshold (1 to 20), depth 3 finishes and depth 4 does not,
         # and depth 4's first move, (2, 2), is no best move at depth 3.
         ("after (0, 1), with 106 ticks: (3, 4), depth 3's move, not unfinished depth 4's",
-         lambda: expect(action(106, [(0, 1)])[0], (3, 4),
+         lambda: expect(action(106, (0, 1))[0], (3, 4),
                         "get_action after the move (0, 1) with 106 ticks")),
         ("with no time at all, still a legal move",
          lambda: expect(action(0)[0] in GameState().get_legal_moves(), True,
