@@ -82,10 +82,11 @@ def best_first(decide: Callable[[], object], what: str,
 
 
 def terminal_tests(module: Any, search: Callable[[Callable[[], int]], object],
-                   ticks: int = 0) -> int:
+                   ticks: int | None = None) -> int:
     """How often ``search(time_left)`` calls ``module.terminal_test``, counted
     from outside as the grader counts (call_counter is yours to read);
-    ``time_left()`` is the ticks left of ``ticks``, one spent at each call."""
+    ``time_left()`` is the ticks left of ``ticks`` (a search with no clock: 0),
+    one spent at each call."""
     calls, own = [], module.terminal_test
 
     def counting(state: Any) -> Any:
@@ -93,12 +94,12 @@ def terminal_tests(module: Any, search: Callable[[Callable[[], int]], object],
         if len(calls) > RUNAWAY_CALLS:
             raise Runaway(f"stopped after {RUNAWAY_CALLS:,} terminal tests: the search does "
                           "not end" + (" on its clock (is time_left read in min_value and "
-                                       "max_value?)" if ticks else ""))
+                                       "max_value?)" if ticks is not None else ""))
         return own(state)
 
     module.terminal_test = counting
     try:
-        search(lambda: ticks - len(calls))
+        search(lambda: (ticks or 0) - len(calls))
     finally:
         module.terminal_test = own
     return len(calls)
