@@ -22,14 +22,14 @@ from pathlib import Path
 
 from common import ROOT, submissions
 
-from grader import exercises, grading
+from grader import exercises, grading, solutions
 from grader.sandbox import bubblewrap
 from grader.sandbox.local import LocalSandbox, is_boundary
 
 sys.path.insert(0, str(ROOT / "tests"))
 import unprivileged  # noqa: E402
 
-ONE = exercises.load("helpers").solution
+ONE = solutions.reference_folder("helpers")
 
 
 def one_grading(sandbox):

@@ -20,7 +20,7 @@ import time
 
 import common  # noqa: F401  (puts the checkout on sys.path)
 
-from grader import exercises, grading, sandbox
+from grader import exercises, grading, sandbox, solutions
 from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
 from grader.harness.isolation import deepening
@@ -31,7 +31,7 @@ def _load(exercise, file):
     """The reference solution's module, imported from solutions/."""
     sys.modules.setdefault("nim", nim_rules)  # what negamax.py imports
     spec = importlib.util.spec_from_file_location(f"reference_{exercise}",
-                                                  exercises.load(exercise).solution / file)
+                                                  solutions.reference_folder(exercise) / file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -132,8 +132,9 @@ def main():
         own = _seconds(reference, args.runs)
         print(f"{name}: the reference's own search over the suite's positions {own:.2f} s")
         for label, box in sandboxes.items():
-            graded = _seconds(functools.partial(grading.grade, exercise, exercise.solution,
-                                                box, exercise.limits), args.runs)
+            graded = _seconds(functools.partial(
+                grading.grade, exercise, solutions.reference_folder(exercise.id), box,
+                exercise.limits), args.runs)
             print(f"  {label:6} suite {graded:.2f} s: {graded / own:.2f}x the reference's search")
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import common  # noqa: F401  (puts the checkout on sys.path)
 from time_limits import Load
 
-from grader import exercises, grading, sandbox
+from grader import exercises, grading, sandbox, solutions
 
 MEMORY_LADDER = (512, 256, 192, 160, 128, 112, 96, 80, 64, 56, 48, 40, 32, 24, 16)
 SECONDS_LADDER = (4, 2, 1, 0.5, 0.25, 0.12, 0.06, 0.03)
@@ -48,7 +48,7 @@ def grade(exercise, backend, **limits):
     """The report of the reference solution under ``limits`` (the times and
     memory not given: generous)."""
     unfloored = Unfloored(**dataclasses.asdict(exercise.limits))
-    return grading.grade(exercise, exercise.solution, backend,
+    return grading.grade(exercise, solutions.reference_folder(exercise.id), backend,
                          unfloored.override(**{**ROOM, **limits}))
 
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from docker_vs_local import bare_run
 from game_exercises import REFERENCES, _isolation_cases, _load, _seconds
 
-from grader import exercises, grading, image
+from grader import exercises, grading, image, solutions
 from grader.games import isolation
 from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
@@ -75,8 +75,9 @@ def _helpers():
 
 
 def _full_marks(exercise, path, box):
-    """Grade ``path``; a report short of full marks ends the benchmark: its time
-    would be a failure's, not a grading's."""
+    """Grade ``path`` (None: the reference solution); a report short of full marks
+    ends the benchmark: its time would be a failure's, not a grading's."""
+    path = path or solutions.reference_folder(exercise.id)
     report = grading.grade(exercise, path, box, exercise.limits)
     if report["score"] != report["max_score"]:
         raise SystemExit(f"{exercise.id} in {box.name}: {report['message'][:300]}")
@@ -88,7 +89,7 @@ def _command_line(exercise, tag):
     included); a report short of full marks ends the benchmark."""
     done = subprocess.run(
         [sys.executable, "-m", "grader", "grade", "--sandbox", "docker", "--format", "json",
-         "--exercise", exercise.id, str(exercise.solution)],
+         "--exercise", exercise.id, str(solutions.reference_folder(exercise.id))],
         env={**os.environ, "MINIMAX_GRADER_IMAGE": tag}, capture_output=True, text=True,
         check=True)
     report = json.loads(done.stdout)
@@ -135,8 +136,7 @@ def one(images, runs, own):
     exercise = exercises.load(SINGLE)
     work = _seconds(_depth_limit, runs)
     print(f"goal 1: one {SINGLE} file (the checks' work in process {work:.2f} s)")
-    graded = _interleaved(images, runs, lambda i: _full_marks(exercise, exercise.solution,
-                                                                i.docker))
+    graded = _interleaved(images, runs, lambda i: _full_marks(exercise, None, i.docker))
     for image_ in images:
         _ratio(f"docker {image_.label}", graded[image_.label], image_.bare + work,
                "bare container + work")
@@ -147,13 +147,13 @@ def one(images, runs, own):
         for image_ in served:
             _ratio(f"minimax-grader grade, docker {image_.label}", by_hand[image_.label],
                    image_.bare + work, "bare container + work")
-    local = _seconds(lambda: _full_marks(exercise, exercise.solution, LocalSandbox()), runs)
+    local = _seconds(lambda: _full_marks(exercise, None, LocalSandbox()), runs)
     _ratio("local sandbox", local, work, "work")
 
 
 def _distinct(root, n):
     """``n`` copies of the helpers reference, no two alike: their folders."""
-    source = exercises.load(BATCHED).solution
+    source = solutions.reference_folder(BATCHED)
     folders = []
     for number in range(n):
         folder = root / f"s{number:03}"
@@ -223,8 +223,7 @@ def games(images, runs):
     for name, reference in REFERENCES.items():
         exercise = exercises.load(name)
         search = _seconds(reference, runs)
-        graded = _interleaved(images, runs, lambda i, e=exercise: _full_marks(e, e.solution,
-                                                                              i.docker))
+        graded = _interleaved(images, runs, lambda i, e=exercise: _full_marks(e, None, i.docker))
         for image_ in images:
             _ratio(f"{name}, docker {image_.label}", graded[image_.label], image_.bare + search,
                    f"bare container + the reference's search {search:.2f} s")

@@ -26,12 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader import exercises  # noqa: E402
+from grader import solutions  # noqa: E402
 from grader.contracts.provided import provide  # noqa: E402
 from grader.games import isolation  # noqa: E402
 from grader.harness.runtime.student import Student  # noqa: E402
 
-SEARCH = (exercises.load("helpers").solution / "minimax_helpers.py").read_text() + '''
+SEARCH = (solutions.reference_folder("helpers") / "minimax_helpers.py").read_text() + '''
 
 def idle(state):
     return 0

@@ -8,13 +8,14 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
 from grader import __version__, batch, catalog, exercises, files, grading, intake, render, solutions
 from grader.batch import roster, summary
+from grader.contracts import places
 from grader.errors import UsageError
 from grader.handout import handout, self_check
 from grader.match import commands as match_commands
@@ -229,30 +230,23 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return outcome.exit_code
 
 
-def _folder(path: str, flag: str) -> Path:
-    folder = Path(path)
-    if not folder.is_dir():
-        raise UsageError(f"{flag} {path}: no such folder")
-    return folder
-
-
 def _check_cases(args: argparse.Namespace) -> list[solutions.Case]:
-    """The cases check-solutions grades: the solutions, then the corpus unless left
-    out. Each is the exercise folders' own unless its option names a folder."""
-    own = solutions.built_in(corpus=not args.solutions_only)
-    if args.solutions:
-        found = solutions.references(_folder(args.solutions, "--solutions"))
-    else:
-        found = [case for case in own if case.reference]
-        found += solutions.by_play() if args.play else []
-        if not found:
-            raise UsageError("the exercises here hold no reference solutions (an installed "
-                             "wheel never does): give them with --solutions DIR")
-    if args.solutions_only:
-        return found
-    if args.corpus:
-        return found + solutions.corpus_cases(_folder(args.corpus, "--corpus"))
-    return found + [case for case in own if not case.reference]
+    """The cases check-solutions grades, from the checkout's solutions/ or the
+    folder --solutions names: the reference solutions (and, with --play, those
+    graded by play), then the corpus unless left out."""
+    root = places.SOLUTIONS if args.solutions is None else Path(args.solutions)
+    if args.solutions is None and not root.is_dir():
+        raise UsageError("this installation holds no solutions/ (an installed wheel never "
+                         "does): give a folder of them with --solutions DIR")
+    try:
+        found = solutions.built_in(corpus=not args.solutions_only, root=root)
+        found += solutions.by_play(root) if args.play else []
+    except solutions.BadSolutions as exc:
+        raise UsageError(f"--solutions {exc}" if args.solutions else str(exc)) from None
+    if not found:
+        raise UsageError(f"{root} holds no reference solution nor corpus case: each exercise's "
+                         "are in <id>/solution/ and <id>/corpus/<case>/")
+    return found
 
 
 def cmd_check_solutions(args: argparse.Namespace) -> int:
@@ -410,11 +404,20 @@ def _exercises_flag(command: argparse.ArgumentParser) -> argparse.ArgumentParser
     return command
 
 
+class Parser(argparse.ArgumentParser):
+    """A parser that takes no abbreviation of an option: ``--exercise`` is never
+    ``--exercises``, nor an option of a later version what an older one abbreviates."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(allow_abbrev=False, **options)
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="minimax-grader", description=(
+    top: argparse.ArgumentParser = Parser(prog="minimax-grader", description=(
         "Grade the minimax exercises of an intro-AI course."))
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = top.add_subparsers(dest="command", required=True)
+    commands: "argparse._SubParsersAction[argparse.ArgumentParser]" = top.add_subparsers(
+        dest="command", required=True, parser_class=Parser)
 
     _exercises_flag(commands.add_parser("list", help="the exercises, with files and points"))
 
@@ -482,11 +485,9 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check-solutions", help="prove the reference solutions and the test corpus")
     check.add_argument("--solutions", metavar="DIR", help=(
-        "the reference solutions, in DIR/<exercise>/ (default: each exercise folder's "
-        "solution/, which a source checkout holds and an installed wheel does not)"))
-    check.add_argument("--corpus", metavar="DIR", help=(
-        "submissions with an expect.toml each, in DIR/<exercise>/<case>/ (default: each "
-        "exercise folder's corpus/<case>/)"))
+        "a folder of solutions: DIR/<exercise>/solution/ and DIR/<exercise>/corpus/<case>/ "
+        "with an expect.toml each (default: the checkout's solutions/, which an installed "
+        "wheel does not hold)"))
     check.add_argument("--sandbox", choices=("docker", "local"), default="local")
     check.add_argument("--jobs", type=int, help="cases graded at once (default: the cores)")
     check.add_argument("--solutions-only", action="store_true",

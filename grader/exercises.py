@@ -1,9 +1,10 @@
 """The exercises: what a student submits, the tests with points, the limits.
 
 Each exercise is one folder, ``exercises/<id>/``: its ``exercise.toml``, the
-starter files, a README for the student, the pytest suite, and, in a source
-checkout only (never in the wheel, the image or a sandbox), its reference
-solution (``solution/``) and its corpus of known submissions (``corpus/``).
+starter files, a README for the student, the pytest suite, its self-check
+(``check.py``) and the hints of the mistakes it alone names (``hints.toml``):
+what students and the sandbox may see. Its reference solution and its corpus of
+known submissions lie apart, in a solutions folder (``grader.solutions``).
 """
 
 import dataclasses
@@ -17,14 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
-from grader import games, resources
+from grader import games
+from grader.contracts import places
 from grader.games import ADDED, GAMES, RULES
 
-ROOT = resources.data("exercises")  # the built-in exercises
+ROOT = places.EXERCISES  # the built-in exercises
 # The instructor's folders added beside them (ADDED), os.pathsep between two: set
 # by --exercises (add), and so seen by every process the command starts; a
 # folder's games/ holds its games, if any.
 GAMES_FOLDER = "games"
+PRIVATE = ("solution", "corpus")  # never in an exercise's folder: see grader.solutions
 ID = re.compile(r"[a-z0-9_]+")
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
 
@@ -171,16 +174,6 @@ class Exercise:
         return (self.folder / "match.toml").is_file() and not self.suite.is_dir()
 
     @property
-    def solution(self) -> Path:
-        """The reference solution: in a source checkout, not in the installed wheel."""
-        return self.folder / "solution"
-
-    @property
-    def corpus(self) -> Path:
-        """Known submissions, ``corpus/<case>/`` with an expect.toml each: as ``solution``."""
-        return self.folder / "corpus"
-
-    @property
     def modules(self) -> list[str]:
         return [Path(name).stem for name in self.files]
 
@@ -206,6 +199,13 @@ def add(root: Path) -> None:
             _check_games(folder)
         elif folder.name != "__pycache__" and not (folder / "exercise.toml").is_file():
             raise BadExercise(f"{folder}: no exercise.toml, so not an exercise folder")
+        for private in PRIVATE:
+            if (folder / private).exists():
+                raise BadExercise(
+                    f"{folder / private}: an exercise's folder holds what students and the "
+                    f"sandbox may see; keep its {private} in a folder of solutions "
+                    f"(DIR/{folder.name}/{private}/) and check it with "
+                    "check-solutions --solutions DIR")
         if (folder / "hints.toml").is_file():
             raise BadExercise(f"{folder / 'hints.toml'}: an added exercise names only the "
                               "grader's own mistakes, whose hints the grader holds")

@@ -9,7 +9,7 @@ self-check of a few public facts of the lesson (the exercise folder's
 
 from pathlib import Path
 
-from grader import resources
+from grader.contracts import places
 from grader.contracts.provided import SOURCES
 from grader.exercises import Exercise
 from grader.selfcheck import PREFIX
@@ -27,5 +27,5 @@ def handout(exercise: Exercise) -> dict[str, Path]:
     facts = exercise.folder / "check.py"
     if facts.is_file():  # the agent, graded by play, has no facts to check
         given[self_check(exercise)] = facts
-        given["selfcheck.py"] = resources.package() / "selfcheck.py"
+        given["selfcheck.py"] = places.PACKAGE / "selfcheck.py"
     return given

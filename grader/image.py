@@ -1,7 +1,7 @@
 """Building the grading image, with no registry and no network in the build.
 
-The build context is staged from the installed package: the Dockerfile and
-the script that installs the harness (both in ``grader/data/image/``), the
+The build context is staged from the project's top level (``places``): the
+Dockerfile, the script that installs the harness (``grader/data/image/``), the
 harness, the exercises' suites and a wheelhouse of pytest and
 pytest-timeout downloaded on the host. The image is tagged and labelled with
 a hash of what it holds, so that two checkouts on one machine each have their
@@ -24,14 +24,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader import __version__, exercises, games, resources
+from grader import __version__, exercises, games
+from grader.contracts import places
 
 if TYPE_CHECKING:  # docker is imported where it is used: the package runs without it
     from docker import DockerClient
     from docker.errors import BuildError
     from docker.models.images import Image
 
-PACKAGE = resources.package()
+PACKAGE = places.PACKAGE
 REPOSITORY = "minimax-grader"
 BASE = "minimax-grader-base:bookworm"
 REGISTRY_BASE = "python:3.11-slim"
@@ -54,7 +55,7 @@ def harness_files(package: Path = PACKAGE) -> list[Path]:
     found = [package / "__init__.py"]
     for folder in IN_SANDBOX:
         found += sorted(p for p in (package / folder).rglob("*") if p.suffix in (".py", ".toml"))
-    found += sorted((package / "data" / "provided").glob("*.py"))
+    found += sorted(places.PROVIDED.glob("*.py"))
     return _sources(found)
 
 
@@ -64,41 +65,37 @@ def suite_files(folder: Path) -> list[Path]:
 
 
 def sandbox_suite_files(folder: Path) -> list[Path]:
-    """What of an exercise the sandbox reads: its suite, and the hint ids it alone
-    names (its hints.toml, which the harness checks a test's mistakes against).
-    The supervisor is told the tests' names and limits in its job, and the host
-    applies points, titles and visibility, so ``exercise.toml`` stays out of the
-    image and its hash; the reference solution and the corpus never go in."""
-    hints = [folder / "hints.toml"] if (folder / "hints.toml").is_file() else []
-    return _sources(sorted((folder / "suite").rglob("*.py"))) + hints
+    """What of an exercise the sandbox reads (``places.SANDBOX_VIEW``): its suite,
+    and the hint ids it alone names (its hints.toml, which the harness checks a
+    test's mistakes against). The supervisor is told the tests' names and limits
+    in its job, and the host applies points, titles and visibility, so
+    ``exercise.toml`` stays out of the image and its hash."""
+    suite, hints = (folder / part for part in places.SANDBOX_VIEW)
+    return _sources(sorted(suite.rglob("*.py"))) + ([hints] if hints.is_file() else [])
 
 
-def in_package(path: Path, package: Path = PACKAGE) -> str:
-    """``path``'s name where the package's copy lies: ``grader/contracts/protocol.py``."""
-    return f"grader/{path.relative_to(package).as_posix()}"
+def context_files(package: Path = PACKAGE,
+                  root: Path = places.EXERCISES) -> list[tuple[str, Path]]:
+    """(path in the context, path here) of what the image holds, laid out as a
+    checkout: the harness of ``package`` and the suites of the exercises in
+    ``root`` (the built-in ones), those of the exercises added with --exercises
+    beside them, and their games beside the built-in games. Never ``solutions/``."""
+    found = [("Dockerfile", places.DOCKERFILE), (INSTALL, places.IMAGE_SCRIPTS / INSTALL)]
+    found += [(f"grader/{p.relative_to(package).as_posix()}", p) for p in harness_files(package)]
+    for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file()):
+        found += _suite_in_context(folder)
+    return [*found, *_added_suites(), *_added_games()]
 
 
-def context_files(package: Path = PACKAGE) -> list[tuple[str, Path]]:
-    """(path in the context, path in the package) of what the image holds: the
-    harness and the built-in exercises' suites, and those of the exercises added
-    with --exercises where the image keeps the built-in ones, and their games
-    beside the built-in games."""
-    sources = harness_files(package)
-    for exercise in sorted((package / "data" / "exercises").iterdir()):
-        sources += sandbox_suite_files(exercise)
-    scripts = package / "data" / "image"
-    return [("Dockerfile", scripts / "Dockerfile"), (INSTALL, scripts / INSTALL),
-            *((in_package(p, package), p) for p in sources), *_added_suites(),
-            *_added_games()]
+def _suite_in_context(folder: Path) -> list[tuple[str, Path]]:
+    return [(f"exercises/{folder.name}/{p.relative_to(folder).as_posix()}", p)
+            for p in sandbox_suite_files(folder)]
 
 
 def _added_suites() -> list[tuple[str, Path]]:
-    found = []
-    for root in exercises.added():
-        for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file()):
-            found += [(f"grader/data/exercises/{folder.name}/{p.relative_to(folder).as_posix()}",
-                       p) for p in sandbox_suite_files(folder)]
-    return found
+    return [entry for root in exercises.added()
+            for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file())
+            for entry in _suite_in_context(folder)]
 
 
 def _added_games() -> list[tuple[str, Path]]:
@@ -109,9 +106,9 @@ def _added_games() -> list[tuple[str, Path]]:
             for p in _sources(sorted(folder.rglob("*.py")))]
 
 
-def contents_hash(package: Path = PACKAGE) -> str:
+def contents_hash(package: Path = PACKAGE, root: Path = places.EXERCISES) -> str:
     digest = hashlib.sha256()
-    for name, path in context_files(package):
+    for name, path in context_files(package, root):
         digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -225,7 +222,7 @@ def make_base() -> str | None:
     if not shutil.which("debootstrap"):
         return "debootstrap is not installed"
     # Its progress goes to the terminal; its errors are kept for the message.
-    done = subprocess.run(["bash", str(resources.data("image", "make-base-image")), BASE],
+    done = subprocess.run(["bash", str(places.IMAGE_SCRIPTS / "make-base-image"), BASE],
                           stderr=subprocess.PIPE, text=True, errors="replace")
     if done.returncode == 0:
         return None

@@ -1,16 +1,14 @@
 """Proving the grader on known submissions: the reference solutions and a corpus.
 
 Every reference solution must get full marks; every case of a corpus must
-get what its
-``expect.toml`` says: full marks, or lost marks with the named mistake
-diagnosed and, where listed, exactly those tests failing. No test may name
-a mistake the case does not have: a wrong hint is worse than none.
+get what its ``expect.toml`` says: full marks, or lost marks with the named
+mistake diagnosed and, where listed, exactly those tests failing. No test may
+name a mistake the case does not have: a wrong hint is worse than none.
 
-Both live in the exercise's folder (``solution/`` and ``corpus/<case>/``), in
-the source checkout only: neither ships with the package, so that students
-who install the grader don't get the answers. An instructor can also point
-``check-solutions`` at folders of their own, ``SOLUTIONS/<id>/`` and
-``CORPUS/<id>/<case>/``.
+Both live in a solutions folder, ``<id>/solution/`` and ``<id>/corpus/<case>/``
+for each exercise: the checkout's ``solutions/`` (``places.SOLUTIONS``), which
+never ships with the package, so that students who install the grader don't
+get the answers, or an instructor's own folder of the same shape.
 """
 
 import tomllib
@@ -19,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import catalog, exercises, grading
+from grader import catalog, grading
+from grader.contracts import places
 from grader.report import Report
 from grader.sandbox import Sandbox
 
@@ -64,40 +63,53 @@ def _corpus_cases(exercise: str, corpus: Path) -> list[Case]:
             for folder in sorted(p for p in corpus.iterdir() if (p / "expect.toml").is_file())]
 
 
-def references(solutions: Path) -> list[Case]:
-    """The reference solutions in ``solutions/<id>/`` (an exercise's graded by play
-    as the agent's is: ``check`` plays it)."""
-    return [Case(folder.name, folder, True, reference=True)
-            for folder in sorted(solutions.iterdir()) if folder.is_dir()]
+class BadSolutions(ValueError):
+    """A solutions folder the check can't use: missing, or naming no exercise."""
 
 
-def by_play() -> list[Case]:
+def reference_folder(exercise: str, root: Path = places.SOLUTIONS) -> Path:
+    """The folder of ``exercise``'s reference solution in the solutions folder ``root``."""
+    return root / exercise / "solution"
+
+
+def corpus_folder(exercise: str, root: Path = places.SOLUTIONS) -> Path:
+    """The folder of ``exercise``'s corpus in ``root``: a folder a case, each with its
+    expect.toml."""
+    return root / exercise / "corpus"
+
+
+def _exercises_in(root: Path) -> list[str]:
+    """The exercises ``root`` holds solutions of; BadSolutions where it is no such
+    folder, or one of its folders names no exercise."""
+    if not root.is_dir():
+        raise BadSolutions(f"{root}: no such folder")
+    named = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(
+        (".", "__")))
+    unknown = [name for name in named if name not in catalog.ids()]
+    if unknown:
+        raise BadSolutions(f"{root}: {', '.join(unknown)} name(s) no exercise; the exercises "
+                           f"are: {', '.join(catalog.ids())}")
+    return named
+
+
+def built_in(corpus: bool = True, root: Path = places.SOLUTIONS) -> list[Case]:
+    """The reference solutions, then (unless not ``corpus``) the corpus cases, of the
+    exercises graded by a suite, from the solutions folder ``root``."""
+    graded = [name for name in _exercises_in(root) if name not in catalog.played()]
+    found = [Case(name, reference_folder(name, root), True, reference=True)
+             for name in graded if reference_folder(name, root).is_dir()]
+    if corpus:
+        for name in graded:
+            found += _corpus_cases(name, corpus_folder(name, root))
+    return found
+
+
+def by_play(root: Path = places.SOLUTIONS) -> list[Case]:
     """The reference solutions of the exercises graded by play (the agent's): each
     must win full points against the baselines of its match.toml."""
-    return [Case(exercise.id, exercise.solution, True, reference=True)
-            for exercise in catalog.played().values() if exercise.solution.is_dir()]
-
-
-def corpus_cases(corpus: Path) -> list[Case]:
-    """The cases in ``corpus/<id>/<case>/``."""
-    found: list[Case] = []
-    for exercise in sorted(p for p in corpus.iterdir() if p.is_dir()):
-        found += _corpus_cases(exercise.name, exercise)
-    return found
-
-
-def built_in(corpus: bool = True, root: Path | None = None) -> list[Case]:
-    """The reference solutions, then (unless not ``corpus``) the corpus cases, that
-    the exercises graded by a suite hold in their folders (of ``root`` alone where
-    given): none of the built-in ones in an installed wheel, an added folder's own."""
-    graded = ([root / name for name in exercises.known(root)] if root is not None
-              else list(exercises.folders().values()))
-    found = [Case(folder.name, folder / "solution", True, reference=True)
-             for folder in graded if (folder / "solution").is_dir()]
-    if corpus:
-        for folder in graded:
-            found += _corpus_cases(folder.name, folder / "corpus")
-    return found
+    return [Case(name, reference_folder(name, root), True, reference=True)
+            for name in _exercises_in(root)
+            if name in catalog.played() and reference_folder(name, root).is_dir()]
 
 
 def judge(case: Case, report: Report) -> list[str]:
@@ -120,6 +132,11 @@ def judge(case: Case, report: Report) -> list[str]:
         problems.append(f"named mistakes the case does not have: "
                         f"{', '.join(sorted(found - case.mistakes))}")
     failing = sorted(t["name"] for t in report["tests"] if t["status"] != "passed")
+    tests = [t["name"] for t in report["tests"]]
+    unknown = sorted(set(case.failing or ()) - set(tests))
+    if unknown:
+        problems.append(f"expect.toml's failing names {', '.join(unknown)}, which the suite "
+                        f"does not have (its tests: {', '.join(tests)})")
     if case.failing is not None and failing != sorted(case.failing):
         problems.append(f"expected failing {sorted(case.failing)}, got {failing}")
     for note in case.notes:

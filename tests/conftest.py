@@ -26,17 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # back. A handler, unlike "ignored", is not passed on to child processes.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
-EXERCISES = ROOT / "grader" / "data" / "exercises"  # the built-in exercises' folders
-
-
-def solution(exercise_id):
-    """The folder of an exercise's reference solution (in its exercise folder)."""
-    return EXERCISES / exercise_id / "solution"
-
-
-def corpus(exercise_id):
-    """The folder of an exercise's corpus: a folder per case, with its expect.toml."""
-    return EXERCISES / exercise_id / "corpus"
+EXERCISES = ROOT / "exercises"  # the built-in exercises' folders
+solution = solutions.reference_folder  # an exercise's reference solution, by id
+corpus = solutions.corpus_folder  # an exercise's corpus: a folder per case, with its expect.toml
 
 
 def built_in_case(label):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import cli, exercises, games, image
+from grader import cli, exercises, games, image, solutions
 from grader.games import kayles
 from grader.harness.runtime import standins
 from grader.harness.runtime.standins.isolation import TREE
@@ -21,7 +21,8 @@ KAYLES = Path(kayles.__file__).parent
 @pytest.fixture
 def own_game(tmp_path, monkeypatch):
     """The instructor's folder: games/pins/ and pins_helpers/ (its solution and
-    corpus too); the added folders and the games' path are undone after the test."""
+    corpus beside it, in ``answers/``); the added folders and the games' path are
+    undone after the test."""
     monkeypatch.setenv(exercises.ADDED, "")
     monkeypatch.setattr(games, "__path__", list(games.__path__))
     folder = tmp_path / "mine"
@@ -37,6 +38,9 @@ def own_game(tmp_path, monkeypatch):
     [suite] = (helpers / "suite").glob("test_*.py")
     suite.write_text(suite.read_text("utf-8").replace(
         "from grader.games import kayles\n", "from grader.games import pins as kayles\n"), "utf-8")
+    shutil.copytree(solutions.reference_folder("kayles_helpers").parent,
+                    tmp_path / "answers" / "pins_helpers",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     return folder
 
 
@@ -48,7 +52,7 @@ def grade(capsys, folder, submission):
 
 
 def test_an_instructor_s_game_is_graded_locally_with_full_marks(capsys, own_game):
-    report = grade(capsys, own_game, own_game / "pins_helpers" / "solution")
+    report = grade(capsys, own_game, own_game.parent / "answers" / "pins_helpers" / "solution")
     assert report["status"] == "graded", report["message"]
     assert report["score"] == report["max_score"] == 10
     assert exercises.load("pins_helpers").game == "pins"
@@ -57,7 +61,7 @@ def test_an_instructor_s_game_is_graded_locally_with_full_marks(capsys, own_game
 
 
 def test_a_known_mistake_on_an_instructor_s_game_is_named_and_drawn(capsys, own_game):
-    case = own_game / "pins_helpers" / "corpus" / "flipped_utilities"
+    case = own_game.parent / "answers" / "pins_helpers" / "corpus" / "flipped_utilities"
     report = grade(capsys, own_game, case)
     failed = {t["name"]: t["message"] for t in report["tests"] if t["status"] != "passed"}
     assert set(failed) == {"test_min_value", "test_max_value"}
@@ -70,7 +74,7 @@ def test_the_lesson_s_kit_plays_it_and_the_image_holds_it(own_game):
     assert standins.kit("pins").sources(()) == (TREE, "grader.games.pins.rules")
     held = dict(image.context_files())
     assert held["grader/games/pins/rules.py"] == own_game / "games" / "pins" / "rules.py"
-    assert "grader/data/exercises/pins_helpers/suite/test_kayles_helpers.py" in held
+    assert "exercises/pins_helpers/suite/test_kayles_helpers.py" in held
 
 
 @pytest.mark.parametrize("spoil, says", [

@@ -18,7 +18,7 @@ from grader.sandbox import local
 from grader.sandbox.docker import LABEL, _owner
 
 AGENTS = Path(__file__).parent / "agents"
-STRONG = Path(__file__).parents[1] / "grader" / "data" / "exercises" / "agent" / "solution" / \
+STRONG = Path(__file__).parents[1] / "solutions" / "agent" / "solution" / \
     "agent.py"
 SETTINGS = tournament.Settings("knights", seed=3, openings=1, limits=Limits(1.0, 4))
 

@@ -198,7 +198,7 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
      "its folder does not exist"),
     (["stub", "nope"], "unknown exercise 'nope'"),
     (["check-solutions", "--solutions", "/no/such/dir"], "--solutions /no/such/dir: no such"),
-    (["check-solutions", "--corpus", "/no/such/dir"], "--corpus /no/such/dir: no such folder"),
+    (["check-solutions", "--solutions", str(ROOT / "tests")], "name(s) no exercise"),
 ])
 def test_usage_errors_exit_2_with_a_clear_message(capsys, argv, says):
     code, out, err = run(capsys, *argv)
@@ -218,7 +218,7 @@ def test_check_solutions_passes_on_reference_solutions(capsys, tmp_path):
     # Two of them, of two games: tests/test_corpus.py grades every reference
     # solution (the same judge), and tests/test_wheel.py runs this command on all.
     for name in ("helpers", "nim_negamax"):
-        shutil.copytree(solution(name), tmp_path / name)
+        shutil.copytree(solution(name), tmp_path / name / "solution")
     code, out, _ = run(capsys, "check-solutions", "--solutions-only", "--solutions",
                        str(tmp_path))
     assert code == 0 and "0 surprise(s)" in out
@@ -232,7 +232,7 @@ def test_the_console_entry_point_runs():
 
 
 def test_check_solutions_exits_1_on_a_surprise(capsys, tmp_path):
-    wrong = tmp_path / "solutions" / "helpers"
+    wrong = tmp_path / "solutions" / "helpers" / "solution"
     wrong.mkdir(parents=True)
     (wrong / "minimax_helpers.py").write_text(WRONG_HELPERS)
     code, out, _ = run(capsys, "check-solutions", "--solutions", str(tmp_path / "solutions"),
@@ -241,16 +241,32 @@ def test_check_solutions_exits_1_on_a_surprise(capsys, tmp_path):
 
 
 def test_check_solutions_takes_an_instructor_s_folders(capsys, tmp_path, monkeypatch):
-    # Outside a checkout, with the instructor's solutions and a corpus of one wrong case.
+    # Outside a checkout, with the instructor's solution and a corpus of two wrong
+    # cases: one expected right, one whose expected failures name no test.
     monkeypatch.chdir(tmp_path)
-    shutil.copytree(solution("helpers"), tmp_path / "mine" / "helpers")
-    case = tmp_path / "cases" / "helpers" / "flipped"
-    case.mkdir(parents=True)
-    (case / "minimax_helpers.py").write_text(WRONG_HELPERS)
-    (case / "expect.toml").write_text("full_marks = true\n")
-    code, out, _ = run(capsys, "check-solutions", "--solutions", "mine", "--corpus", "cases")
-    assert code == 1 and "1 surprise(s)" in out
+    shutil.copytree(solution("helpers"), tmp_path / "mine" / "helpers" / "solution")
+    for name, expect in [("flipped", "full_marks = true\n"),
+                         ("misnamed", 'full_marks = false\nfailing = ["test_min_valu"]\n')]:
+        case = tmp_path / "mine" / "helpers" / "corpus" / name
+        case.mkdir(parents=True)
+        (case / "minimax_helpers.py").write_text(WRONG_HELPERS)
+        (case / "expect.toml").write_text(expect)
+    code, out, _ = run(capsys, "check-solutions", "--solutions", "mine")
+    assert code == 1 and "2 surprise(s)" in out
     assert "solution of helpers" in out and "helpers/flipped" in out
+    [misnamed] = [case for case in solutions.built_in(root=tmp_path / "mine")
+                  if case.path.name == "misnamed"]
+    report = grading.grade(exercises.load("helpers"), misnamed.path, grading.open_sandbox(
+        "local"), exercises.load("helpers").limits)
+    assert any("failing names test_min_valu, which the suite does not have" in problem
+               for problem in solutions.judge(misnamed, report))
+
+
+def test_an_option_is_never_read_as_the_abbreviation_of_another(capsys):
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["stub", "--exercise", "helpers"])  # --exercises DIR is stub's option
+    assert caught.value.code == 2
+    assert "unrecognized arguments: --exercise" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["serve", "worker"])
@@ -269,11 +285,15 @@ def test_the_service_without_its_extra_says_how_to_install_it(capsys, monkeypatc
 
 @pytest.fixture
 def own_exercises(tmp_path, monkeypatch):
-    """An instructor's folder of exercises: a copy of helpers as ``my_helpers``, with
-    its solution and its corpus. The added folders are undone after the test."""
+    """An instructor's folder of exercises: a copy of helpers as ``my_helpers``, and
+    beside it, in ``answers/``, its solution and its corpus. The added folders are
+    undone after the test."""
     monkeypatch.setenv(exercises.ADDED, "")
     folder = tmp_path / "mine"
     shutil.copytree(exercises.ROOT / "helpers", folder / "my_helpers",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(solutions.reference_folder("helpers").parent,
+                    tmp_path / "answers" / "my_helpers",
                     ignore=shutil.ignore_patterns("__pycache__"))
     return folder
 
@@ -286,11 +306,31 @@ def test_list_shows_an_added_exercise_beside_the_built_in_ones(capsys, own_exerc
 
 def test_check_solutions_takes_an_added_exercise_s_solution_and_corpus(own_exercises):
     exercises.add(own_exercises)
-    added = [case for case in solutions.built_in() if case.exercise == "my_helpers"]
-    assert added[0].reference and added[0].path == own_exercises / "my_helpers" / "solution"
+    answers = own_exercises.parent / "answers"
+    args = cli.parser().parse_args(["check-solutions", "--solutions", str(answers)])
+    added = cli._check_cases(args)
+    assert {case.exercise for case in added} == {"my_helpers"}  # no built-in case
+    assert added[0].reference and added[0].path == answers / "my_helpers" / "solution"
     assert {case.path.name for case in added[1:]} == {
         case.path.name for case in solutions.built_in() if case.exercise == "helpers"} - {
         "solution"}
+
+
+def test_an_added_exercise_s_folder_holds_no_solution(own_exercises):
+    shutil.copytree(own_exercises.parent / "answers" / "my_helpers" / "solution",
+                    own_exercises / "my_helpers" / "solution")
+    with pytest.raises(exercises.BadExercise, match="keep its solution in a folder of solutions"):
+        exercises.add(own_exercises)
+    assert exercises.added() == []
+
+
+@pytest.mark.parametrize("flags, says", [
+    (["--solutions", "nowhere"], "--solutions nowhere: no such folder"),
+    (["--solutions", "."], "name(s) no exercise"),
+])
+def test_check_solutions_says_what_is_wrong_with_its_folder(capsys, flags, says):
+    code, out, err = run(capsys, "check-solutions", *flags)
+    assert code == 2 and says in err
 
 
 @pytest.mark.parametrize("spoil, says", [
@@ -340,12 +380,10 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
 def test_an_added_exercise_is_graded_and_checked(capsys, own_exercises):
     code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercises", str(own_exercises),
                        "--exercise", "my_helpers", "--format", "json",
-                       str(own_exercises / "my_helpers" / "solution"))
+                       str(own_exercises.parent / "answers" / "my_helpers" / "solution"))
     assert code == 0 and json.loads(out)["score"] == json.loads(out)["max_score"] == 10
-    mine = own_exercises.parent / "answers" / "my_helpers"
-    shutil.copytree(own_exercises / "my_helpers" / "solution", mine)
-    code, out, _ = run(capsys, "check-solutions", "--solutions-only", "--solutions",
-                       str(mine.parent))
+    mine = own_exercises.parent / "answers"
+    code, out, _ = run(capsys, "check-solutions", "--solutions-only", "--solutions", str(mine))
     assert code == 0 and "solution of my_helpers" in out and "0 surprise(s)" in out
 
 

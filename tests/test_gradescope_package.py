@@ -16,16 +16,17 @@ import tomllib
 import zipfile
 
 import pytest
-from conftest import EXERCISES, ROOT, run_lock, solution
+from conftest import ROOT, run_lock, solution
 
 from grader import exercises, image
+from grader.contracts import places
 from grader.gradescope import autograder as gradescope_run
 from grader.gradescope import package as gradescope_package
 from grader.sandbox import tar
 
 EXERCISE = exercises.load("helpers")
 HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
-SUITE = "/opt/minimax-grader/grader/data/exercises/helpers/suite/test_helpers.py"
+SUITE = "/opt/minimax-grader/exercises/helpers/suite/test_helpers.py"
 
 
 @pytest.fixture(scope="session")
@@ -58,11 +59,11 @@ def test_the_scripts_are_at_the_top_and_executable(package):
 def test_it_holds_the_harness_and_this_exercise_s_suite_only(package):
     held = contents(package)
     for path in image.harness_files():
-        assert held[image.in_package(path)][0] == path.read_bytes()
+        assert held[places.layout_name(path)][0] == path.read_bytes()
     for path in image.suite_files(EXERCISE.folder):
-        name = f"grader/data/exercises/helpers/{path.relative_to(EXERCISE.folder)}"
+        name = f"exercises/helpers/{path.relative_to(EXERCISE.folder)}"
         assert held[name][0] == path.read_bytes()
-    exercises = "grader/data/exercises/"
+    exercises = "exercises/"
     assert {name.removeprefix(exercises).split("/")[0]
             for name in held if name.startswith(exercises)} == {"helpers"}
 
@@ -71,12 +72,12 @@ def test_it_holds_no_reference_solution_and_nothing_of_the_tests(package):
     held = contents(package)
     assert not [name for name in held
                 if name.startswith("tests/") or {"solution", "corpus"} & set(name.split("/"))]
-    for path in EXERCISES.glob("*/solution/**/*.py"):
+    for path in places.SOLUTIONS.glob("*/solution/**/*.py"):
         answer = path.read_bytes()
         assert not [name for name, (data, _) in held.items() if answer in data], path
     ours = {hashlib.sha256(data).digest() for data, _ in held.values()}
     theirs = {path: hashlib.sha256(path.read_bytes()).digest()
-              for path in [*(ROOT / "tests").rglob("*"), *EXERCISES.glob("*/corpus/**/*")]
+              for path in [*(ROOT / "tests").rglob("*"), *places.SOLUTIONS.glob("*/corpus/**/*")]
               if "__pycache__" not in path.parts and path.is_file() and path.stat().st_size}
     assert [path for path, digest in theirs.items() if digest in ours] == []
 
@@ -233,7 +234,7 @@ def test_the_reference_solution_gets_full_marks(gradescope):
 
 
 def test_a_known_mistake_loses_its_tests_and_is_named(gradescope):
-    case = EXERCISES / "helpers" / "corpus" / "flipped_utilities"
+    case = places.SOLUTIONS / "helpers" / "corpus" / "flipped_utilities"
     expect = tomllib.loads((case / "expect.toml").read_text())
     results = gradescope.grade({"minimax_helpers.py": (case / "minimax_helpers.py").read_text()})
     tests = check_format(results)

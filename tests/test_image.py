@@ -22,6 +22,7 @@ from conftest import skip_loudly, solution
 from docker.errors import APIError, ImageNotFound
 
 from grader import __version__, cli, exercises, grading, image
+from grader.contracts import places
 from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
 
@@ -193,10 +194,13 @@ def test_a_build_beside_another_waits_for_it_and_takes_its_image(docker_client):
 
 @pytest.fixture
 def package_copy(tmp_path):
-    """A copy of the installed package's files, to edit: (its folder, its exercises)."""
+    """A copy of the package's files and of the exercises, to edit: (the package's
+    folder, the exercises')."""
     copy = tmp_path / "grader"
     shutil.copytree(image.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    return copy, copy / "data" / "exercises"
+    shutil.copytree(places.EXERCISES, tmp_path / "exercises",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return copy, tmp_path / "exercises"
 
 
 def retitle_and_repoint(toml):
@@ -211,13 +215,13 @@ def retitle_and_repoint(toml):
 
 def test_points_and_titles_are_not_in_the_image(package_copy):
     package, root = package_copy
-    assert image.contents_hash(package) == image.contents_hash()
+    assert image.contents_hash(package, root) == image.contents_hash()
     retitle_and_repoint(root / "helpers" / "exercise.toml")
-    assert image.contents_hash(package) == image.contents_hash()  # the image stays fresh
+    assert image.contents_hash(package, root) == image.contents_hash()  # the image stays fresh
     assert exercises.facts_hash(root) != exercises.facts_hash()  # the host's facts changed
     suite = root / "helpers" / "suite" / "test_helpers.py"
     suite.write_text(suite.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
-    assert image.contents_hash(package) != image.contents_hash()  # what the image holds
+    assert image.contents_hash(package, root) != image.contents_hash()  # what the image holds
 
 
 def test_the_agent_s_opponents_and_points_are_the_host_s_facts(package_copy):
@@ -228,22 +232,16 @@ def test_the_agent_s_opponents_and_points_are_the_host_s_facts(package_copy):
     assert edited != toml.read_text(encoding="utf-8")
     toml.write_text(edited, encoding="utf-8")
     assert exercises.facts_hash(root) != before  # the service grades it anew
-    assert image.contents_hash(package) == image.contents_hash()  # the image stays
+    assert image.contents_hash(package, root) == image.contents_hash()  # the image stays
 
 
-def test_the_image_holds_no_reference_solution_nor_corpus(package_copy):
-    package, root = package_copy
-    answers = [path for path in root.glob("*/*/**/*")
-               if path.is_file() and path.relative_to(root).parts[1] in ("solution", "corpus")]
-    assert answers  # the checkout's, copied
-    held = image.context_files(package)
-    assert not [name for name, _ in held if {"solution", "corpus"} & set(name.split("/"))]
-    secrets = {path.read_bytes() for path in answers}
+def test_the_image_holds_no_reference_solution_nor_corpus():
+    answers = [path for path in places.SOLUTIONS.rglob("*") if path.is_file()]
+    assert answers  # the checkout's
+    held = image.context_files()
+    assert not [path for _, path in held if path.is_relative_to(places.SOLUTIONS)]
+    secrets = {path.read_bytes() for path in answers if path.stat().st_size > 64}
     assert not [name for name, path in held if path.read_bytes() in secrets]
-    # Nor does editing them make the image stale.
-    for path in answers:
-        path.write_text("# changed\n", encoding="utf-8")
-    assert image.contents_hash(package) == image.contents_hash()
 
 
 def test_an_added_exercise_s_suite_goes_where_the_built_in_ones_lie(tmp_path, monkeypatch):
@@ -253,9 +251,9 @@ def test_an_added_exercise_s_suite_goes_where_the_built_in_ones_lie(tmp_path, mo
     before = image.contents_hash()
     exercises.add(tmp_path)
     held = dict(image.context_files())
-    suite = "grader/data/exercises/my_helpers/suite/test_helpers.py"
+    suite = "exercises/my_helpers/suite/test_helpers.py"
     assert held[suite] == tmp_path / "my_helpers" / "suite" / "test_helpers.py"
-    assert not [name for name in held if name.startswith("grader/data/exercises/my_helpers/")
+    assert not [name for name in held if name.startswith("exercises/my_helpers/")
                 and name != suite]  # neither its solution nor its corpus
     assert image.contents_hash() != before  # an image for these exercises: its own tag
 
@@ -333,9 +331,9 @@ def test_image_build_lists_the_other_grading_images_and_prunes_those_unused(
 def test_the_default_tag_names_what_the_image_holds(package_copy, monkeypatch):
     monkeypatch.delenv("MINIMAX_GRADER_IMAGE", raising=False)
     assert image.default_tag() == f"minimax-grader:{__version__}-{image.contents_hash()}"
-    package, _ = package_copy
+    package, root = package_copy
     (package / "harness" / "judging" / "__init__.py").write_text("# another checkout\n")
-    assert image.contents_hash(package) != image.contents_hash()  # another tag: no fight
+    assert image.contents_hash(package, root) != image.contents_hash()  # another tag: no fight
     monkeypatch.setenv("MINIMAX_GRADER_IMAGE", "registry.example/grader:7")
     assert image.default_tag() == "registry.example/grader:7"
 

@@ -19,6 +19,7 @@ from grader.contracts import hints
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "grader"
+SUITES = ROOT / "exercises"  # each exercise's suite runs in the sandbox, beside the harness
 # requests: the Docker SDK's transport, whose errors the Docker sandbox tells apart.
 THIRD_PARTY = {"pytest", "_pytest", "pytest_timeout", "jsonschema", "rich", "docker", "requests",
                # the web service (grader.service): its data, pages, server and grading hosts
@@ -42,11 +43,11 @@ def module_name(path: Path) -> str:
 
 
 def modules() -> dict[str, Path]:
-    found = {}
+    found = {module_name(path): path for path in sorted(SUITES.glob("*/suite/**/*.py"))}
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE).as_posix()
-        if relative.startswith("data/") and "/suite/" not in relative:
-            continue  # the starters and the provided modules: the student's side
+        if relative.startswith("data/"):
+            continue  # the provided modules: the student's side
         if module_name(path) == HANDOUT:
             continue
         found[module_name(path)] = path
@@ -58,7 +59,7 @@ MODULES = modules()
 
 def part(module: str) -> str:
     """Which side a module of ours is on."""
-    if module.startswith("grader.data.exercises."):
+    if module.startswith("exercises."):
         return "harness"  # the suites run in the sandbox
     for side in ("harness", "contracts", "games"):
         if module == f"grader.{side}" or module.startswith(f"grader.{side}."):
@@ -123,9 +124,24 @@ def test_what_students_are_handed_imports_nothing_of_the_grader():
     # The trusted game is the students' gamestate.py: a file of its own.
     assert imports(PACKAGE / "games" / "isolation" / "rules.py") == set()
     # The corpus's submissions are not handed out: some of them reach into the grader.
-    for path in [PACKAGE / "selfcheck.py", *(PACKAGE / "data").rglob("*.py")]:
-        if not {"suite", "corpus"} & set(path.parts):
-            assert not ours(imports(path)), path
+    handed = [PACKAGE / "selfcheck.py", *(PACKAGE / "data").rglob("*.py"),
+              *SUITES.glob("*/starter/**/*.py"), *SUITES.glob("*/check.py")]
+    for path in handed:
+        assert not ours(imports(path)), path
+
+
+# The modules that may name solutions/: the record of where things lie, and
+# check-solutions (the command and its module). Nothing that builds the wheel,
+# the image or a handout, nor any sandbox, reads it.
+SOLUTIONS_READERS = {"grader.contracts.places", "grader.solutions", "grader.cli"}
+
+
+def test_only_check_solutions_names_the_solutions_folder():
+    naming = {module for module, path in MODULES.items()
+              if "SOLUTIONS" in path.read_text("utf-8") or '"solutions"' in path.read_text(
+                  "utf-8")}
+    assert naming <= SOLUTIONS_READERS, sorted(naming - SOLUTIONS_READERS)
+    assert "grader.solutions" in naming
 
 
 # What any exercise may use: the shared core. The search exercises' checks,
@@ -133,8 +149,7 @@ def test_what_students_are_handed_imports_nothing_of_the_grader():
 CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
         "grader.harness.isolation.helper_checks", "grader.harness.isolation.decision_checks",
         "grader.harness.isolation.cutoff_checks", "grader.harness.isolation.deepening_checks")
-EXERCISES = sorted(p for p in (PACKAGE / "data" / "exercises").iterdir()
-                   if (p / "exercise.toml").is_file())
+EXERCISES = sorted(p for p in SUITES.iterdir() if (p / "exercise.toml").is_file())
 
 
 def _game(folder: Path) -> str:
@@ -151,7 +166,7 @@ def test_an_exercise_folder_names_nothing_outside_it_but_its_game_and_the_core(f
     assert not outside, f"{folder.name} names {sorted(outside)}"
     # The mistakes its corpus expects have their hints here or in the shared file.
     known = hints.load([hints.SHARED, *folder.glob(hints.NAME)])
-    expected = {mistake for case in solutions.built_in(root=folder.parent)
+    expected = {mistake for case in solutions.built_in()
                 if case.exercise == folder.name for mistake in case.mistakes}
     assert expected <= set(known), sorted(expected - set(known))
 

@@ -17,7 +17,8 @@ import pytest
 import unprivileged
 from conftest import grade, skip_loudly, solution
 
-from grader import exercises, grading, resources
+from grader import exercises, grading
+from grader.contracts import places
 from grader.harness.runtime import closure
 from grader.sandbox import local_is_boundary
 from grader.sandbox.local import LocalSandbox
@@ -139,7 +140,7 @@ def test_the_worker_sees_its_own_modules_and_nothing_else_of_the_grader(submissi
     """Its view holds the closure of the zygote that forks it (the worker's and
     the zygote's own modules), computed from their imports at run time; the
     suites, the reference search and the mistake models are not there."""
-    package = resources.package()
+    package = places.PACKAGE
     lister = ("import os\nfor top, _, names in os.walk(%r):\n"
               "    print(*(os.path.join(top, n) for n in names if n.endswith('.py')), sep='\\n')\n"
               % str(package))
@@ -201,28 +202,27 @@ def test_without_bubblewrap_root_is_refused_and_an_ordinary_user_is_graded():
 
 
 def test_the_supervisor_sees_no_reference_solution_or_corpus(tmp_path):
-    """A source checkout holds each exercise's solution/ and corpus/: the
-    supervisor's view has them empty; an added exercise's folder is there."""
+    """The supervisor's view holds the package and the exercises' folder, never
+    ``solutions/``; of an added exercise's folder, only what the image would hold
+    (its suite), so nothing else an instructor keeps there is in reach."""
     from grader.sandbox import bubblewrap
 
-    package = resources.package()
     added = tmp_path / "mine" / "my_helpers"
-    for part in ("suite", "solution", "corpus"):
+    for part in ("suite", "solution", "notes"):
         (added / part).mkdir(parents=True)
         (added / part / "x.py").write_text("")
-    folders = [package / "data" / "exercises" / "helpers", added]
-    lister = ("import os, sys\nfor f in sys.argv[1:]:\n"
-              "    print(f, *sorted(os.listdir(f)))\n")
+    wanted = [places.EXERCISES / "helpers" / "suite", added / "suite"]
+    hidden = [places.SOLUTIONS, places.SOLUTIONS / "helpers" / "solution", added / "solution",
+              added / "notes"]
+    lister = "import os, sys\nfor f in sys.argv[1:]:\n    print(f, os.path.exists(f))\n"
     work = tmp_path / "work"
     work.mkdir()
-    argv = [sys.executable, "-c", lister,
-            *(str(folder / part) for folder in folders for part in ("suite", "solution", "corpus"))]
+    argv = [sys.executable, "-c", lister, *map(str, wanted + hidden)]
     done = subprocess.run(bubblewrap.supervisor_command(work, bubblewrap.outside_uid(), argv,
                                                         exercise=added),
                           capture_output=True, text=True, timeout=60)
-    seen = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()}
     assert done.returncode == 0, done.stderr
-    for folder in folders:
-        assert seen[str(folder / "suite")] and not seen[str(folder / "solution")]
-        assert not seen[str(folder / "corpus")]
-    assert (package / "data" / "exercises" / "helpers" / "solution").is_dir()  # a checkout's
+    seen = dict(line.split() for line in done.stdout.splitlines())
+    assert [seen[str(path)] for path in wanted] == ["True"] * len(wanted)
+    assert [seen[str(path)] for path in hidden] == ["False"] * len(hidden)
+    assert all(path.exists() for path in hidden)  # a checkout's, out of the view's reach

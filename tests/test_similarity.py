@@ -6,11 +6,11 @@ import json
 import re
 from pathlib import Path
 
-from grader import exercises, similarity
+from grader import exercises, similarity, solutions
 from grader.cli import main
 
 EXERCISE = "alphabeta"
-SOLUTION = exercises.load(EXERCISE).solution / "alphabeta.py"
+SOLUTION = solutions.reference_folder(EXERCISE) / "alphabeta.py"
 RENAMED = {"gameState": "board", "alpha": "lo", "beta": "hi", "v": "value", "m": "step",
            "best_move": "chosen", "best_score": "top", "depth": "plies"}
 
@@ -33,7 +33,7 @@ def starter() -> str:
 
 def correct_cases() -> dict[str, str]:
     found = {folder.name: code(folder)
-             for folder in sorted(exercises.load(EXERCISE).corpus.glob("correct_*"))}
+             for folder in sorted(solutions.corpus_folder(EXERCISE).glob("correct_*"))}
     assert len(found) >= 4
     return {"solution": code(SOLUTION.parent), **found}
 

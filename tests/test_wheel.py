@@ -1,7 +1,7 @@
 """The grader as its users install it: a wheel built from the checkout,
 installed (not editable) into a fresh virtual environment, and run from a
-folder outside the checkout. It must find its exercises, suites, image
-scripts and Gradescope scripts in the venv, and hold no reference solution.
+folder outside the checkout. It must find its exercises, suites, Dockerfile,
+image scripts and Gradescope scripts in the venv, and hold no reference solution.
 
 One venv serves the whole session. Its packages come from a wheelhouse
 downloaded once per session (beside the wheel's build), at the versions this
@@ -32,8 +32,11 @@ from conftest import EXERCISES, ROOT, corpus, run_lock, skip_loudly, solution
 from docker import DockerClient
 
 from grader import exercises, image
+from grader.contracts import places
 
-SOURCES = ("pyproject.toml", "README.md", "grader")  # what setuptools reads to build the wheel
+# What setuptools reads to build the wheel, and solutions/, which it must leave out.
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "Dockerfile", "grader",
+           "exercises", "solutions")
 FLIPPED = corpus("helpers") / "flipped_utilities"
 TEST_TAG = f"minimax-grader-wheeltest:{os.getpid()}"
 ABSENT_BASE = "localhost:1/minimax-grader-absent:none"  # a pull fails at once
@@ -164,7 +167,8 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-ANSWERS = {_digest(p.read_bytes()) for p in EXERCISES.glob("*/solution/**/*") if p.is_file()}
+ANSWERS = {_digest(p.read_bytes()) for p in places.SOLUTIONS.glob("*/solution/**/*")
+           if p.is_file()}
 
 
 def _files(folder: Path) -> set[str]:
@@ -172,36 +176,29 @@ def _files(folder: Path) -> set[str]:
             if p.is_file() and "__pycache__" not in p.parts}
 
 
-def _answers(name: str) -> bool:
-    """Whether the package's file ``name`` is an exercise's reference solution or corpus."""
-    parts = name.split("/")
-    return parts[:2] == ["data", "exercises"] and parts[3:4] in (["solution"], ["corpus"])
-
-
-def test_the_wheel_holds_the_whole_package_and_nothing_else(installed):
+def test_the_wheel_holds_the_package_and_the_top_level_it_ships_and_nothing_else(installed):
     with zipfile.ZipFile(installed.wheel) as wheel:
         names = set(wheel.namelist())
     packaged = {n.removeprefix("grader/") for n in names if n.startswith("grader/")}
-    # The data, the schemas, the harness: all of it, but the exercises' answers.
-    source = _files(ROOT / "grader")
-    assert packaged == {name for name in source if not _answers(name)}
-    assert any(map(_answers, source))
+    # The data, the schemas, the harness, the exercises and the Dockerfile: no answer.
+    shipped = {f"shipped/exercises/{name}" for name in _files(EXERCISES)} | {"shipped/Dockerfile"}
+    assert packaged == _files(ROOT / "grader") | shipped
     assert all(n.startswith(("grader/", "minimax_grader-")) for n in names), sorted(names)
 
 
 def test_the_package_is_found_in_the_venv_not_the_checkout(installed):
-    paths = installed.python("import grader, grader.resources as r\n"
-                             "print(r.package()); print(r.data('exercises')); "
+    paths = installed.python("import grader; from grader.contracts import places as p\n"
+                             "print(p.PACKAGE); print(p.EXERCISES); print(p.DOCKERFILE); "
                              "print(grader.__file__)").splitlines()
     for path in map(Path, paths):
         assert installed.venv in path.parents and ROOT not in path.parents, path
 
 
 def test_the_installed_package_holds_no_reference_solution(installed):
-    package = Path(installed.python("import grader.resources as r; print(r.package())"))
+    package = Path(installed.python("from grader.contracts import places; print(places.PACKAGE)"))
     held = [p for p in package.rglob("*") if p.is_file()]
     assert held and not [p for p in held if _digest(p.read_bytes()) in ANSWERS]
-    assert not [p for p in held if {"solution", "corpus"} & set(p.parts)]
+    assert not [p for p in held if {"solutions", "solution", "corpus"} & set(p.parts)]
 
 
 def test_list_and_stub(installed):
@@ -210,8 +207,8 @@ def test_list_and_stub(installed):
     assert all(name in listed.stdout for name in exercises.known())
     stub = installed.run("stub", "helpers", "mywork")
     assert stub.returncode == 0, stub.stderr
-    starter = installed.python("import grader.resources as r; "
-                               "print(r.data('exercises', 'helpers', 'starter'))")
+    starter = installed.python("from grader.contracts import places; "
+                               "print(places.EXERCISES / 'helpers' / 'starter')")
     written = installed.outside / "mywork" / "minimax_helpers.py"
     assert written.read_bytes() == (Path(starter) / "minimax_helpers.py").read_bytes()
 
@@ -261,25 +258,25 @@ def test_gradescope_package(installed):
     assert done.returncode == 0, done.stderr
     with zipfile.ZipFile(installed.outside / "autograder.zip") as archive:
         held = {info.filename: archive.read(info) for info in archive.infolist()}
-    assert {"setup.sh", "run_autograder", "grader/data/exercises/helpers/suite/test_helpers.py",
-            "grader/data/exercises/helpers/exercise.toml"} <= held.keys()
+    assert {"setup.sh", "run_autograder", "exercises/helpers/suite/test_helpers.py",
+            "exercises/helpers/exercise.toml"} <= held.keys()
     assert any(re.match(r"wheelhouse/pytest-.*\.whl$", name) for name in held)
     assert not [name for name, data in held.items() if _digest(data) in ANSWERS]
 
 
 def test_check_solutions_takes_the_checkout_s_solutions(installed, tmp_path):
-    # The instructor's layout, DIR/<exercise>/: the checkout's solutions, gathered
-    # (but the agent's, which plays its whole match: tests/test_cli.py has it).
+    # The instructor's layout, DIR/<exercise>/solution/: the checkout's solutions,
+    # gathered (but the agent's, which plays its whole match: tests/test_cli.py has it).
     gathered = tmp_path / "solutions"
     for name in exercises.known():
-        shutil.copytree(EXERCISES / name / "solution", gathered / name)
+        shutil.copytree(solution(name), gathered / name / "solution")
     done = installed.run("check-solutions", "--solutions", str(gathered), "--solutions-only")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 surprise(s)" in done.stdout
     assert all(f"solution of {name}" in done.stdout for name in exercises.known())
-    # The installed exercises hold none of their own: said plainly.
+    # The installed grader holds none of its own: said plainly.
     bare = installed.run("check-solutions", "--solutions-only")
-    assert bare.returncode == 2 and "hold no reference solutions" in bare.stderr
+    assert bare.returncode == 2 and "holds no solutions/" in bare.stderr
 
 
 def _wheels_of(client: DockerClient, tag: str, folder: Path) -> Path:

@@ -17,12 +17,13 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
-from grader import __version__, resources
+from grader import __version__
+from grader.contracts import places
 from grader.contracts.hints import HINTS
 from grader.exercises import Exercise
 from grader.report import Report, clean
 
-SCHEMA = resources.package() / "schema" / "summary.schema.json"
+SCHEMA = places.PACKAGE / "schema" / "summary.schema.json"
 MOST_BINS = 20
 # Spreadsheets run a cell that starts with one of these as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -14,8 +14,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from grader.contracts import places
+
 SHARED = Path(__file__).with_name("hints.toml")
-EXERCISES = Path(__file__).resolve().parents[1] / "data" / "exercises"  # the built-in ones
+EXERCISES = places.EXERCISES  # the built-in ones
 NAME = "hints.toml"  # an exercise folder's own
 
 

@@ -11,12 +11,13 @@ sandbox, the launcher inside the image.
 import shutil
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1]  # the installed ``grader``
+from grader.contracts import places
+
 SOURCES = {
-    "gamestate": PACKAGE / "games" / "isolation" / "rules.py",
-    "minimax_helpers": PACKAGE / "data" / "provided" / "minimax_helpers.py",
-    "nim": PACKAGE / "games" / "nim" / "rules.py",
-    "kayles": PACKAGE / "games" / "kayles" / "rules.py",
+    "gamestate": places.PACKAGE / "games" / "isolation" / "rules.py",
+    "minimax_helpers": places.PROVIDED / "minimax_helpers.py",
+    "nim": places.PACKAGE / "games" / "nim" / "rules.py",
+    "kayles": places.PACKAGE / "games" / "kayles" / "rules.py",
 }
 
 

@@ -11,7 +11,7 @@ Gradescope unpacks it in /autograder/source. It holds:
   as the ``student`` user, who can't read the suite) and always writes
   /autograder/results/results.json;
 - ``grader/``: the harness and the host-side modules that run imports, and
-  ``grader/data/exercises/<id>/``: the exercise's ``exercise.toml`` and suite;
+  ``exercises/<id>/``: the exercise's ``exercise.toml`` and suite;
 - ``requirements.txt`` and ``wheelhouse/``: pytest, pytest-timeout, the host
   side's packages and pip, as wheels for this machine's Python and platform,
   so that setup.sh needs no network where they fit (else it uses PyPI).
@@ -28,14 +28,15 @@ from collections.abc import Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
 
-from grader import files, image, resources
+from grader import files, image
+from grader.contracts import places
 from grader.exercises import Exercise
 
-SCRIPTS = resources.data("gradescope")
+SCRIPTS = places.GRADESCOPE_SCRIPTS
 # The host side's modules that grader.gradescope.autograder imports (tests check the list).
-HOST = ("grader/__init__.py", "grader/resources.py", "grader/files.py", "grader/exercises.py",
-        "grader/grading.py", "grader/intake.py", "grader/report.py", "grader/render.py",
-        "grader/errors.py", "grader/gradescope/__init__.py", "grader/gradescope/autograder.py",
+HOST = ("grader/__init__.py", "grader/files.py", "grader/exercises.py", "grader/grading.py",
+        "grader/intake.py", "grader/report.py", "grader/render.py", "grader/errors.py",
+        "grader/gradescope/__init__.py", "grader/gradescope/autograder.py",
         "grader/sandbox/__init__.py", "grader/sandbox/common.py", "grader/sandbox/local.py",
         "grader/sandbox/bubblewrap.py", "grader/sandbox/machine.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")
@@ -61,9 +62,10 @@ def requirements() -> list[str]:
 
 def _sources(exercise: Exercise) -> list[tuple[str, Path]]:
     """(name in the zip, path) of the grader's files and the exercise's suite."""
-    files = [(image.in_package(p), p) for p in image.harness_files()]
-    files += [(name, image.PACKAGE / name.removeprefix("grader/")) for name in HOST]
-    files += [(image.in_package(p), p) for p in image.suite_files(exercise.folder)]
+    files = [(places.layout_name(p), p) for p in image.harness_files()]
+    files += [(name, places.PACKAGE / name.removeprefix("grader/")) for name in HOST]
+    files += [(f"exercises/{exercise.id}/{p.relative_to(exercise.folder).as_posix()}", p)
+              for p in image.suite_files(exercise.folder)]
     return sorted(set(files))
 
 
@@ -72,7 +74,7 @@ def _entries(exercise: Exercise, wheels: Path) -> Iterator[tuple[str, bytes, int
     run = (SCRIPTS / "run_autograder").read_text().replace("@EXERCISE@", exercise.id)
     yield "setup.sh", (SCRIPTS / "setup.sh").read_bytes(), EXECUTABLE
     yield "run_autograder", run.encode(), EXECUTABLE
-    yield "install-harness", resources.data("image", image.INSTALL).read_bytes(), EXECUTABLE
+    yield "install-harness", (places.IMAGE_SCRIPTS / image.INSTALL).read_bytes(), EXECUTABLE
     yield "requirements.txt", "".join(f"{r}\n" for r in requirements()).encode(), PLAIN
     for wheel in sorted(wheels.glob("*.whl")):
         yield f"wheelhouse/{wheel.name}", wheel.read_bytes(), PLAIN

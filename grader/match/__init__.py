@@ -10,8 +10,8 @@ makes the agent exercise one the service lists and grades (by play), and the
 service's league (``grader.service.leagues``) plays through ``league``.
 """
 
-from grader import resources
+from grader.contracts import places
 
 # The agent exercise's match.toml, which the CLI's and the service's matches
 # play by; here, so that naming it imports nothing of the referee.
-CONFIG = resources.package() / "data" / "exercises" / "agent" / "match.toml"
+CONFIG = places.EXERCISES / "agent" / "match.toml"

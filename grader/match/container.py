@@ -16,7 +16,8 @@ from importlib import util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grader import image, resources
+from grader import image
+from grader.contracts import places
 from grader.exercises import Limits as SandboxLimits
 from grader.harness.runtime import closure
 from grader.match.clock import tree_cpu
@@ -46,7 +47,7 @@ def connect() -> "DockerClient":
 def copy_closure(root: str) -> str:
     """A folder holding the modules ``root`` imports, as the package lays them out."""
     folder = tempfile.mkdtemp(prefix="minimax-agent-code-")
-    base = resources.package().parent
+    base = places.PACKAGE.parent
     for module in closure.worker_modules(root):
         spec = util.find_spec(module)
         if spec is not None and spec.origin:

@@ -15,14 +15,14 @@ import tempfile
 import threading
 from pathlib import Path
 
-from grader import resources
+from grader.contracts import places
 from grader.match import baselines
 from grader.match.player import ProcessAgent
 from grader.sandbox import bubblewrap, local
 from grader.sandbox.common import SandboxUnavailable
 
 RUNNER = "grader.harness.agent.runner"
-RUNNER_FILE = resources.package() / "harness" / "agent" / "runner.py"
+RUNNER_FILE = places.PACKAGE / "harness" / "agent" / "runner.py"
 MEMORY_MB = 512
 # The first agent's view reads the runner's imports with ast.parse, which Python
 # 3.11 (before 3.11.8) does not allow in two threads at once ("AST constructor

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from importlib import util
 from pathlib import Path
 
-from grader import resources
+from grader.contracts import places
 from grader.harness.runtime import closure
 
 # A uid of each run's own, when the grader runs as root: above the 16-bit
@@ -171,34 +171,27 @@ def supervisor_command(work: Path, uid: int | None, argv: Sequence[str],
                        exercise: Path | None = None, game: Path | None = None) -> list[str]:
     """The command that runs ``argv``, the supervisor, in its view of a run in
     ``work`` (the only writable place), as ``uid`` when given (root's runs).
-    ``exercise``, the exercise's folder, is bound too where it lies outside the
-    package (an instructor's own, ``--exercises DIR``), and so is ``game``, the
-    folder of an instructor's game (``DIR/games/<name>``)."""
-    package = resources.package()
-    folders = [*_interpreter_folders(), sys.prefix, str(package), _bwrap(), *_drop(uid)[:1]]
-    exercise_folders = [*package.glob("data/exercises/*/")]
-    if exercise is not None and not exercise.is_relative_to(package):
-        folders.append(str(exercise))
-        exercise_folders.append(exercise)
+    The view holds the package and the exercises' folder; of ``exercise``, an
+    instructor's own (``--exercises DIR``), only what the image would hold (its
+    suite and hints), and ``game``, the folder of an instructor's game
+    (``DIR/games/<name>``). Nothing of ``solutions/`` is ever bound."""
+    folders = [*_interpreter_folders(), sys.prefix, str(places.PACKAGE), str(places.EXERCISES),
+               _bwrap(), *_drop(uid)[:1]]
+    if exercise is not None and not exercise.is_relative_to(places.EXERCISES):
+        folders += [str(exercise / part) for part in places.SANDBOX_VIEW
+                    if (exercise / part).exists()]
     if game is not None:
         folders.append(str(game))
     # The private /tmp first: the job folder may lie under /tmp.
     view = ["--tmpfs", "/tmp", *_folders_to([*folders, *FILES, str(work)]), *_binds(folders),
-            *_hidden(exercise_folders), "--bind", str(work), str(work)]
+            "--bind", str(work), str(work)]
     return _layers(_bwrap(), view, str(work), uid, argv)
-
-
-def _hidden(exercise_folders: Iterable[Path]) -> list[str]:
-    """bwrap's options that put an empty folder over each exercise's reference
-    solution and corpus, which a source checkout holds: no run needs them."""
-    return [arg for folder in exercise_folders for part in ("solution", "corpus")
-            if (folder / part).is_dir() for arg in ("--tmpfs", str(folder / part))]
 
 
 def worker_prefix(submission: str, provided: str) -> list[str]:
     """The command that starts the run's zygote in the workers' view, inside the
     supervisor's (the interpreter and the zygote's arguments follow it)."""
-    package = str(resources.package())
+    package = str(places.PACKAGE)
     # Nothing of the package but the worker's closure, even where the package
     # lies inside a folder bound for the interpreter (installed beside it).
     return [_bwrap(), "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
@@ -214,7 +207,7 @@ def agent_command(folder: str, root: str, uid: int | None, argv: Sequence[str]) 
     its own: the interpreter, the modules ``root`` imports (its closure), the
     agent's ``folder`` read-only and a small private ``/tmp``; as ``uid`` when
     given (root's runs)."""
-    package = str(resources.package())
+    package = str(places.PACKAGE)
     folders = [*_interpreter_folders(), _bwrap(), *_drop(uid)[:1]]
     files = _worker_files(root)
     # The folders on the way to each file, its bytecode's too (as root, bwrap

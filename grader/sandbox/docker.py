@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
@@ -42,7 +43,7 @@ T = TypeVar("T")
 
 LABEL = "minimax-grader.sandbox"
 WORK = PurePosixPath("/work")
-SUITES = "/opt/minimax-grader/grader/data/exercises"
+SUITES = f"{places.IMAGE_HOME}/exercises"
 WORK_MB = 8  # the job and the student's files
 SHM_MB = 8
 

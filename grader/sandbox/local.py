@@ -11,7 +11,6 @@ import functools
 import io
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -22,8 +21,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
-from grader import games, resources
+from grader import games
 from grader.contracts import job as jobs
+from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
 from grader.contracts.provided import provide
 from grader.exercises import Exercise, Limits
@@ -31,7 +31,7 @@ from grader.intake import Submission
 from grader.sandbox import bubblewrap
 from grader.sandbox.common import LOG_CAP, Run, SandboxUnavailable, finished, job, keep, wait
 
-SUPERVISOR = resources.package() / "harness" / "runtime" / "supervisor.py"
+SUPERVISOR = places.PACKAGE / "harness" / "runtime" / "supervisor.py"
 PIPE_GRACE = 3  # seconds to read what is left in the pipes once the supervisor has ended
 AS_ROOT = ("the local sandbox will not run students' code as root without bubblewrap: "
            "install it (apt-get install bubblewrap), grade in Docker (--sandbox docker), "
@@ -60,15 +60,14 @@ def _read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
 
 @functools.cache
 def compile_harness() -> None:
-    """Compile the package's bytecode where it is missing or stale, once a
-    process, as the grading image does at its build: the supervisor and the
-    workers run with -B in read-only views, so without it each would compile
-    every module it imports at every run (a machine with
-    PYTHONDONTWRITEBYTECODE set never writes it). Not the reference
-    solutions nor the corpus, which no run imports. Where the package can't be
+    """Compile the package's and the exercises' bytecode where it is missing or
+    stale, once a process, as the grading image does at its build: the
+    supervisor and the workers run with -B in read-only views, so without it
+    each would compile every module it imports at every run (a machine with
+    PYTHONDONTWRITEBYTECODE set never writes it). Where a folder can't be
     written (installed by another user), its installer compiled it."""
-    compileall.compile_dir(resources.package(), quiet=2,
-                           rx=re.compile(r"[/\\](solution|corpus)[/\\]"))
+    for folder in (places.PACKAGE, places.EXERCISES):
+        compileall.compile_dir(folder, quiet=2)
 
 
 class LocalSandbox:

@@ -19,13 +19,13 @@ import tempfile
 import threading
 from pathlib import Path
 
-from grader import resources
+from grader.contracts import places
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
 from grader.sandbox.common import Run, SandboxUnavailable, job, job_archive
 from grader.sandbox.local import supervise
 
-LAUNCHER = resources.package() / "harness" / "runtime" / "launcher.py"
+LAUNCHER = places.PACKAGE / "harness" / "runtime" / "launcher.py"
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 

@@ -19,7 +19,7 @@ from grader.service import app
 from grader.service.core import Options, Service
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPERS = ROOT / "grader" / "data" / "exercises" / "helpers"
+HELPERS = ROOT / "solutions" / "helpers"
 FULL_MARKS = HELPERS / "solution" / "minimax_helpers.py"
 FLIPPED = HELPERS / "corpus" / "flipped_utilities" / "minimax_helpers.py"
 NAME = "minimax_helpers.py"

@@ -18,7 +18,7 @@ from conftest import skip_loudly
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
-from grader import exercises, intake
+from grader import intake, solutions
 from grader.service import app, db
 from grader.service.core import MAX_ATTEMPTS, Options, Service
 from grader.service.dispatch import Dispatcher
@@ -233,7 +233,7 @@ def test_a_host_grades_the_students_in_turn_not_the_oldest_job_first(grid):
     grid.enrol(3)
     first, second, third = (student.id for student in grid.service.students())
     for exercise in ("helpers", "decision", "depth_limit"):  # the first student's three
-        [solution] = exercises.load(exercise).solution.iterdir()
+        [solution] = solutions.reference_folder(exercise).iterdir()
         grid.service.submit(first, exercise,
                             intake.Submission({solution.name: solution.read_bytes()}))
     for student in (second, third):

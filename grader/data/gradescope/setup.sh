@@ -43,5 +43,5 @@ pip=("$venv/bin/python" "$(echo "$wheels"/pip-*.whl)/pip" install --quiet --no-c
 "${pip[@]}" --no-index || "${pip[@]}"
 
 mkdir -p "$home"
-cp -R "$source/grader" "$home/"
+cp -R "$source/grader" "$source/exercises" "$home/"
 sh "$source/install-harness" "$home" "$venv/bin/python"

@@ -12,7 +12,7 @@ DIRECT = [
     "/opt/minimax-grader/grader/harness/mistakes.py",
     "/opt/minimax-grader/grader/harness/checks.py",
     "/opt/minimax-grader/grader/harness/positions.py",
-    "/work/main/grader/data/exercises/helpers/solution/minimax_helpers.py",
+    "/work/main/solutions/helpers/solution/minimax_helpers.py",
     "/work/main/grader/harness/search.py",
     "/work/main/exercises/helpers/suite/test_helpers.py",
     "/proc/1/root/opt/minimax-grader/grader/harness/search.py",

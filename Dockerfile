@@ -22,6 +22,7 @@ RUN python3 -m pip install --no-index --find-links /tmp/wheelhouse --no-cache-di
         /usr/local/lib/python3.*/site-packages/pip
 
 COPY grader/ /opt/minimax-grader/grader/
+COPY exercises/ /opt/minimax-grader/exercises/
 # The users and permissions that keep the suites from the student's code.
 COPY install-harness /tmp/
 RUN sh /tmp/install-harness /opt/minimax-grader && rm /tmp/install-harness
