@@ -55,7 +55,7 @@ def harness_files(package: Path = PACKAGE) -> list[Path]:
     found = [package / "__init__.py"]
     for folder in IN_SANDBOX:
         found += sorted(p for p in (package / folder).rglob("*") if p.suffix in (".py", ".toml"))
-    found += sorted(places.PROVIDED.glob("*.py"))
+    found += sorted((package / places.PROVIDED.relative_to(places.PACKAGE)).glob("*.py"))
     return _sources(found)
 
 
