@@ -13,13 +13,13 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from grader import games
-from grader.contracts import places
+from grader.contracts import hints, places
 from grader.games import ADDED, GAMES, RULES
 
 ROOT = places.EXERCISES  # the built-in exercises
@@ -181,6 +181,11 @@ class Exercise:
     def max_score(self) -> float:
         return sum(test.points for test in self.tests)
 
+    def hints(self) -> Mapping[str, str]:
+        """The hint of each mistake its tests may name, in its own words
+        (its hints.toml's ``[reworded]``; ``grader.contracts.hints``)."""
+        return hints.worded(self.folder)
+
 
 def added() -> list[Path]:
     """The instructor's folders of exercises added beside the built-in ones (``--exercises``)."""
@@ -206,16 +211,24 @@ def add(root: Path) -> None:
                     f"sandbox may see; keep its {private} in a folder of solutions "
                     f"(DIR/{folder.name}/{private}/) and check it with "
                     "check-solutions --solutions DIR")
-        if (folder / "hints.toml").is_file():
-            raise BadExercise(f"{folder / 'hints.toml'}: an added exercise names only the "
-                              "grader's own mistakes, whose hints the grader holds")
     before = os.environ.get(ADDED, "")
     os.environ[ADDED] = os.pathsep.join(map(str, [*added(), root]))
     try:
         load_all()  # a bad exercise.toml, or an id in two folders, is told now
+        _check_hints()
     except (BadExercise, UnknownExercise):
         os.environ[ADDED] = before
         raise
+
+
+def _check_hints() -> None:
+    """BadExercise where the exercises' own hints.toml files, the added ones
+    beside the built-in ones, name one mistake twice, name a shared one
+    outside ``[reworded]``, or reword one that is not shared."""
+    try:
+        hints.load(hints.files(ROOT, *added()))
+    except ValueError as exc:
+        raise BadExercise(str(exc)) from None
 
 
 def _check_games(folder: Path) -> None:

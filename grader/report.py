@@ -8,7 +8,7 @@ ids rather than taken as text. Every report is validated before it leaves.
 import json
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,6 @@ from typing import Any
 from grader import __version__
 from grader.contracts import events
 from grader.contracts.events import Event
-from grader.contracts.hints import HINTS
 from grader.contracts.run import Run
 from grader.exercises import Exercise, TestSpec
 from grader.intake import Submission
@@ -99,9 +98,9 @@ def _output(session: Event) -> dict[str, Any]:
     }
 
 
-def _mistakes(event: Event) -> list[str]:
+def _mistakes(event: Event, hints: Mapping[str, str]) -> list[str]:
     ids = event.get("mistakes")
-    return [m for m in ids if m in HINTS] if isinstance(ids, list) else []
+    return [m for m in ids if m in hints] if isinstance(ids, list) else []
 
 
 BOARD_SIDE = 20  # columns and rows a board may have; a bigger one is shown as text only
@@ -137,17 +136,19 @@ def _board(event: Event, message: str) -> dict[str, Any] | None:
     return {"columns": columns, "rows": kept, "note": clean(note, 200), "drawn": clean(drawn)}
 
 
-def hint(found: Sequence[str]) -> str | None:
-    """The hint for the mistakes diagnosed in one test (two when both fit)."""
+def hint(found: Sequence[str], hints: Mapping[str, str]) -> str | None:
+    """The hint for the mistakes diagnosed in one test (two when both fit), in
+    the words of ``hints`` (its exercise's: ``Exercise.hints``)."""
     if len(found) > 1:
         return "Two mistakes fit your answers equally well. " + " Or: ".join(
-            HINTS[m] for m in found)
-    return HINTS[found[0]] if found else None
+            hints[m] for m in found)
+    return hints[found[0]] if found else None
 
 
-def _test_entry(spec: TestSpec, event: Event | None, run: Run,
+def _test_entry(spec: TestSpec, event: Event | None, run: Run, hints: Mapping[str, str],
                 running: bool = False) -> tuple[dict[str, Any], bool]:
-    """One test of the report, from its event (or from how the run ended).
+    """One test of the report, from its event (or from how the run ended); its
+    mistakes are worded by ``hints``.
 
     ``running``: this test had started and not finished when the run ended.
     """
@@ -169,8 +170,8 @@ def _test_entry(spec: TestSpec, event: Event | None, run: Run,
     else:
         status, message = event["status"], clean(event.get("message", ""))
         internal = event.get("internal") is True
-        entry["mistakes"] = _mistakes(event)
-        entry["hint"] = hint(entry["mistakes"])
+        entry["mistakes"] = _mistakes(event, hints)
+        entry["hint"] = hint(entry["mistakes"], hints)
         duration = event.get("duration_ms")
         entry["duration_ms"] = duration if type(duration) is int and duration >= 0 else 0
         board = _board(event, message)
@@ -234,9 +235,10 @@ def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: flo
     tests: list[dict[str, Any]] = []
     internal: list[str] = []
     running = events.running(run.events, {spec.name for spec in exercise.tests})
+    hints = exercise.hints()
     for spec in exercise.tests:
         event = verdicts.get(spec.name)
-        entry, broken = _test_entry(spec, event, run,
+        entry, broken = _test_entry(spec, event, run, hints,
                                     running=event is None and spec.name == running)
         tests.append(entry)
         if broken:

@@ -333,6 +333,18 @@ def test_check_solutions_says_what_is_wrong_with_its_folder(capsys, flags, says)
     assert code == 2 and says in err
 
 
+def hints_file(folder, text, name="my_helpers", link_to=None):
+    """Give the added exercise ``name`` (a copy of my_helpers, made if need be) a
+    hints.toml holding ``text``, or linked to ``link_to``."""
+    if not (folder / name).exists():
+        shutil.copytree(folder / "my_helpers", folder / name)
+    path = folder / name / "hints.toml"
+    if link_to:
+        path.symlink_to(link_to)
+    else:
+        path.write_text(text + "\n", encoding="utf-8")
+
+
 @pytest.mark.parametrize("spoil, says", [
     (lambda folder: (folder / "my_helpers" / "exercise.toml").unlink(),
      "my_helpers: no exercise.toml, so not an exercise folder"),
@@ -343,6 +355,17 @@ def test_check_solutions_says_what_is_wrong_with_its_folder(capsys, flags, says)
     (lambda folder: (folder / "my_helpers").rename(folder / "My-Helpers"),
      "an exercise's id, its folder's name, is made of lower-case letters"),
     (lambda folder: shutil.rmtree(folder), "no such folder"),
+    # its own hints: a shared id reworded outside [reworded], a rewording of no
+    # shared id, an id of a built-in exercise's own, an id of two added exercises
+    (lambda folder: hints_file(folder, 'stub = "Again."'),
+     "contracts/hints.toml too; to word it for this exercise alone, name it under [reworded]"),
+    (lambda folder: hints_file(folder, '[reworded]\nmine = "Mine."'),
+     "[reworded] names 'mine', no shared mistake"),
+    (lambda folder: hints_file(folder, 'moves_not_list = "Mine."'),
+     "exercises/gamestate/hints.toml too"),
+    (lambda folder: [hints_file(folder, 'mine = "Mine."', name)
+                     for name in ("my_helpers", "my_other_helpers")],
+     "mistake 'mine' is named in"),
 ])
 def test_a_bad_folder_of_exercises_is_a_usage_error(capsys, own_exercises, spoil, says):
     spoil(own_exercises)

@@ -19,7 +19,6 @@ from typing import Any
 
 from grader import __version__
 from grader.contracts import places
-from grader.contracts.hints import HINTS
 from grader.exercises import Exercise
 from grader.report import Report, clean
 
@@ -121,22 +120,23 @@ def diagnosed(report: Report | None) -> list[str]:
     return sorted(sure) + sorted(either)
 
 
-def _hint(entry: str) -> str:
+def _hint(entry: str, hints: Mapping[str, str]) -> str:
     ids = entry.split(" or ")
-    return HINTS[entry] if len(ids) == 1 else " Or: ".join(
-        ["Either: " + HINTS[ids[0]], *(HINTS[m] for m in ids[1:])])
+    return hints[entry] if len(ids) == 1 else " Or: ".join(
+        ["Either: " + hints[ids[0]], *(hints[m] for m in ids[1:])])
 
 
-def _mistakes(reports: Mapping[str, Report | None]) -> list[dict[str, Any]]:
+def _mistakes(reports: Mapping[str, Report | None], hints: Mapping[str, str]
+              ) -> list[dict[str, Any]]:
     """Each diagnosed mistake with the students it was found in, most common
-    first; a student counts once, and under "a or b" where the grader could not
-    tell the two apart."""
+    first, worded by ``hints`` (the exercise's); a student counts once, and
+    under "a or b" where the grader could not tell the two apart."""
     found: defaultdict[str, set[str]] = defaultdict(set)
     for student, report in reports.items():
         for entry in diagnosed(report):
             found[entry].add(student)
     ranked = sorted(found.items(), key=lambda item: (-len(item[1]), item[0]))
-    return [{"id": entry, "hint": _hint(entry), "count": len(students),
+    return [{"id": entry, "hint": _hint(entry, hints), "count": len(students),
              "students": sorted(students), "either": entry.split(" or ") if " or " in entry
              else []} for entry, students in ranked]
 
@@ -191,7 +191,7 @@ def summarize(exercise: Exercise, reports: Mapping[str, Report | None], backend:
         },
         "scores": _scores(graded, exercise.max_score),
         "tests": _tests(exercise, graded),
-        "mistakes": _mistakes(reports),
+        "mistakes": _mistakes(reports, exercise.hints()),
         "regrade": [{"student": student, "reason": reason}
                     for student, reason in _to_regrade(reports)],
         "identical": [sorted(group) for group in identical],

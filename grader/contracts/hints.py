@@ -3,10 +3,12 @@
 The texts are data: ``hints.toml`` beside this module holds the ids several
 exercises name (the models of the search exercises, the tic-tac-toe lab's and
 the files'), and an exercise folder's own ``hints.toml`` the ids it alone
-names. An id is unique across them all. A run names mistakes by id only; the
-host turns ids into hints here, so no text the sandbox wrote ever reaches a
-report as a hint. Both sides read the same files: the grading image holds
-each exercise's ``hints.toml`` beside its suite.
+names, and, in its table ``[reworded]``, its own words for shared ids, shown
+for its tests only. A new id is unique across them all. A run names
+mistakes by id only; the host turns ids into hints here, so no text the
+sandbox wrote ever reaches a report as a hint. Both sides read the same
+files (``worded``): the grading image holds each exercise's ``hints.toml``
+beside its suite, and the local sandbox shows an added exercise's there too.
 """
 
 import tomllib
@@ -19,40 +21,77 @@ from grader.contracts import places
 SHARED = Path(__file__).with_name("hints.toml")
 EXERCISES = places.EXERCISES  # the built-in ones
 NAME = "hints.toml"  # an exercise folder's own
+REWORDED = "reworded"  # the table of an exercise's own file that words shared ids its way
 
 
-def files(root: Path = EXERCISES) -> list[Path]:
-    """The shared file, then the hints.toml of each exercise folder in ``root``."""
-    return [SHARED, *sorted(root.glob(f"*/{NAME}"))]
+def files(*roots: Path) -> list[Path]:
+    """The shared file, then the hints.toml of each exercise folder in ``roots``
+    (the built-in exercises' when none is given)."""
+    return [SHARED, *(path for root in roots or (EXERCISES,)
+                      for path in sorted(root.glob(f"*/{NAME}")))]
 
 
-def _ids(path: Path) -> dict[str, str]:
-    """The ids of ``path`` and their texts; its tables only group them."""
-    flat: dict[str, str] = {}
-    for key, value in tomllib.loads(path.read_text("utf-8")).items():
+def _read(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """The ids ``path`` names and those it rewords (``[reworded]``), each with
+    its text; its other tables only group the ids."""
+    named: dict[str, str] = {}
+    reworded: dict[str, str] = {}
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not TOML: {exc}") from None
+    for key, value in data.items():
         table = value if isinstance(value, dict) else {key: value}
         for mistake, text in table.items():
             if not isinstance(text, str) or not text:
                 raise ValueError(f"{path}: the hint of {mistake!r} is not a text")
-            flat[mistake] = text
-    return flat
+            (reworded if key == REWORDED else named)[mistake] = text
+    return named, reworded
 
 
 def load(paths: Iterable[Path]) -> Mapping[str, str]:
-    """Every id of ``paths`` and its text; ValueError where an id is named twice."""
+    """Every id of ``paths``, the shared file first, with its text (a shared
+    id's in the shared words). ValueError where an id is named twice (a shared
+    one included: an exercise rewords it under ``[reworded]``), or a rewording
+    is of no shared id."""
     found: dict[str, str] = {}
     where: dict[str, Path] = {}
-    for path in paths:
-        for mistake, text in _ids(path).items():
+    shared: set[str] = set()
+    for index, path in enumerate(paths):
+        named, reworded = _read(path)
+        for mistake, text in named.items():
             if mistake in found:
-                raise ValueError(f"{path}: mistake {mistake!r} is named in {where[mistake]} too")
+                how = (f"; to word it for this exercise alone, name it under [{REWORDED}]"
+                       if mistake in shared else "")
+                raise ValueError(f"{path}: mistake {mistake!r} is named in {where[mistake]} "
+                                 f"too{how}")
             found[mistake], where[mistake] = text, path
+        if index == 0:
+            shared = set(named)
+        stray = sorted(set(reworded) - shared)
+        if stray:
+            raise ValueError(f"{path}: [{REWORDED}] names {', '.join(map(repr, stray))}, no "
+                             f"shared mistake (an id of {SHARED}), so nothing to reword; "
+                             f"name the exercise's own mistakes outside [{REWORDED}]")
     return MappingProxyType(found)
 
 
-HINTS: Mapping[str, str] = load(files())
+def worded(folder: Path) -> Mapping[str, str]:
+    """The hint of every id a test of the exercise in ``folder`` may name, in
+    that exercise's words: the shared ids (as its own file rewords them), the
+    built-in exercises' own and its own. The host words its report with it,
+    and the harness takes no other id from a test."""
+    own = folder / NAME
+    paths = [path for path in files() if path.parent.resolve() != folder.resolve()]
+    texts = dict(load([*paths, own] if own.is_file() else paths))
+    if own.is_file():
+        texts.update(_read(own)[1])
+    return MappingProxyType(texts)
 
 
-def unknown(mistakes: list[str]) -> list[str]:
-    """The ids among ``mistakes`` that name no known mistake."""
-    return [mistake for mistake in mistakes if mistake not in HINTS]
+HINTS: Mapping[str, str] = load(files())  # the built-in exercises', in the shared words
+
+
+def unknown(mistakes: list[str], known: Mapping[str, str] = HINTS) -> list[str]:
+    """The ids among ``mistakes`` that name no mistake of ``known``."""
+    return [mistake for mistake in mistakes if mistake not in known]

@@ -7,12 +7,13 @@ half-way still leaves every finished verdict behind.
 """
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
+from pathlib import Path
 from typing import Any, TextIO
 
 import pytest
 
-from grader.contracts import events
+from grader.contracts import events, hints
 from grader.contracts.job import Job
 from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner
 from grader.harness.runtime.student import (
@@ -58,10 +59,15 @@ IMPORT_FAILED = "not run: your files could not be imported (the report's message
 NOT_CHECKED = "could not be checked: the grader failed in its own check of this test"
 
 
-def _status(excinfo: pytest.ExceptionInfo[BaseException], told_import: bool
-            ) -> tuple[str, str, list[str], bool]:
-    """(status, message, mistakes, internal) of a test that did not pass."""
+def _status(excinfo: pytest.ExceptionInfo[BaseException], told_import: bool,
+            known: Mapping[str, str]) -> tuple[str, str, list[str], bool]:
+    """(status, message, mistakes, internal) of a test that did not pass;
+    ``known``: the mistakes its exercise may name."""
     exc = excinfo.value
+    if isinstance(exc, Mismatch) and hints.unknown(exc.mistakes, known):
+        return "error", (f"{NOT_CHECKED} (it named unknown mistakes "
+                         f"{hints.unknown(exc.mistakes, known)!r}); not a mistake of yours: "
+                         "your instructor is told, to grade it again"), [], True
     if isinstance(exc, Mismatch):
         return "failed", exc.message, exc.mistakes, False
     if isinstance(exc, ImportFailed) and told_import:
@@ -95,6 +101,8 @@ class Grading:
         self._results: dict[str, events.Event] = {}  # test name -> its verdict event
         self._sent: set[str] = set()
         self._import_told = False
+        # The mistakes a test may name: those of the exercise whose suite runs.
+        self._known = hints.worded(Path(job["suite"]).parent)
 
     def emit(self, event: events.Event) -> None:
         self._channel.write(events.line(event))
@@ -127,7 +135,8 @@ class Grading:
             board = None
             if not report.passed:
                 assert call.excinfo is not None  # what made the report fail
-                status, message, mistakes, internal = _status(call.excinfo, self._import_told)
+                status, message, mistakes, internal = _status(call.excinfo, self._import_told,
+                                                                self._known)
                 self._import_told |= isinstance(call.excinfo.value, ImportFailed)
                 # a Mismatch's position as a grid, for the report page's table
                 board = getattr(call.excinfo.value, "board", None)
