@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from grader import games
-from grader.contracts import hints, places
+from grader.contracts import hints, places, provided
 from grader.games import ADDED, GAMES, RULES
 
 ROOT = places.EXERCISES  # the built-in exercises
@@ -195,11 +195,17 @@ def added() -> list[Path]:
 def add(root: Path) -> None:
     """Add the folder of exercises ``root`` beside the built-in ones, for this process
     and the processes it starts (a grading pool, the service's workers); BadExercise,
-    saying what is wrong, where it is not such a folder or an id is taken."""
+    saying what is wrong, where it is not such a folder or an id is taken.
+
+    ``root`` is taken where it leads (a link to it, or on the way to it, is
+    followed once, here); a link inside it is refused (``_no_links``)."""
     root = root.resolve()
     if not root.is_dir():
         raise BadExercise(f"--exercises {root}: no such folder")
+    if root in added():  # given twice, or inherited by a process that is given it again
+        return
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        _no_links(folder)
         if folder.name == GAMES_FOLDER:
             _check_games(folder)
         elif folder.name != "__pycache__" and not (folder / "exercise.toml").is_file():
@@ -219,6 +225,21 @@ def add(root: Path) -> None:
     except (BadExercise, UnknownExercise):
         os.environ[ADDED] = before
         raise
+
+
+def _no_links(folder: Path) -> None:
+    """BadExercise where ``folder`` (an exercise's, or ``games/``) is a link or
+    holds one. The local sandbox binds an added folder's files where they lie,
+    and the image build copies them: through a link either would take in
+    whatever it leads to (a solutions folder, say), under another name than
+    the one checked here."""
+    found = [folder] if folder.is_symlink() else [
+        Path(parent) / name for parent, folders, files in os.walk(folder)
+        for name in sorted(folders + files) if (Path(parent) / name).is_symlink()]
+    if found:
+        raise BadExercise(f"{found[0]}: a link, which an added folder may not hold: the "
+                          "sandbox and the grading image would take in whatever it leads "
+                          "to. Put the folder or file itself there instead")
 
 
 def _check_hints() -> None:
@@ -310,6 +331,11 @@ def load(name: str, root: Path | None = None) -> Exercise:
     if exercise.game not in games.known():
         raise BadExercise(f"{path}: game {exercise.game!r}; the games are: "
                           f"{', '.join(games.known())}")
+    for module in exercise.provides:
+        try:
+            provided.source(module, games.added())
+        except LookupError as exc:
+            raise BadExercise(f"{path}: provides: {exc}") from None
     for test in tests:
         if test.visibility not in VISIBILITY:
             raise BadExercise(f"{name}: test {test.name}: visibility {test.visibility!r}")

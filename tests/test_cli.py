@@ -304,6 +304,13 @@ def test_list_shows_an_added_exercise_beside_the_built_in_ones(capsys, own_exerc
     assert exercises.load("my_helpers").folder == own_exercises / "my_helpers"
 
 
+def test_a_folder_of_exercises_given_twice_is_added_once(capsys, own_exercises):
+    code, out, err = run(capsys, "list", "--exercises", str(own_exercises),
+                         "--exercises", str(own_exercises))
+    assert code == 0 and out.count("my_helpers") == 1, err
+    assert exercises.added() == [own_exercises]
+
+
 def test_check_solutions_takes_an_added_exercise_s_solution_and_corpus(own_exercises):
     exercises.add(own_exercises)
     answers = own_exercises.parent / "answers"
@@ -366,6 +373,11 @@ def hints_file(folder, text, name="my_helpers", link_to=None):
     (lambda folder: [hints_file(folder, 'mine = "Mine."', name)
                      for name in ("my_helpers", "my_other_helpers")],
      "mistake 'mine' is named in"),
+    # a link inside it: an exercise's folder, or a file in one
+    (lambda folder: (folder / "linked").symlink_to(folder / "my_helpers"),
+     "linked: a link, which an added folder may not hold"),
+    (lambda folder: hints_file(folder, "", link_to=exercises.ROOT / "gamestate" / "hints.toml"),
+     "hints.toml: a link, which an added folder may not hold"),
 ])
 def test_a_bad_folder_of_exercises_is_a_usage_error(capsys, own_exercises, spoil, says):
     spoil(own_exercises)

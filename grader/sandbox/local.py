@@ -91,7 +91,7 @@ class LocalSandbox:
             folder.mkdir()
             for name, data in submission.files.items():
                 (folder / name).write_bytes(data)
-            provide(exercise.provides, settings["provided"])
+            provide(exercise.provides, settings["provided"], games.added())
             job_file = jobs.write(settings, work)
             # Without "..": an interpreter started as ../.venv/bin/python names a
             # folder that the supervisor's view does not hold.
