@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from grader import solutions
-from grader.contracts import hints
+from grader.contracts import hints, places
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "grader"
@@ -149,7 +149,11 @@ def test_only_check_solutions_names_the_solutions_folder():
 CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
         "grader.harness.isolation.helper_checks", "grader.harness.isolation.decision_checks",
         "grader.harness.isolation.cutoff_checks", "grader.harness.isolation.deepening_checks")
-EXERCISES = sorted(p for p in SUITES.iterdir() if (p / "exercise.toml").is_file())
+# docs/authoring.md's worked example of an instructor's exercise, laid out as
+# exercises/ and solutions/ are: held to the same rules, and named by no module.
+EXAMPLE = ROOT / "tests" / "examples"
+EXERCISES = sorted(p for root in (SUITES, EXAMPLE / "exercises") for p in root.iterdir()
+                   if (p / "exercise.toml").is_file())
 
 
 def _game(folder: Path) -> str:
@@ -166,9 +170,19 @@ def test_an_exercise_folder_names_nothing_outside_it_but_its_game_and_the_core(f
     assert not outside, f"{folder.name} names {sorted(outside)}"
     # The mistakes its corpus expects have their hints here or in the shared file.
     known = hints.load([hints.SHARED, *folder.glob(hints.NAME)])
-    expected = {mistake for case in solutions.built_in()
-                if case.exercise == folder.name for mistake in case.mistakes}
+    answers = places.SOLUTIONS if folder.parent == SUITES else EXAMPLE / "solutions"
+    corpus = solutions.corpus_folder(folder.name, answers)
+    expected = {mistake for case in solutions._corpus_cases(folder.name, corpus)
+                for mistake in case.mistakes}
     assert expected <= set(known), sorted(expected - set(known))
+
+
+def test_no_module_names_the_worked_example():
+    example = [p.name for p in (EXAMPLE / "exercises").iterdir()]
+    assert example
+    naming = {module for module, path in MODULES.items() if module.startswith("grader")
+              and any(name in path.read_text("utf-8") for name in (*example, "examples/"))}
+    assert not naming, sorted(naming)
 
 
 def test_an_id_named_in_two_hint_files_is_refused(tmp_path):
