@@ -11,6 +11,7 @@ files (``worded``): the grading image holds each exercise's ``hints.toml``
 beside its suite, and the local sandbox shows an added exercise's there too.
 """
 
+import functools
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -31,9 +32,18 @@ def files(*roots: Path) -> list[Path]:
                       for path in sorted(root.glob(f"*/{NAME}")))]
 
 
-def _read(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+def _read(path: Path) -> tuple[Mapping[str, str], Mapping[str, str]]:
     """The ids ``path`` names and those it rewords (``[reworded]``), each with
     its text; its other tables only group the ids."""
+    found = path.stat()
+    return _parsed(path, found.st_mtime_ns, found.st_size)
+
+
+# Parsed once a process while unchanged: every report, and every run's
+# supervisor, words its exercise's hints from the same few files.
+@functools.lru_cache(maxsize=64)
+def _parsed(path: Path, _mtime_ns: int, _size: int
+            ) -> tuple[Mapping[str, str], Mapping[str, str]]:
     named: dict[str, str] = {}
     reworded: dict[str, str] = {}
     try:
@@ -46,7 +56,7 @@ def _read(path: Path) -> tuple[dict[str, str], dict[str, str]]:
             if not isinstance(text, str) or not text:
                 raise ValueError(f"{path}: the hint of {mistake!r} is not a text")
             (reworded if key == REWORDED else named)[mistake] = text
-    return named, reworded
+    return MappingProxyType(named), MappingProxyType(reworded)
 
 
 def load(paths: Iterable[Path]) -> Mapping[str, str]:
