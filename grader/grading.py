@@ -27,10 +27,14 @@ from grader.report import Report  # valid against grader/schema/report.schema.js
 from grader.sandbox import Cancelled, Sandbox, SandboxUnavailable
 
 CHOICES = ("auto", "docker", "local", "launcher")
+# A run the machine starved is run again, this often in all, after a pause that
+# grows by this much each time (the load may have fallen meanwhile).
+LOAD_TRIES = 3
+LOAD_PAUSE_SECONDS = 10
 
 __all__ = ["CHOICES", "Cancelled", "Report", "UsageError", "check", "close", "failed", "grade",
            "grade_alike", "grade_taken", "isolated", "open_sandbox", "previous", "reject",
-           "sandbox_for"]
+           "sandbox_for", "until_timed"]
 
 
 class _Clock:
@@ -106,7 +110,20 @@ def grade(exercise: Exercise, path: str | Path, chosen: Sandbox, limits: Limits)
         submission = intake.take(path, exercise.files)
     except intake.Rejected as why:
         return report.rejected(exercise, str(why), limits.facts(), clock.ms())
-    return grade_alike(exercise, [submission], chosen, limits)[0]
+    return until_timed(lambda: grade_alike(exercise, [submission], chosen, limits))[0]
+
+
+def until_timed(grade_them: Callable[[], list[Report]], tries: int = LOAD_TRIES,
+                pause: Callable[[float], object] = time.sleep) -> list[Report]:
+    """``grade_them()``'s reports, made again (after a pause that grows) while the
+    machine starves the run, ``tries`` times in all: a run it starved has no
+    verdict (``report.overloaded``). The last one stands, an error that says so."""
+    for attempt in range(1, tries + 1):
+        made = grade_them()
+        if attempt == tries or not any(map(report.overloaded, made)):
+            return made
+        pause(LOAD_PAUSE_SECONDS * attempt)
+    raise AssertionError("unreachable: the last attempt returns")
 
 
 def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: Sandbox,
@@ -141,10 +158,11 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
 
 
 def grade_taken(exercise: Exercise, files: dict[str, bytes], chosen: Sandbox,
-                limits: Limits) -> Report:
+                limits: Limits, cancel: threading.Event | None = None) -> Report:
     """The report of files the intake took earlier (the service's stored hand-ins,
-    checked as they were uploaded): graded as they are, not taken in again."""
-    return grade_alike(exercise, [Submission(files)], chosen, limits)[0]
+    checked as they were uploaded): graded as they are, not taken in again.
+    ``cancel`` stops the run (``Cancelled`` escapes: no report)."""
+    return grade_alike(exercise, [Submission(files)], chosen, limits, cancel)[0]
 
 
 def failed(exercise: Exercise, files: dict[str, bytes], why: str, backend: str,

@@ -159,7 +159,8 @@ def _test_entry(spec: TestSpec, event: Event | None, run: Run, hints: Mapping[st
     if event is None:
         if run.timed_out and running:
             status, message = "timeout", (
-                f"the whole run's limit of {run.limits['total_seconds']:g} s was reached "
+                f"the whole run's limit of {run.limits['total_seconds']:g} s (of its own time: "
+                "CPU, or time it spent, not time it waited for the machine) was reached "
                 "while this test was running")
         elif run.timed_out:
             status, message = "timeout", (
@@ -245,7 +246,13 @@ def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: flo
             internal.append(spec.name)
     report = _base(exercise, submission, run.backend, run.limits, duration_ms)
     report["sandbox"].update(exit_code=run.exit_code, timed_out=run.timed_out,
-                             out_of_memory=run.out_of_memory)
+                             out_of_memory=run.out_of_memory, overloaded=run.overloaded,
+                             clock="kernel" if run.kernel_clock else "wall")
+    if run.time:
+        report["sandbox"]["used"] = run.time
+    if run.overloaded:  # no verdict: the machine's doing, not the student's
+        report["tests"] = _not_run(exercise, f"not run: {OVERLOADED}")
+        return validate(_as_error(report, OVERLOADED))
     report["tests"] = tests
     report["output"] = _output(session)
     notes = session.get("notes")
@@ -264,9 +271,16 @@ def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: flo
     return validate(report)
 
 
+OVERLOADED = ("the machine was too busy to time this run fairly (it waited for a CPU past the "
+              "backstop while its own time was within its limits), so nothing of it counts")
 UNCHECKED = ("For your instructor: the grader failed in its own check of {}: not a mistake of "
              "the student's. Those tests could not be checked and score 0 here; the other "
              "tests' verdicts stand. Grade this submission again once the grader is fixed.")
+
+
+def overloaded(report: Report) -> bool:
+    """Whether ``report`` is of a run the machine starved: not graded, to be run again."""
+    return report["status"] == "error" and report["sandbox"].get("overloaded") is True
 
 
 def _as_error(report: Report, why: str) -> Report:

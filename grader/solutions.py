@@ -148,7 +148,7 @@ def judge(case: Case, report: Report) -> list[str]:
 def check(case: Case, sandbox: Sandbox) -> tuple[Report, list[str]]:
     """Grade ``case`` and judge it: (report, problems)."""
     exercise = catalog.load(case.exercise)
-    report = grading.grade(exercise, case.path, sandbox, exercise.limits)
+    report = grading.grade(exercise, case.path, sandbox, exercise.limits)  # retried if starved
     return report, judge(case, report)
 
 

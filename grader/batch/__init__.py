@@ -216,8 +216,9 @@ class Batch:
     def _grade(self, group: Group) -> None:
         submissions = [submission for _, submission in group]
         try:
-            made = grading.grade_alike(self.exercise, submissions, self.sandbox, self.limits,
-                                       cancel=self.cancel)
+            made = grading.until_timed(lambda: grading.grade_alike(
+                self.exercise, submissions, self.sandbox, self.limits, cancel=self.cancel),
+                pause=self.cancel.wait)
         except grading.Cancelled:
             return
         for (student, _), one in zip(group, made, strict=True):

@@ -12,6 +12,9 @@ verdict behind:
   ``drawn`` text as the message holds it);
 - ``session``: once, at the end (``import_error``, the student's captured
   ``output``, ``notes``);
+- ``overloaded``: the machine starved the run (a step past the wall clock's
+  backstop while the student's own time was within its limit): ``why``. The
+  run has no verdict then; it is graded again, uncharged;
 - ``end``: pytest's exit code.
 
 For the host every line is untrusted: the readers here keep only
@@ -69,6 +72,10 @@ def verdict(name: str, status: str, message: str, mistakes: list[str], internal:
 
 def session(import_error: str | None, output: dict[str, Any], notes: list[str]) -> Event:
     return {"event": "session", "import_error": import_error, "output": output, "notes": notes}
+
+
+def overloaded(why: str) -> Event:
+    return {"event": "overloaded", "why": capped(why, 500)}
 
 
 def end(pytest_exit: int) -> Event:

@@ -37,6 +37,10 @@ class Job(TypedDict):
     game: str  # the game whose stand-ins the worker loads (``harness.runtime.standins``)
     limits: Limits
     tests: dict[str, TestLimits]  # by test name
+    # The folder of the run's control group as the sandbox sees it, read-only
+    # (its cpu.stat and cpu.pressure time every limit: harness.runtime.owntime);
+    # "" where there is none: the wall clock times the run.
+    clock: str
 
 
 def write(job: Job, folder: Path) -> Path:

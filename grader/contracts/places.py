@@ -28,6 +28,8 @@ GRADESCOPE_SCRIPTS = DATA / "gradescope"  # setup.sh, run_autograder
 PROVIDED = DATA / "provided"  # the course's modules that are not a game's rules
 
 IMAGE_HOME = "/opt/minimax-grader"  # the image's copy of the top level, laid as a checkout
+# Where a sandbox sees its run's control group (read-only), whose files time it.
+CLOCK_IN_SANDBOX = "/run/minimax-grader-clock"
 
 
 def layout_name(path: Path) -> str:

@@ -18,3 +18,10 @@ class Run:
     timed_out: bool = False
     out_of_memory: bool = False
     log: str = ""
+    # The machine starved the run (past the wall clock's backstop, its own time
+    # within its limit; or its supervisor said so of a step): no verdict, graded again.
+    overloaded: bool = False
+    # What the run used, as the host's clock of its group tells it: "cpu_seconds",
+    # "own_seconds" (the wall less the wait for a CPU), "wall_seconds".
+    time: dict[str, float] = field(default_factory=dict)
+    kernel_clock: bool = False  # timed by its control group (else by the wall clock)

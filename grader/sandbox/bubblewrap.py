@@ -168,13 +168,16 @@ def _bwrap() -> str:
 
 
 def supervisor_command(work: Path, uid: int | None, argv: Sequence[str],
-                       exercise: Path | None = None, game: Path | None = None) -> list[str]:
+                       exercise: Path | None = None, game: Path | None = None,
+                       clock: Path | None = None) -> list[str]:
     """The command that runs ``argv``, the supervisor, in its view of a run in
     ``work`` (the only writable place), as ``uid`` when given (root's runs).
     The view holds the package and the exercises' folder; of ``exercise``, an
     instructor's own (``--exercises DIR``), only what the image would hold (its
     suite and hints), and ``game``, the folder of an instructor's game
-    (``DIR/games/<name>``). Nothing of ``solutions/`` is ever bound."""
+    (``DIR/games/<name>``). Nothing of ``solutions/`` is ever bound. ``clock``, the
+    folder of the run's control group, is bound read-only where it lies: its
+    files time every limit."""
     folders = [*_interpreter_folders(), sys.prefix, str(places.PACKAGE), str(places.EXERCISES),
                _bwrap(), *_drop(uid)[:1]]
     if exercise is not None and not exercise.is_relative_to(places.EXERCISES):
@@ -182,6 +185,8 @@ def supervisor_command(work: Path, uid: int | None, argv: Sequence[str],
                     if (exercise / part).exists()]
     if game is not None:
         folders.append(str(game))
+    if clock is not None:
+        folders.append(str(clock))
     # The private /tmp first: the job folder may lie under /tmp.
     view = ["--tmpfs", "/tmp", *_folders_to([*folders, *FILES, str(work)]), *_binds(folders),
             "--bind", str(work), str(work)]

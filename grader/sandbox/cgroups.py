@@ -223,6 +223,32 @@ def waited(pressure: Path) -> float | None:
     return None
 
 
+def tree(pid: int) -> list[int]:
+    """``pid`` and every process descended from it, from /proc (the living ones)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                todo += map(int, Path(f"/proc/{current}/task/{task}/children").read_text().split())
+        except OSError:  # ended while being read
+            continue
+    return found
+
+
+def v2_folder_of(pid: int) -> Path | None:
+    """The folder of the v2 group ``pid`` is in (a container's own, say), or None."""
+    point = next((point for kind, point, _ in _mounts() if kind == "cgroup2"), None)
+    if point is None:
+        return None
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        if line.startswith("0::"):
+            folder = point / line[3:].lstrip("/")
+            return folder if (folder / "cpu.pressure").exists() else None
+    return None
+
+
 def ours() -> Iterator[Path]:
     """The folders of groups this module made, in every process."""
     try:

@@ -1,19 +1,24 @@
 """What every sandbox backend shares: the Sandbox protocol, the Run it hands
 back, the job it gives the supervisor, and the waiting and capping of a run."""
 
+import functools
 import io
+import sys
 import tarfile
 import threading
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, NoReturn, Protocol
 
 from grader.contracts import events
 from grader.contracts import job as jobs
+from grader.contracts.owntime import Overloaded, OwnClock, v2_folder
 from grader.contracts.run import Run as Run  # re-exported: the backends hand it back
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
+from grader.sandbox import cgroups
 
 LOG_CAP = 64 << 10  # bytes of the supervisor's own log kept
 POLL_SECONDS = 0.1  # how often a waiting run looks at its cancel flag
@@ -38,11 +43,12 @@ class Cancelled(Exception):
 
 
 def job(exercise: Exercise, limits: Limits, suite: str | PurePath, work: PurePath,
-        address_space: bool = True) -> jobs.Job:
+        address_space: bool = True, clock: str = "") -> jobs.Job:
     """The supervisor's instructions, as plain data, for a run in ``work``.
 
     ``address_space``: whether each process's address space is capped (at four
-    times the memory limit), for when nothing else caps the memory.
+    times the memory limit), for when nothing else caps the memory. ``clock``:
+    the folder of the run's control group as the sandbox sees it ("": none).
     """
     return {
         "exercise": exercise.id,
@@ -65,6 +71,7 @@ def job(exercise: Exercise, limits: Limits, suite: str | PurePath, work: PurePat
             "total_seconds": limits.total_seconds,
         },
         "tests": {t.name: ({"seconds": t.seconds} if t.seconds else {}) for t in exercise.tests},
+        "clock": clock,
     }
 
 
@@ -86,22 +93,80 @@ def job_archive(settings: jobs.Job, submission: Submission) -> bytes:
                 **{f"submission/{n}": d for n, d in submission.files.items()}})
 
 
+@contextmanager
+def run_group() -> Iterator[cgroups.Group | None]:
+    """A control group for one run, removed (what is left in it killed) after; None
+    where none can be made here (said once)."""
+    why = cgroups.available()
+    if why:
+        _wall_clock_only(why)
+        yield None
+        return
+    made = cgroups.Group()
+    try:
+        yield made
+    finally:
+        made.remove()
+
+
+def readable_clock(run: cgroups.Group | None) -> str:
+    """The folder of ``run`` whose files the supervisor's clock reads (v2's), or ""."""
+    return str(run.folder) if run is not None and run.where.version == 2 else ""
+
+
+@functools.cache
+def _wall_clock_only(why: str) -> None:
+    print(f"minimax-grader: runs are timed by the wall clock, so a busy machine counts "
+          f"against students' time limits: {why}", file=sys.stderr)
+
+
+def clock_of(run: cgroups.Group | None) -> OwnClock:
+    """The host's clock of a run's group: CPU and wait (v2), CPU alone (v1), or the
+    wall clock where there is none."""
+    if run is None:
+        return OwnClock()
+    if run.where.version == 2:
+        return OwnClock(v2_folder(run.folder))
+    return OwnClock(lambda: (0.0, run.cpu_seconds()))
+
+
+@dataclass
+class Timed:
+    """How a run's wait ended, and what it used."""
+
+    ended: bool  # on its own (else stopped: over its limit, or starved)
+    overloaded: bool
+    used: dict[str, float]
+
+
 def wait(done: Callable[[], bool], pause: Callable[[float], object], seconds: float,
-         cancel: threading.Event | None = None) -> bool:
-    """Wait up to ``seconds`` for ``done()``; False when the time ran out.
+         clock: OwnClock, cancel: threading.Event | None = None) -> Timed:
+    """Wait for ``done()`` while the run's own time is within ``seconds``.
 
     ``pause(t)`` blocks at most ``t`` seconds (a join or a wait); between
     pauses ``cancel`` (a threading.Event) is checked, and raises Cancelled.
+    The run is over its limit when its CPU or its own wall time passes
+    ``seconds``, and starved (``overloaded``) when only the wall clock's
+    backstop does.
     """
-    deadline = time.monotonic() + seconds
+    start = clock.now()
+    deadline = clock.deadline(seconds, start)
+    ended, overloaded = True, False
     while not done():
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
         if cancel is not None and cancel.is_set():
             raise Cancelled()
-        pause(min(left, POLL_SECONDS))
-    return True
+        try:
+            if clock.over(deadline):
+                ended = False
+                break
+        except Overloaded:
+            ended, overloaded = False, True
+            break
+        pause(min(clock.left(deadline), POLL_SECONDS))
+    now = clock.now()
+    used = {"cpu_seconds": now.cpu - start.cpu, "own_seconds": now.own - start.own,
+            "wall_seconds": now.wall - start.wall}
+    return Timed(ended, overloaded, {k: round(max(0.0, v), 3) for k, v in used.items()})
 
 
 def keep(sink: bytearray, data: bytes, cap: int) -> None:
@@ -111,11 +176,16 @@ def keep(sink: bytearray, data: bytes, cap: int) -> None:
 
 
 def finished(backend: str, limits: Limits, results: bytes | bytearray, log: bytes | bytearray,
-             **facts: Any) -> Run:
-    """The Run of a sandbox, from the raw bytes of its results channel and log."""
-    return Run(backend=backend, limits=limits.facts(),
-               events=events.parse(bytes(results).decode("utf-8", "replace")),
-               log=bytes(log).decode("utf-8", "replace"), **facts)
+             timed: Timed, clock: OwnClock, **facts: Any) -> Run:
+    """The Run of a sandbox, from the raw bytes of its results channel and log, and
+    how its wait ended (``timed``, on ``clock``). A run its supervisor said was
+    starved is overloaded too: it has no verdict."""
+    parsed = events.parse(bytes(results).decode("utf-8", "replace"))
+    starved = timed.overloaded or bool(events.first(parsed, "overloaded"))
+    return Run(backend=backend, limits=limits.facts(), events=parsed,
+               log=bytes(log).decode("utf-8", "replace"),
+               timed_out=not timed.ended and not starved, overloaded=starved, time=timed.used,
+               kernel_clock=clock.kernel, **facts)
 
 
 class Unavailable:

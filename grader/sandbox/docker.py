@@ -18,15 +18,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
+from grader.contracts.owntime import OwnClock, v2_folder
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
-from grader.sandbox import docker_code
+from grader.sandbox import cgroups, docker_code
 from grader.sandbox.common import (
     LOG_CAP,
     Cancelled,
     Run,
     SandboxUnavailable,
+    clock_of,
     finished,
     job,
     job_archive,
@@ -186,17 +188,20 @@ class DockerSandbox:
         self.code: list[Mount] = []  # the image's code volumes, once they are whole
         self.closed = False
         self.lock = threading.Lock()
+        self.groups: dict[str, cgroups.Group] = {}  # container id -> the group made for it
+        self.cgroup_version: str | None = None  # the engine's (``_engine_groups``)
 
     def run(self, exercise: Exercise, submission: Submission, limits: Limits,
             cancel: threading.Event | None = None) -> Run:
         from docker.errors import DockerException
         from requests.exceptions import RequestException
 
-        settings = job(exercise, limits, _suite(exercise), WORK, address_space=False)
         try:
             container = self._container(exercise, limits)
         except (DockerException, RequestException) as exc:
             raise SandboxUnavailable(f"the engine refused the container: {exc}") from None
+        settings = job(exercise, limits, _suite(exercise), WORK, address_space=False,
+                       clock=self._clock_inside(container))
         try:
             return self._supervise(container, job_archive(settings, submission), limits, cancel)
         except (DockerException, RequestException, OSError) as exc:
@@ -204,20 +209,81 @@ class DockerSandbox:
         finally:
             # A removal that the engine is slow to finish goes on in its thread
             # (and the next sweep) rather than holding up the report.
-            _within(lambda: _remove(container), REMOVE_GRACE)
+            _within(lambda: self._discard(container), REMOVE_GRACE)
+
+    # -- the run's control group ---------------------------------------------
+
+    def _engine_groups(self) -> str:
+        """The engine's control groups: "2" (each container a v2 group of its own,
+        seen inside at /sys/fs/cgroup) or "1" (v1 groups, no pressure to read)."""
+        if self.cgroup_version is None:
+            self.cgroup_version = str(self.client.info().get("CgroupVersion", "1"))
+        return self.cgroup_version
+
+    def _new_group(self) -> cgroups.Group | None:
+        """A v2 group of the grader's own for a container of a v1 engine, where this
+        host has a v2 hierarchy beside v1 (a v2 engine's containers have their own)."""
+        if self._engine_groups() == "2" or cgroups.available():
+            return None
+        made = cgroups.Group()
+        if made.where.version == 2:
+            return made
+        made.remove()
+        return None
+
+    def _clock_inside(self, container: "Container") -> str:
+        """The folder the supervisor in ``container`` reads its clock from, or ""."""
+        if container.id in self.groups:
+            return places.CLOCK_IN_SANDBOX
+        return "/sys/fs/cgroup" if self._engine_groups() == "2" else ""
+
+    def _clock_outside(self, container: "Container") -> OwnClock:
+        """The host's clock of ``container``'s run: its group's, or the wall clock."""
+        if container.id in self.groups:
+            return clock_of(self.groups[str(container.id)])
+        pid = container.attrs.get("State", {}).get("Pid")
+        folder = cgroups.v2_folder_of(pid) if pid and self._engine_groups() == "2" else None
+        return OwnClock(v2_folder(folder)) if folder else OwnClock()
+
+    def _discard(self, container: "Container") -> None:
+        """Remove ``container``, and the group the grader made for it (killed first:
+        the container's processes end at once, and its removal is quick)."""
+        group = self.groups.get(str(container.id))
+        if group is not None:
+            group.kill()
+        _remove(container)
+        if group is not None:
+            _drop_group(group)
+            self.groups.pop(str(container.id), None)
 
     def _started(self, exercise: Exercise, limits: Limits) -> "Container":
         """A new container, started; one the engine made but could not start is removed."""
         # The launcher's arguments: its work folder and the suite the job will
         # name, whose imports the supervisor makes while the job is on its way.
-        container = self.client.containers.create(
-            self.image, command=[str(WORK), _suite(exercise)],
-            labels={**labels(), f"{LABEL}.exercise": exercise.id},
-            mounts=self._code(), **host_config(limits))
+        from docker.types import Mount
+
+        group = self._new_group()
+        clock = [Mount(places.CLOCK_IN_SANDBOX, str(group.folder), type="bind", read_only=True)
+                 ] if group else []
+        try:
+            container = self.client.containers.create(
+                self.image, command=[str(WORK), _suite(exercise)],
+                labels={**labels(), f"{LABEL}.exercise": exercise.id},
+                mounts=[*self._code(), *clock], **host_config(limits))
+        except BaseException:
+            if group:
+                group.remove()
+            raise
+        if group:
+            self.groups[str(container.id)] = group
         try:
             container.start()
+            container.reload()  # its pid, and where a v2 engine put it
+            if group:  # the launcher waits for its job: nothing of the run forks yet
+                for pid in cgroups.tree(container.attrs["State"]["Pid"]):
+                    group.add(pid)
         except BaseException:
-            _remove(container)
+            self._discard(container)
             raise
         return container
 
@@ -250,7 +316,7 @@ class DockerSandbox:
             stale = [c for k, c in self.ready if now - self.used.get(k, now) > STALE_SECONDS]
             self.ready = [(k, c) for k, c in self.ready if c not in stale]
         for container in stale:
-            _remove(container)
+            self._discard(container)
         warming = threading.Thread(target=self._warm_up, args=(exercise, limits), daemon=True)
         with self.lock:  # listed once started: a listed warm-up that is not alive has ended
             warming.start()
@@ -277,7 +343,7 @@ class DockerSandbox:
                 if not self.closed:
                     self.ready.append((key, container))
                     continue
-            _remove(container)
+            self._discard(container)
             return
 
     def close(self) -> None:
@@ -287,10 +353,12 @@ class DockerSandbox:
             ready, self.ready, self.closed = self.ready, [], True
             warming = list(self.warming)
         for _, container in ready:
-            _remove(container)
+            self._discard(container)
         deadline = time.monotonic() + CLOSE_GRACE
         for thread in warming:  # each removes what it made once it sees closed
             thread.join(max(0.0, deadline - time.monotonic()))
+        for group in list(self.groups.values()):  # of removals still under way
+            _drop_group(group)
 
     def _supervise(self, container: "Container", archive: bytes, limits: Limits,
                    cancel: threading.Event | None) -> Run:
@@ -301,11 +369,12 @@ class DockerSandbox:
         raw: socket.socket = sock._sock  # the SDK's wrapper can't half-close; the socket can
         pump = _Pump(sock)
         pump.start()
+        clock = self._clock_outside(container)
         raw.sendall(archive)
         raw.shutdown(socket.SHUT_WR)
         try:
-            timed_out = not wait(lambda: not pump.is_alive(), pump.join, limits.total_seconds,
-                                 cancel)
+            timed = wait(lambda: not pump.is_alive(), pump.join, limits.total_seconds, clock,
+                         cancel)
         except Cancelled:
             _kill(container)
             raise
@@ -313,7 +382,7 @@ class DockerSandbox:
         # slow engine. A kill, or a container whose streams stay open, gets
         # STOP_GRACE seconds in all; the events already read are the verdicts.
         stop_by = time.monotonic() + STOP_GRACE
-        if timed_out:
+        if not timed.ended:
             _within(lambda: _kill(container), STOP_GRACE)
         pump.join(timeout=max(0, stop_by - time.monotonic()))
         if pump.is_alive():  # the engine has not ended the stream: end it here
@@ -326,9 +395,9 @@ class DockerSandbox:
         raw.close()
         state = _within(lambda: _final_state(container, stop_by), STOP_GRACE) or {}
         stopped = state.get("Status") in ("exited", "dead")  # else its exit code means nothing
-        return finished(self.name, limits, pump.out, pump.err,
+        return finished(self.name, limits, pump.out, pump.err, timed, clock,
                         exit_code=state.get("ExitCode") if stopped else None,
-                        timed_out=timed_out, out_of_memory=bool(state.get("OOMKilled")))
+                        out_of_memory=bool(state.get("OOMKilled")))
 
 
 def _within(call: Callable[[], T], seconds: float) -> T | None:
@@ -352,6 +421,13 @@ def _within(call: Callable[[], T], seconds: float) -> T | None:
         raise value
     returned: T = value
     return returned
+
+
+def _drop_group(group: cgroups.Group) -> None:
+    try:
+        group.remove()
+    except OSError:  # still emptying: the next sweep removes it
+        pass
 
 
 def _kill(container: "Container") -> None:

@@ -28,8 +28,19 @@ from grader.contracts.events import RESULTS_CAP
 from grader.contracts.provided import provide
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
-from grader.sandbox import bubblewrap
-from grader.sandbox.common import LOG_CAP, Run, SandboxUnavailable, finished, job, keep, wait
+from grader.sandbox import bubblewrap, cgroups
+from grader.sandbox.common import (
+    LOG_CAP,
+    Run,
+    SandboxUnavailable,
+    clock_of,
+    finished,
+    job,
+    keep,
+    readable_clock,
+    run_group,
+    wait,
+)
 
 SUPERVISOR = places.PACKAGE / "harness" / "runtime" / "supervisor.py"
 PIPE_GRACE = 3  # seconds to read what is left in the pipes once the supervisor has ended
@@ -84,9 +95,10 @@ class LocalSandbox:
         compile_harness()
         if not wrapped and os.geteuid() == 0:
             raise SandboxUnavailable(AS_ROOT)
-        with tempfile.TemporaryDirectory(prefix="minimax-grader-") as temp:
+        with tempfile.TemporaryDirectory(prefix="minimax-grader-") as temp, \
+                run_group() as group:
             work = Path(temp)
-            settings = job(exercise, limits, exercise.suite, work)
+            settings = job(exercise, limits, exercise.suite, work, clock=readable_clock(group))
             folder = Path(settings["submission"])
             folder.mkdir()
             for name, data in submission.files.items():
@@ -98,14 +110,14 @@ class LocalSandbox:
             command = [os.path.abspath(sys.executable), "-I", "-B", str(SUPERVISOR),
                        str(job_file)]
             if not wrapped:
-                return supervise(self.name, command, limits, cancel, cwd=work,
+                return supervise(self.name, command, limits, cancel, group, cwd=work,
                                  env=_scrubbed_env(work, exercise.game),
                                  cleanup=lambda: kill_leftovers(work))
-            return _in_bubblewrap(command, settings, limits, cancel)
+            return _in_bubblewrap(command, settings, limits, cancel, group)
 
 
 def _in_bubblewrap(command: list[str], settings: jobs.Job, limits: Limits,
-                   cancel: threading.Event | None) -> Run:
+                   cancel: threading.Event | None, group: cgroups.Group | None) -> Run:
     """Run the supervisor's ``command`` in its bubblewrap view, its workers in theirs.
 
     Killing bwrap ends its PID namespace, every process of the run with it.
@@ -115,10 +127,12 @@ def _in_bubblewrap(command: list[str], settings: jobs.Job, limits: Limits,
     if uid is not None:
         os.chown(work, uid, uid)  # the job folder is the run's, the rest root's
     prefix = bubblewrap.worker_prefix(settings["submission"], settings["provided"])
+    clock = readable_clock(group)
     wrapped = bubblewrap.supervisor_command(work, uid, [*command, "--wrap", json.dumps(prefix)],
                                             exercise=Path(settings["suite"]).parent,
-                                            game=games.added().get(settings["game"]))
-    return supervise("local", wrapped, limits, cancel, cwd=work,
+                                            game=games.added().get(settings["game"]),
+                                            clock=Path(clock) if clock else None)
+    return supervise("local", wrapped, limits, cancel, group, cwd=work,
                      env=_scrubbed_env(work, settings["game"]))
 
 
@@ -172,16 +186,21 @@ def _environ(pid: int) -> list[bytes]:
 
 
 def supervise(backend: str, command: Sequence[str], limits: Limits,
-              cancel: threading.Event | None = None, *, cwd: str | Path, env: dict[str, str],
-              stdin: bytes = b"", cleanup: Callable[[], object] | None = None) -> Run:
-    """Run a supervisor's ``command`` until it ends or the wall-clock limit: its Run.
+              cancel: threading.Event | None = None, group: cgroups.Group | None = None, *,
+              cwd: str | Path, env: dict[str, str], stdin: bytes = b"",
+              cleanup: Callable[[], object] | None = None) -> Run:
+    """Run a supervisor's ``command`` until it ends or passes the run's limit: its Run.
 
-    ``stdin`` is fed to it; its stdout is the results channel and its stderr
-    its log, both read with caps. Its whole session is killed whatever
-    happens, and then ``cleanup()`` (when given) is called.
+    It runs in the run's control group ``group`` (when there is one), which
+    times it (``common.wait``). ``stdin`` is fed to it; its stdout is the
+    results channel and its stderr its log, both read with caps. Its whole
+    session is killed whatever happens (and the group: every process of the
+    run), and then ``cleanup()`` (when given) is called.
     """
+    clock = clock_of(group)
     process = subprocess.Popen(
-        command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        group.command(list(command)) if group else command, cwd=cwd, env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True,
     )
     results, log = bytearray(), bytearray()
@@ -193,19 +212,19 @@ def supervise(backend: str, command: Sequence[str], limits: Limits,
     for pipe in pipes:
         pipe.start()
     try:
-        timed_out = not wait(lambda: process.poll() is not None,
-                             lambda seconds: _pause(process, seconds),
-                             limits.total_seconds, cancel)
+        timed = wait(lambda: process.poll() is not None, lambda seconds: _pause(process, seconds),
+                     limits.total_seconds, clock, cancel)
     finally:
         _kill_group(process)
+        if group:
+            group.kill()
         if cleanup:
             cleanup()
     # The pipes end with the processes that held them: a short, shared wait.
     joined_by = time.monotonic() + PIPE_GRACE
     for pipe in pipes:
         pipe.join(timeout=max(0, joined_by - time.monotonic()))
-    return finished(backend, limits, results, log, exit_code=process.returncode,
-                    timed_out=timed_out)
+    return finished(backend, limits, results, log, timed, clock, exit_code=process.returncode)
 
 
 def _feed(stream: IO[bytes], data: bytes) -> None:

@@ -22,7 +22,14 @@ from pathlib import Path
 from grader.contracts import places
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
-from grader.sandbox.common import Run, SandboxUnavailable, job, job_archive
+from grader.sandbox.common import (
+    Run,
+    SandboxUnavailable,
+    job,
+    job_archive,
+    readable_clock,
+    run_group,
+)
 from grader.sandbox.local import supervise
 
 LAUNCHER = places.PACKAGE / "harness" / "runtime" / "launcher.py"
@@ -43,9 +50,11 @@ class LauncherSandbox:
         if os.geteuid() != 0:
             raise SandboxUnavailable("the launcher sandbox runs only as root: it starts the "
                                      "supervisor and the student's code as two other users")
-        with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work:
+        with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work, \
+                run_group() as group:
             os.chmod(work, 0o755)  # the student's worker reads its files in there
-            settings = job(exercise, limits, exercise.suite, Path(work))
+            settings = job(exercise, limits, exercise.suite, Path(work),
+                           clock=readable_clock(group))
             command = [sys.executable, "-I", "-B", str(LAUNCHER), work, str(exercise.suite)]
-            return supervise(self.name, command, limits, cancel, cwd=work, env=ENV,
+            return supervise(self.name, command, limits, cancel, group, cwd=work, env=ENV,
                              stdin=job_archive(settings, submission), cleanup=_kill_students)

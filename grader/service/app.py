@@ -453,6 +453,9 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
             await run_in_threadpool(lti.stop)
             if pool:
                 await run_in_threadpool(pool.stop)
+            # Here, not after uvicorn returns: a stop by a signal ends the process
+            # with that signal once the server has stopped.
+            await run_in_threadpool(service.close)
 
     Endpoint = Callable[[Request], Awaitable[Response]]
     routes: list[tuple[str, Endpoint, list[str]]] = [

@@ -28,6 +28,7 @@ from sqlalchemy.orm import selectinload
 from grader import __version__, catalog, exercises, grading, image, intake
 from grader import sandbox as sandboxes
 from grader.exercises import Exercise
+from grader.report import overloaded as starved
 from grader.sandbox import Sandbox
 from grader.service import db, fair, overrides, roster, store, tokens
 from grader.service.gate import Gate
@@ -115,6 +116,9 @@ def scratch(folder: Path) -> Path:
     return folder
 
 
+STOPPED = "the service stopped while grading it: graded again, uncharged"
+
+
 class Held(Exception):
     """The sandbox can't be used now (the grading image is missing): the job waits."""
 
@@ -161,9 +165,18 @@ class Service:
         # Reports this process has kept, per student: a student's page waiting for theirs
         # looks again when one is kept (see app's status).
         self.reports_kept = Kept()
+        # Set when the process stops (SIGTERM, Ctrl-C): gradings in flight are cut
+        # short, their jobs put back uncharged, to be graded once, later.
+        self.stopping = threading.Event()
         self.csrf_key = self._setting(CSRF_KEY) or self._store_setting(CSRF_KEY, tokens.new())
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.queue.requeue_running()
+
+    def close(self) -> None:
+        """Let go of the sandbox (its warm containers are removed): the service stops."""
+        self.stopping.set()
+        if self.gate:
+            self.gate.close()
 
     @property
     def sandbox(self) -> Sandbox | None:
@@ -486,8 +499,15 @@ class Service:
             made = self._grade(exercise, files)
             # Beside the hand-in's time in the log: how much of it was the grading.
             log.info("job %d: graded in %.2f s", job_id, time.monotonic() - started)
+            if starved(made) and self.queue.failed(job_id, made["message"]):
+                log.warning("job %d: the machine was too busy to time it: queued again", job_id)
+                return True  # no verdict, nothing charged: graded again, after the others
         except Held as held:
             self.queue.hold(job_id, str(held))
+            return True
+        except grading.Cancelled:
+            log.info("job %d: put back, the service stops", job_id)
+            self.queue.hold(job_id, STOPPED)
             return True
         except Exception as exc:  # a grader bug costs this job an attempt, not the pool
             # Its type only: a message may quote the student's files (it is kept in the job).
@@ -506,7 +526,8 @@ class Service:
         chosen = self.gate.sandbox()
         if chosen is None:
             raise Held(self.gate.why)
-        made = grading.grade_taken(exercise, files, chosen, exercise.limits)
+        made = grading.grade_taken(exercise, files, chosen, exercise.limits,
+                                   cancel=self.stopping)
         if made["status"] == "error" and self.gate.look_again() is None:
             raise Held(self.gate.why)
         return made

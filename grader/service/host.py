@@ -9,6 +9,7 @@ its grading image is missing it refuses jobs, saying why on each (see
 import logging
 
 import redis
+from celery.signals import worker_shutting_down  # type: ignore[import-untyped]
 
 from grader.service import tasks
 from grader.service.core import Options, Service
@@ -40,6 +41,9 @@ def run(options: Options, concurrency: int, pretend_image: str | None = None) ->
         log.info("grading host %s has the grading image %s", tasks.HOST.name,
                  tasks.HOST.image())
         app = tasks.make_app(options.broker)
+        # A stop (SIGTERM, Ctrl-C) cuts the gradings in flight short: each job is sent
+        # again, uncharged, for a host to grade later (tasks.grade retries it).
+        worker_shutting_down.connect(lambda **_: service.stopping.set(), weak=False)
         # Threads: one process, one database engine and sandbox, as the local pool.
         app.worker_main(["worker", "--pool", "threads", "--concurrency", str(concurrency),
                          "--loglevel", "INFO", "--without-gossip", "--without-mingle"])

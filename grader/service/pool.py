@@ -32,9 +32,11 @@ class Pool:
             self._threads.append(thread)
 
     def stop(self) -> None:
-        """Stop taking jobs; wait for those being graded (a job cut short would be
-        taken again at the next start anyway)."""
+        """Stop taking jobs, cut short those being graded (each is put back, uncharged,
+        to be graded at the next start) and wait for the threads, which then end
+        within seconds."""
         self._stop.set()
+        self.service.stopping.set()
         if self._threads:  # a pool of none (grading hosts grade) has none to wake
             self._wakes.release(len(self._threads))
         for thread in self._threads:

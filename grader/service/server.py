@@ -13,6 +13,8 @@ from grader.service.core import Options, Service
 from grader.service.pool import Pool
 from grader.service.roster import parse as parse_roster
 
+STOP_SECONDS = 5
+
 
 def base_url(host: str, port: int) -> str:
     shown = f"[{host}]" if ":" in host else host
@@ -42,9 +44,8 @@ def serve(options: Options, host: str, port: int, roster: Path | None = None,
     service = Service(options)
     try:
         return _run(service, Pool(service, options.workers), host, port, roster, new_link)
-    finally:
-        if service.gate:
-            service.gate.close()
+    finally:  # the app's end closed it, unless it never started
+        service.close()
 
 
 def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None,
@@ -58,7 +59,9 @@ def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None
     else:
         print("instructor link: shown at the first start (--new-instructor-link makes a new one)")
     sys.stdout.flush()
-    # No access log: the paths it would write hold the students' tokens.
+    # No access log: the paths it would write hold the students' tokens. A stop
+    # (SIGTERM, Ctrl-C) waits this long at most for open requests (a student's
+    # page waits for its report), then the pool's gradings are cut short.
     uvicorn.run(app.build(service, pool), host=host, port=port,
-                access_log=False, log_level="info")
+                access_log=False, log_level="info", timeout_graceful_shutdown=STOP_SECONDS)
     return 0

@@ -121,7 +121,7 @@ def receive(work: Path) -> tuple[Path, jobs.Job]:
     job_file = work / jobs.FILE
     job = jobs.read(job_file)
     provide(job["provides"], job["provided"])
-    limits.apply(job["limits"], cpu_seconds=job["limits"]["total_seconds"])
+    limits.apply(job["limits"])
     return job_file, job
 
 

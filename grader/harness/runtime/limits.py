@@ -9,6 +9,7 @@ import os
 import resource
 
 from grader.contracts.job import Limits
+from grader.contracts.owntime import backstop
 
 
 def _processes_of(uid: int) -> int:
@@ -30,7 +31,7 @@ def _set(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
-def apply(limits: Limits, cpu_seconds: float) -> None:
+def apply(limits: Limits) -> None:
     # In the Docker sandbox the container's memory limit does this job, so
     # that running out of memory shows as the container's OOM kill.
     if limits.get("address_space_mb"):
@@ -38,5 +39,7 @@ def apply(limits: Limits, cpu_seconds: float) -> None:
     _set(resource.RLIMIT_CORE, 0)
     _set(resource.RLIMIT_NOFILE, 256)
     _set(resource.RLIMIT_FSIZE, limits["file_bytes"])
-    _set(resource.RLIMIT_CPU, int(cpu_seconds))
+    # Each process's CPU, a backstop only: the run's control group counts the
+    # CPU of all of them, and the host stops the run at its limit.
+    _set(resource.RLIMIT_CPU, int(backstop(limits["total_seconds"])))
     _set(resource.RLIMIT_NPROC, _processes_of(os.getuid()) + limits["processes"])

@@ -6,7 +6,6 @@ JSON line per finished test to the results channel, so that a run killed
 half-way still leaves every finished verdict behind.
 """
 
-import time
 from collections.abc import Generator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,6 +14,7 @@ import pytest
 
 from grader.contracts import events, hints
 from grader.contracts.job import Job
+from grader.contracts.owntime import Deadline, Overloaded, OwnClock
 from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner
 from grader.harness.runtime.student import (
     ChangedGrader,
@@ -29,14 +29,16 @@ from grader.harness.runtime.verdict import Mismatch
 
 
 class Budget:
-    """The deadline of each call: the per-call limit, within the test's own."""
+    """The deadline of each call: the per-call limit, within the test's own, both
+    on the run's own clock."""
 
-    def __init__(self, call_seconds: float, test_seconds: float) -> None:
+    def __init__(self, clock: OwnClock, call_seconds: float, test_seconds: float) -> None:
+        self.clock = clock
         self.call_seconds = call_seconds
-        self.test_end = time.monotonic() + test_seconds
+        self.test_end = clock.deadline(test_seconds)
 
-    def deadline(self) -> float:
-        return min(time.monotonic() + self.call_seconds, self.test_end)
+    def deadline(self) -> Deadline:
+        return self.clock.deadline(self.call_seconds).sooner(self.test_end)
 
 
 class BoundStudent:
@@ -54,6 +56,13 @@ class BoundStudent:
         self.student.stop()
 
 
+# Where the wall clock alone times the run (no control group in reach).
+WALL_CLOCK_NOTE = ("For your instructor: this run was timed by the wall clock (no control group "
+                   "of its own was in reach), so a busy machine may have counted against its "
+                   "time limits")
+# The backstop of a test whose own check (not a call of the student's) runs on:
+# the grader's time, never charged.
+CHECK_BACKSTOP = "Timeout"
 IMPORT_FAILED = "not run: your files could not be imported (the report's message says why)"
 # A fault in the grader's own check of one test: that test alone is left unjudged.
 NOT_CHECKED = "could not be checked: the grader failed in its own check of this test"
@@ -74,10 +83,15 @@ def _status(excinfo: pytest.ExceptionInfo[BaseException], told_import: bool,
         return "error", IMPORT_FAILED, [], False  # told once, in the first test
     if isinstance(exc, StudentFault):
         return exc.status, str(exc), _fault_mistakes(exc), False
-    if excinfo.typename == "Failed" and str(exc).lstrip().startswith("Timeout"):
-        return "timeout", "the test's time limit was reached", [], False
     return "error", (f"{NOT_CHECKED} ({excinfo.typename}: {exc}); not a mistake of "
                      "yours: your instructor is told, to grade it again"), [], True
+
+
+def _starved(excinfo: pytest.ExceptionInfo[BaseException]) -> bool:
+    """Whether the test ended for the machine's want of time, not the student's:
+    a step past the wall clock's backstop, or pytest-timeout's, far above it."""
+    return isinstance(excinfo.value, Overloaded) or (
+        excinfo.typename == "Failed" and str(excinfo.value).lstrip().startswith(CHECK_BACKSTOP))
 
 
 def _fault_mistakes(exc: StudentFault) -> list[str]:
@@ -95,8 +109,10 @@ class Grading:
         self._channel = channel
         self._spawner = spawner
         limits = job["limits"]
+        self._clock = OwnClock(job.get("clock", ""))
         self._student = Student(job["submission"], job["modules"], job["provided"],
-                                limits["output_bytes"], spawner, job["game"])
+                                limits["output_bytes"], spawner, job["game"], self._clock)
+        self._overloaded: str | None = None  # why the machine stopped the run
         self._notes: list[str] = []
         self._results: dict[str, events.Event] = {}  # test name -> its verdict event
         self._sent: set[str] = set()
@@ -117,11 +133,16 @@ class Grading:
         # Every test starts from a fresh import: what one test did to the
         # student's module (a class attribute changed, say) can't leak into the next.
         self._student.stop()
-        return BoundStudent(self._student, Budget(limits["call_seconds"], seconds))
+        return BoundStudent(self._student, Budget(self._clock, limits["call_seconds"], seconds))
 
     @pytest.fixture
     def notes(self) -> list[str]:
         return self._notes
+
+    def _stop_overloaded(self, item: pytest.Function, why: str) -> None:
+        """The machine starved this test: no verdict, and no other test runs."""
+        self._overloaded = why
+        item.session.shouldstop = why
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Function, call: pytest.CallInfo[None]
@@ -129,6 +150,9 @@ class Grading:
         outcome = yield
         report = outcome.get_result()
         name = item.originalname
+        if report.failed and call.excinfo is not None and _starved(call.excinfo):
+            self._stop_overloaded(item, str(call.excinfo.value))
+            return
         if report.when == "call" or (report.failed and name not in self._results):
             mistakes: list[str]
             status, message, mistakes, internal = "passed", "", [], False
@@ -160,6 +184,9 @@ class Grading:
             self._spawner.finish()
         self._student.stop()
         failure = self._student.import_failure
+        notes = self._notes + self._student.notes() + ([] if self._clock.kernel
+                                                       else [f"{WALL_CLOCK_NOTE}."])
+        if self._overloaded:
+            self.emit(events.overloaded(self._overloaded))
         self.emit(events.session(describe_import_failure(failure) if failure else None,
-                                 self._student.output(),
-                                 list(dict.fromkeys(self._notes + self._student.notes()))))
+                                 self._student.output(), list(dict.fromkeys(notes))))

@@ -1,8 +1,9 @@
 """The supervisor's handle on the student's worker process.
 
 Calls go to the worker as steps, many in one request (see ``Student.run``),
-and every step runs under its own deadline; a worker that misses it is killed
-(its whole process group) and restarted on the next request. The student's
+and every step runs under its own deadline, on the run's own clock (the CPU
+and the wall time less the wait for a CPU: ``owntime``); a worker that misses
+it is killed (its whole process group) and restarted on the next request. The student's
 output is read by a thread and capped, so a flood can neither block the
 worker nor fill the supervisor's memory.
 """
@@ -16,12 +17,12 @@ import re
 import select
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
+from grader.contracts.owntime import Deadline, Overloaded, OwnClock
 from grader.harness.judging.boards import Board, grid
 from grader.harness.runtime import standins
 from grader.harness.runtime.spawn import (
@@ -33,6 +34,9 @@ from grader.harness.runtime.spawn import (
 )
 
 START_SECONDS = 10  # importing the student's files
+# How often a wait looks at the run's clocks: the CPU of a group of several
+# processes may run faster than the wall clock.
+POLL_SECONDS = 0.25
 REACHED = ("For your instructor: this submission reached into the grader's own code or "
            "objects while it was tested; the tests where it did fail")
 OUT_OF_TURN_NOTE = ("For your instructor: this submission called the grader's stand-in for "
@@ -390,8 +394,9 @@ class Student:
     def __init__(self, submission: str | Path, modules: Iterable[str], provided: str | Path,
                  output_cap: int = 65536,
                  spawner: LocalSpawner | BrokerSpawner | None = None,
-                 game: str = "isolation") -> None:
+                 game: str = "isolation", clock: OwnClock | None = None) -> None:
         self.submission = str(submission)
+        self.clock = clock or OwnClock()
         self.game = game  # the kit of stand-ins the worker loads (``standins``)
         self.provided = str(provided)
         self.modules = list(modules)
@@ -443,7 +448,7 @@ class Student:
         self.granted = granted
         needed = standins.kit(self.game).sources(granted)
         self._send({"grant": sorted(granted), "sources": {name: _source(name) for name in needed}},
-                   time.monotonic() + START_SECONDS, "importing your files")
+                   self.clock.deadline(START_SECONDS), "importing your files")
 
     def start(self, granted: frozenset[str] = frozenset()) -> None:
         """Start the worker unless one with the same grant runs (another is
@@ -455,7 +460,7 @@ class Student:
         self.stop()
         self._spawn(granted)
         try:
-            hello = self._receive(time.monotonic() + START_SECONDS, "importing your files")
+            hello = self._receive(self.clock.deadline(START_SECONDS), "importing your files")
         except (CallTimeout, WorkerDied) as exc:  # no use trying again in the next test
             hello = {"import_failed": {"kind": "stopped", "message": str(exc)}}
         self.reached.update(self.alarms)
@@ -481,7 +486,7 @@ class Student:
 
     # -- calls ---------------------------------------------------------------
 
-    def run(self, chains: list[list[Step]], deadline: Callable[[], float]
+    def run(self, chains: list[list[Step]], deadline: Callable[[], Deadline]
             ) -> list[tuple[list[Reply], StudentFault | None]]:
         """Run chains of steps in one request: for each chain, the replies of the
         steps that answered and the fault that stopped it (or None).
@@ -514,7 +519,7 @@ class Student:
             outcomes += [([], fault)] * (len(chains) - len(outcomes))
         return outcomes
 
-    def call(self, target: Target, name: str, *args: object, deadline: float,
+    def call(self, target: Target, name: str, *args: object, deadline: Deadline,
              count_in: str | None = None, keep: bool = False) -> Reply:
         """One call, alone in its request: its reply, or raise its fault."""
         [(replies, fault)] = self.run(
@@ -523,7 +528,7 @@ class Student:
             raise fault
         return replies[0]
 
-    def _send(self, message: dict[str, object], due: float, doing: str) -> None:
+    def _send(self, message: dict[str, object], due: Deadline, doing: str) -> None:
         """Write a request, by the deadline of its first step."""
         assert self.worker is not None  # started (``start``)
         data = memoryview(protocol.dumps(message))
@@ -536,7 +541,8 @@ class Student:
             except BrokenPipeError:
                 self._died(doing)
 
-    def _answer(self, step: Step, due: float, chain: list[Step], replies: list[Reply]) -> Reply:
+    def _answer(self, step: Step, due: Deadline, chain: list[Step], replies: list[Reply]
+                ) -> Reply:
         """The worker's reply to ``step``, with what was tallied while it ran
         (``calls``: the positions tested, ``entered``), or raise the fault it
         reports. Nothing in the reply is trusted to have its keys or types."""
@@ -695,16 +701,22 @@ class Student:
             fault.args = (f"{fault}\n{' '.join(self.notes())}",)
         return fault
 
-    def _wait(self, due: float, doing: str, read: Sequence[int] = (), write: Sequence[int] = ()
-              ) -> None:
-        """Wait until a pipe is ready; a worker that is not by ``due`` is stopped."""
-        left = due - time.monotonic()
-        if left <= 0 or not any(select.select(read, write, [], left)[:2]):
-            self.stop()
-            self.restarts += 1
-            raise CallTimeout(f"time limit reached while {doing}")
+    def _wait(self, due: Deadline, doing: str, read: Sequence[int] = (),
+              write: Sequence[int] = ()) -> None:
+        """Wait until a pipe is ready; a worker that is not by ``due`` is stopped
+        (and so is one the machine starved: ``Overloaded``, the run's end)."""
+        while not any(select.select(read, write, [], min(self.clock.left(due), POLL_SECONDS))[:2]):
+            try:
+                over = self.clock.over(due)
+            except Overloaded:
+                self.stop()
+                raise
+            if over:
+                self.stop()
+                self.restarts += 1
+                raise CallTimeout(f"time limit reached while {doing}")
 
-    def _line(self, due: float, doing: str) -> bytearray | Tallies:
+    def _line(self, due: Deadline, doing: str) -> bytearray | Tallies:
         """The worker's next line, waiting until ``due`` at most; a run of
         tally lines comes as one ``Tallies`` (a search may send millions)."""
         while not self.lines:
@@ -734,7 +746,7 @@ class Student:
         if start < len(text):
             self.lines.append(Tallies(text[start:-1]))
 
-    def _receive(self, due: float, doing: str, most: int | None = None) -> dict[str, Any]:
+    def _receive(self, due: Deadline, doing: str, most: int | None = None) -> dict[str, Any]:
         """The worker's next answer (a JSON object), tallying the lines that came
         before it: the grader's counted stand-ins called, its stand-ins entered,
         the guard's refusals; stopped once more than ``most`` calls are counted."""

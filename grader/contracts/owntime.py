@@ -1,0 +1,125 @@
+"""The run's own time: what every limit is measured on, by both sides.
+
+A run (the supervisor, its launcher and the student's workers) is a control
+group of its own: the host reads it from its folder, the supervisor from the
+folder the job names as the sandbox sees it (bound read-only; a v2
+container's own ``/sys/fs/cgroup``). From it the kernel tells
+two things no process in the run can change: the CPU time of every task that
+has been in the group (``cpu.stat``), and how long some task of it waited for
+a CPU that the machine gave to others (``cpu.pressure``, "some"). A step of
+the student's code is then over its limit when either its CPU time or its own
+wall time (the wall clock less that wait: a sleep or a blocking read counts,
+waiting behind other work does not) passes the limit. A busy machine slows a
+run without costing it anything; only a backstop on the wall clock, far above
+the limit, ends a step that the machine has starved: ``Overloaded``, which
+stops the run ungraded and uncharged, to be graded again.
+
+Where the job names no group, or its files can't be read, the clock is the
+wall clock (``kernel`` is False) and the run's notes say so; a v1 group tells
+the CPU but not the wait (``Source``).
+"""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+# (seconds waited for a CPU, CPU seconds) of a run's group so far, or None
+# where they can't be read.
+Source = Callable[[], "tuple[float, float] | None"]
+
+# The wall clock's backstop of a limit: this many times the limit, and this
+# much more at least (a honest run slowed 13 times by 24 busy neighbours on two
+# cores stays far below it: the exercises' limits are 10 times their slowest
+# correct case).
+BACKSTOP_FACTOR = 20
+BACKSTOP_MIN_SECONDS = 60
+
+
+class Overloaded(Exception):
+    """The machine starved the run: its wall time passed the backstop while its
+    own time was still within its limit. Not the student's doing: no verdict."""
+
+
+def backstop(seconds: float) -> float:
+    return max(seconds * BACKSTOP_FACTOR, seconds + BACKSTOP_MIN_SECONDS)
+
+
+@dataclass(frozen=True)
+class Instant:
+    """A moment on every clock at once: wall, own (wall less the wait) and CPU."""
+
+    wall: float
+    own: float
+    cpu: float
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When a step is over its limit: on the own clock, on the CPU, or (the machine's
+    fault) on the wall clock's backstop."""
+
+    own: float
+    cpu: float
+    wall: float
+
+    def sooner(self, other: "Deadline") -> "Deadline":
+        return Deadline(min(self.own, other.own), min(self.cpu, other.cpu),
+                        min(self.wall, other.wall))
+
+
+def v2_folder(folder: Path) -> Source:
+    """The source of a cgroup v2 group's folder: its cpu.pressure and cpu.stat."""
+    def read() -> tuple[float, float] | None:
+        try:
+            pressure = (folder / "cpu.pressure").read_text()
+            stat = (folder / "cpu.stat").read_text()
+            some = next(line for line in pressure.splitlines() if line.startswith("some "))
+            usage = next(line for line in stat.splitlines() if line.startswith("usage_usec "))
+            return int(some.rsplit("total=", 1)[1]) / 1e6, int(usage.split()[1]) / 1e6
+        except (OSError, StopIteration, ValueError, IndexError):
+            return None
+    return read
+
+
+class OwnClock:
+    """The clocks of a run's group, from ``source`` (or the folder the job names);
+    the wall clock alone without one."""
+
+    def __init__(self, source: Source | str | None = None) -> None:
+        self.source = v2_folder(Path(source)) if isinstance(source, str) and source \
+            else source if callable(source) else None
+        self.kernel = self.source is not None and self.source() is not None
+
+    def now(self) -> Instant:
+        wall = time.monotonic()
+        read = self.source() if self.source is not None and self.kernel else None
+        if read is None:
+            return Instant(wall, wall, wall)
+        waited, cpu = read
+        return Instant(wall, wall - waited, cpu)
+
+    def deadline(self, seconds: float, start: Instant | None = None) -> Deadline:
+        """The deadline of a limit of ``seconds`` from ``start`` (now where not given)."""
+        start = start or self.now()
+        return Deadline(start.own + seconds, start.cpu + seconds,
+                        start.wall + backstop(seconds))
+
+    def over(self, deadline: Deadline) -> bool:
+        """Whether the student's own time passed ``deadline``; Overloaded where only
+        the machine's wall clock did."""
+        now = self.now()
+        if now.own >= deadline.own or now.cpu >= deadline.cpu:
+            return True
+        if now.wall >= deadline.wall:
+            raise Overloaded(f"the machine was too busy to time the run: its wall clock passed "
+                             f"the backstop while its own time was {deadline.own - now.own:.1f} "
+                             "s short of its limit")
+        return False
+
+    def left(self, deadline: Deadline) -> float:
+        """Seconds of the wall clock at least before ``deadline`` can be reached: its
+        own time and CPU run no faster than the wall clock."""
+        now = self.now()
+        return max(0.0, min(deadline.own - now.own, deadline.cpu - now.cpu,
+                            deadline.wall - now.wall))
