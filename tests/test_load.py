@@ -12,12 +12,10 @@ It runs on its own (``pytest -m load``, a phase of its own in .ci/run): beside
 the rest of the suite it would slow every other test ten times over.
 """
 
-import os
-import signal
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from busy import busy
 from conftest import built_in_case
 
 from grader import catalog, grading, solutions
@@ -27,7 +25,6 @@ from grader.sandbox.local import LocalSandbox
 
 pytestmark = [pytest.mark.load, pytest.mark.timeout(1800)]
 
-BUSY_PER_CORE = 12
 # The exercises whose limits are the tightest against their correct work (ten
 # times the slowest correct case, bench/time_limits.py), their reference, right
 # files in other styles and wrong ones (a wrong one's verdict must stay FAILED,
@@ -46,15 +43,8 @@ def busy_machine():
     """Twelve busy processes a core, a session each, for the test's length."""
     if cgroups.available():  # without a control group the wall clock times the runs
         pytest.fail(f"the load test needs control groups: {cgroups.available()}")
-    cores = len(os.sched_getaffinity(0))
-    busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"], start_new_session=True)
-            for _ in range(BUSY_PER_CORE * cores)]
-    try:
-        yield len(busy)
-    finally:
-        for process in busy:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    with busy() as loops:
+        yield loops
 
 
 def judged(label, sandbox):
