@@ -245,3 +245,35 @@ def test_a_host_grades_the_students_in_turn_not_the_oldest_job_first(grid):
             Report, Report.submission_id == Submission.id).order_by(Report.id)))
     assert order == [first, second, third, first, first]  # oldest first: 1, 1, 1, 2, 3
     assert grid.reports() == 5
+
+
+@pytest.mark.timeout(600)
+def test_a_host_stopped_by_sigterm_sends_its_job_back_and_leaves_nothing(grid):
+    """SIGTERM (systemd, docker stop) on a grading host: the grading in flight is cut
+    short, its job sent again uncharged, the host's processes and control groups
+    gone, within seconds; another host then grades the job once."""
+    from grader.sandbox import cgroups
+    from tests.service.test_service_stop import SLOW, alive
+
+    host = grid.worker()
+    [token] = grid.enrol()
+    grid.hand_in(token, SLOW.encode())
+    ours = lambda: [folder for folder in cgroups.ours()  # noqa: E731
+                    if folder.name.startswith(f"{cgroups.PREFIX}{host.process.pid}-")]
+    wait_for("the student's code runs", lambda: any(
+        len((folder / "cgroup.procs").read_text().split()) > 2 for folder in ours()), 120)
+    running = [int(pid) for folder in ours() for pid in (folder / "cgroup.procs").read_text()
+               .split()]
+    started = time.monotonic()
+    host.process.send_signal(signal.SIGTERM)
+    host.process.wait(timeout=120)
+    assert time.monotonic() - started < 60, host.said()
+    assert not ours()
+    wait_for("the run's processes end", lambda: not [p for p in running if alive(p)], 30)
+    [job] = grid.jobs()
+    assert job.state in ("waiting", "running") and job.attempts <= 1
+    assert "the service stopped while grading it" in (job.last_error or "")
+    # Another host takes it, graded once: the sleep is the student's own time.
+    grid.worker()
+    wait_for("the job graded by the other host", grid.finished(1), 300)
+    assert grid.reports() == 1
