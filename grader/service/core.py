@@ -29,9 +29,10 @@ from grader import __version__, catalog, exercises, grading, image, intake
 from grader import sandbox as sandboxes
 from grader.exercises import Exercise
 from grader.sandbox import Sandbox
-from grader.service import db, fair, overrides, roster, store, tokens
+from grader.service import db, fair, logs, overrides, roster, store, tokens
 from grader.service.gate import Gate
 from grader.service.kept import Kept
+from grader.service.metrics import RETRIED_AFTER_LOAD, Metrics
 from grader.service.models import (
     ExerciseSetting,
     Extension,
@@ -119,6 +120,12 @@ class Held(Exception):
     """The sandbox can't be used now (the grading image is missing): the job waits."""
 
 
+class Busy(Exception):
+    """The grading code's word that a run was ended by the wall clock's backstop while
+    the machine was too busy (no grade depends on how busy the machine is): the job
+    waits to be graded again, that run not charged, and the metrics count it."""
+
+
 def digest(files: dict[str, bytes]) -> str:
     """One sha256 for a submission's files, names and contents both."""
     whole = hashlib.sha256()
@@ -138,6 +145,7 @@ class Service:
         self.engine = db.connect(options.database or db.sqlite_url(options.data))
         db.migrate(self.engine)
         self.sessions = db.sessions(self.engine)
+        self.metrics = Metrics()
         self.queue = Queue(self.sessions, now, options.version, options.student_slots)
         self.store = Store(options.data / "files")
         self.scratch = scratch(options.data / "scratch")
@@ -469,35 +477,42 @@ class Service:
         taken = self.queue.running(job_id)
         if taken is None:
             return False
-        submission_id, attempts = taken
+        submission_id, attempts, queued_at = taken
         with self.sessions() as session:  # its files: what grading needs of it
             submission = session.scalar(TO_GRADE, {"id": submission_id})
         assert submission is not None  # a job's submission is never deleted
         exercise = self.exercises[submission.exercise_id]
+        run = logs.Run(job_id, submission.student_id, exercise.id, attempts, queued_at,
+                       self.now())
         files: dict[str, bytes] = {}
         if attempts > MAX_ATTEMPTS:  # the earlier ones never finished: their grader died
             log.error("job %d: its grader stopped %d times", job_id, MAX_ATTEMPTS)
             self._keep(job_id, submission, self._error_report(
-                exercise, files, f"the grader stopped {MAX_ATTEMPTS} times"))
+                exercise, files, f"the grader stopped {MAX_ATTEMPTS} times"), run)
             return False
         try:
             files = {stored.name: self.store.get(stored.sha256) for stored in submission.files}
-            started = time.monotonic()
             made = self._grade(exercise, files)
-            # Beside the hand-in's time in the log: how much of it was the grading.
-            log.info("job %d: graded in %.2f s", job_id, time.monotonic() - started)
-        except Held as held:
+        except (Held, Busy) as held:
             self.queue.hold(job_id, str(held))
+            self._ended(run, RETRIED_AFTER_LOAD if isinstance(held, Busy) else "held")
             return True
         except Exception as exc:  # a grader bug costs this job an attempt, not the pool
             # Its type only: a message may quote the student's files (it is kept in the job).
             log.error("job %d: the grader raised %s", job_id, type(exc).__name__)
             if self.queue.failed(job_id, f"{type(exc).__name__}: {exc}"):
+                self._ended(run, "retry")
                 return True
             made = self._error_report(
                 exercise, files, f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})")
-        self._keep(job_id, submission, made)
+        self._keep(job_id, submission, made, run)
         return False
+
+    def _ended(self, run: logs.Run, outcome: str, made: grading.Report | None = None) -> None:
+        """Log and count a grading run that ended (see ``logs`` and ``metrics``)."""
+        now = self.now()
+        run.ended(outcome, now, made)
+        self.metrics.ran(run, outcome, now, made)
 
     def _grade_in_sandbox(self, exercise: Exercise, files: dict[str, bytes]) -> grading.Report:
         """The report of a stored hand-in, graded in the gate's sandbox; Held while there
@@ -516,7 +531,8 @@ class Service:
         backend = self.sandbox.name if self.sandbox else "none"
         return grading.failed(exercise, files, why, backend, exercise.limits)
 
-    def _keep(self, job_id: int, submission: Submission, made: grading.Report) -> None:
+    def _keep(self, job_id: int, submission: Submission, made: grading.Report,
+              run: logs.Run) -> None:
         state = "error" if made["status"] == "error" else "done"
         try:
             with self.sessions.begin() as session:
@@ -529,7 +545,7 @@ class Service:
             with self.sessions.begin() as session:
                 self.queue.finish(session, job_id, state)
         self.reports_kept.add(submission.student_id)
-        log.info("job %d: %s", job_id, state)
+        self._ended(run, state, made)
         self.reported()
 
     def drain(self) -> int:
@@ -570,6 +586,7 @@ class Service:
             session.add_all(jobs)
             session.flush()
             job_ids = [job.id for job in jobs]
+        self.metrics.regrades.inc(len(job_ids))
         self.queued(job_ids)
         return Regraded(len(job_ids), len(done), len(pending - done))
 

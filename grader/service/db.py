@@ -9,6 +9,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -55,6 +56,12 @@ def migrate(engine: Engine) -> None:
             _hold_schema(connection)
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+
+def revision(engine: Engine) -> str | None:
+    """The schema's revision (None: a database no migration has touched)."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def _hold_schema(connection: Connection) -> None:
