@@ -26,7 +26,6 @@ from pathlib import Path
 import httpx2
 import pytest
 from conftest import skip_loudly
-from prometheus_client.parser import text_string_to_metric_families
 
 from grader import image
 from grader.service import operations, tasks
@@ -34,6 +33,7 @@ from tests.service.certificates import Certificate, self_signed
 from tests.service.conftest import FULL_MARKS, NAME, ROOT
 from tests.service.postgres_server import PostgresServer, free_port, postgres  # noqa: F401
 from tests.service.test_service_celery import wait_for
+from tests.service.test_service_operating import parsed
 
 DEPLOY = ROOT / "docs" / "deploy"
 COMMAND = str(Path(sys.executable).parent / "minimax-grader")
@@ -167,9 +167,7 @@ def proxy(folder: Path, certificate: Certificate, serve_port: int) -> tuple[Path
 
 
 def metrics(port: int) -> dict[tuple[str, tuple], float]:
-    text = httpx2.get(f"http://127.0.0.1:{port}/metrics").text
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(text) for sample in family.samples}
+    return parsed(httpx2.get(f"http://127.0.0.1:{port}/metrics").text)
 
 
 def json_lines(path: Path) -> list[dict]:

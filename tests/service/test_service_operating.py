@@ -1,6 +1,7 @@
 """What an operator watches, in-process: /healthz and /readyz, the metrics'
 names and values after a few gradings, and the log lines of requests and jobs."""
 
+import argparse
 import copy
 import io
 import json
@@ -13,7 +14,7 @@ from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
-from grader.service import app, core, db, health, hosts, logs, tasks
+from grader.service import app, core, db, health, hosts, logs, operations, tasks
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, LtiContext, LtiPlatform, LtiResource, LtiScorePost
 from grader.service.pool import Pool
@@ -22,11 +23,15 @@ from tests.service.redis_server import RedisServer
 from tests.service.test_service_celery import redis_server  # noqa: F401  (its fixture)
 
 
-def samples(service: core.Service) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """The service's metrics as Prometheus scrapes them: (name, labels) -> value."""
-    text = generate_latest(service.metrics.registry).decode()
+def parsed(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Metrics as Prometheus reads them: (name, sorted labels) -> value."""
     return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
             for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def samples(service: core.Service) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """The service's metrics, as a scrape would find them."""
+    return parsed(generate_latest(service.metrics.registry).decode())
 
 
 def grading(graded: dict, clock, seconds: float, outcomes: list):
@@ -294,3 +299,36 @@ def test_a_routes_credentials_are_never_among_its_logged_parameters(route):
     template, params = requests._route({"type": "http", "path": path, "method": "GET"})
     assert template == route
     assert "T0KEN" not in json.dumps(params) and "S3CRET" not in json.dumps(params)
+
+
+# -- the commands' flags and status -------------------------------------------------------
+
+
+def test_metrics_are_served_on_loopback_only_unless_told_and_urls_come_from_the_environment(
+        monkeypatch):
+    from grader import cli
+
+    monkeypatch.delenv(operations.BROKER, raising=False)
+    monkeypatch.delenv(operations.DATABASE, raising=False)
+    for command in (["serve"], ["worker", "--broker", "redis://b", "--database", "sqlite://"],
+                    ["match-host", "--broker", "redis://b"]):
+        args = cli.parser().parse_args(command)
+        assert (args.metrics_host, args.metrics_port, args.log_format) == (
+            "127.0.0.1", None, "text")
+    with pytest.raises(SystemExit):  # a worker needs a broker: a flag or the environment
+        cli.parser().parse_args(["worker", "--database", "sqlite://"])
+    monkeypatch.setenv(operations.BROKER, "rediss://:pw@broker:6380/0")
+    monkeypatch.setenv(operations.DATABASE, "postgresql://grader:pw@db/grader")
+    args = cli.parser().parse_args(["worker"])
+    assert (args.broker, args.database) == ("rediss://:pw@broker:6380/0",
+                                            "postgresql://grader:pw@db/grader")
+    assert cli.parser().parse_args(["serve", "--broker", "redis://other"]).broker == \
+        "redis://other"
+
+
+def test_status_says_when_the_service_does_not_answer(capsys):
+    from tests.service.postgres_server import free_port
+
+    url = f"http://127.0.0.1:{free_port()}"
+    assert operations.cmd_status(argparse.Namespace(url=url)) == 2
+    assert capsys.readouterr().out.startswith(f"{url}: no answer (URLError")
