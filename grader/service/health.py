@@ -15,7 +15,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
@@ -25,9 +25,6 @@ from starlette.routing import Route
 
 from grader.service.core import Service
 
-if TYPE_CHECKING:
-    from grader.service.pool import Pool
-
 CHECK_SECONDS = 3.0
 GRADING = ("image", "broker", "slots")  # the checks of what grades
 
@@ -36,6 +33,12 @@ GRADING = ("image", "broker", "slots")  # the checks of what grades
 class Check:
     ok: bool
     detail: str
+
+
+class Grading(Protocol):
+    """What grades (the pool, or the dispatcher to the hosts): its own checks."""
+
+    def grading(self) -> dict[str, Check]: ...
 
 
 def failed(what: str, exc: BaseException) -> Check:
@@ -68,7 +71,7 @@ class Health:
     """The two endpoints; ``pool`` is what grades (the local pool or the dispatcher
     to the grading hosts), None where nothing does."""
 
-    def __init__(self, service: Service, pool: "Pool | None") -> None:
+    def __init__(self, service: Service, pool: Grading | None) -> None:
         self.service = service
         self.pool = pool
 

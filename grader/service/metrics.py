@@ -12,27 +12,31 @@ alone shows it all, and with grading hosts each ``worker`` shows its gradings
 otherwise: the metrics are not the reverse proxy's to show.
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import redis
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
 
+from grader.service.hosts import Seen
 from grader.service.logs import Run, seconds
 from grader.service.models import JOB_STATES, SCORE_POST_STATES, Job, LtiScorePost, Submission
-
-if TYPE_CHECKING:
-    from grader.service.core import Service
-    from grader.service.pool import Pool
 
 # Feedback comes in seconds when the queue is short, in many minutes when a class
 # hands in at once: the buckets cover both.
 FEEDBACK_BUCKETS = (1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600)
 RETRIED_AFTER_LOAD = "retried_after_load"  # a run's outcome that is counted so
+
+
+class Grading(Protocol):
+    """What grades (the pool, or the dispatcher to the hosts): the hosts it sees."""
+
+    def hosts_seen(self) -> list[Seen]: ...
 
 
 class Metrics:
@@ -66,34 +70,38 @@ class Metrics:
             self.gradings.labels(run.exercise, report["status"]).inc()
             self.feedback.labels(run.exercise).observe(seconds(run.queued_at, now))
 
-    def watch(self, service: "Service", pool: "Pool | None") -> None:
-        """Report the service's state too (a web process's, once)."""
+    def watch(self, sessions: sessionmaker[Session], exercises: Iterable[str],
+              grading: Grading | None) -> None:
+        """Report the service's state too (a web process's, once): its database's, and
+        the hosts ``grading`` sees."""
         if self._state is None:
-            self._state = State(service, pool)
+            self._state = State(sessions, list(exercises), grading)
             self.registry.register(self._state)
 
 
 class State(Collector):
     """The service's state, read at each scrape from the database and the broker."""
 
-    def __init__(self, service: "Service", pool: "Pool | None") -> None:
-        self.service = service
-        self.pool = pool
+    def __init__(self, sessions: sessionmaker[Session], exercises: list[str],
+                 grading: Grading | None) -> None:
+        self.sessions = sessions
+        self.exercises = exercises
+        self.grading = grading
 
     def collect(self) -> Iterator[Metric]:
         yield from self._jobs()
         yield from self._score_posts()
-        if self.pool is not None:
-            yield from self._hosts()
+        if self.grading is not None:
+            yield from self._hosts(self.grading)
 
     def _jobs(self) -> Iterator[Metric]:
-        with self.service.sessions() as session:
+        with self.sessions() as session:
             rows = session.execute(
                 select(Job.state, Submission.exercise_id, func.count())
                 .join(Submission, Submission.id == Job.submission_id)
                 .group_by(Job.state, Submission.exercise_id)).all()
         counts = {(state, exercise): 0 for state in JOB_STATES
-                  for exercise in self.service.exercises}
+                  for exercise in self.exercises}
         counts.update({(state, exercise): count for state, exercise, count in rows})
         jobs = GaugeMetricFamily(
             "minimax_grader_jobs", "Jobs by state and exercise: waiting and running are "
@@ -103,7 +111,7 @@ class State(Collector):
         yield jobs
 
     def _score_posts(self) -> Iterator[Metric]:
-        with self.service.sessions() as session:
+        with self.sessions() as session:
             rows = dict(session.execute(select(LtiScorePost.state, func.count())
                                         .group_by(LtiScorePost.state)).all())
             tries = session.scalar(select(func.sum(LtiScorePost.attempts))) or 0
@@ -118,8 +126,7 @@ class State(Collector):
             "minimax_grader_lti_score_post_failures", "Tries to send a score that the "
             "LMS refused or did not answer", value=tries - rows.get("sent", 0))
 
-    def _hosts(self) -> Iterator[Metric]:
-        assert self.pool is not None
+    def _hosts(self, grading: Grading) -> Iterator[Metric]:
         seen = GaugeMetricFamily(
             "minimax_grader_hosts_seen", "Grading hosts (worker) and match hosts "
             "(match-host) beating in the broker, by the grading image they have",
@@ -127,7 +134,7 @@ class State(Collector):
         slots = GaugeMetricFamily("minimax_grader_host_slots", "Jobs or pairings the "
                                   "hosts seen take at once", labels=["kind"])
         try:
-            found = self.pool.hosts_seen()
+            found = grading.hosts_seen()
         except redis.RedisError:  # the broker is down: readiness says so; no hosts shown
             return
         counts: dict[tuple[str, str], int] = {}

@@ -60,7 +60,7 @@ def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None
     else:
         print("instructor link: shown at the first start (--new-instructor-link makes a new one)")
     sys.stdout.flush()
-    service.metrics.watch(service, pool)
+    service.metrics.watch(service.sessions, service.exercises, pool)
     watch.expose(service.metrics.registry)
     # No access log: the paths it would write hold the students' tokens (the app logs
     # each request by its route instead); uvicorn's own lines go through watch's log.

@@ -123,7 +123,7 @@ def test_readyz_with_grading_hosts_counts_those_with_the_image(make, redis_serve
                   "1 host(s) have another or none")
         assert checks["slots"] == health.Check(True, "3 grading slot(s) on the hosts")
         assert checks["broker"] == health.Check(True, "the broker answers")
-        site.service.metrics.watch(site.service, dispatcher)
+        site.service.metrics.watch(site.service.sessions, site.service.exercises, dispatcher)
         seen = samples(site.service)
         assert seen["minimax_grader_hosts_seen", (("image", tasks.expected_image()),
                                                   ("kind", "grading"))] == 1
@@ -151,7 +151,7 @@ def test_readyz_says_the_broker_is_down_without_its_url(make, tmp_path):
 
 def test_the_metrics_after_a_few_gradings(make, graded):
     site = make()
-    site.service.metrics.watch(site.service, None)  # as serve does
+    site.service.metrics.watch(site.service.sessions, site.service.exercises, None)
     outcomes: list = [FULL_MARKS, FLIPPED, core.Busy("the backstop, on a busy machine"),
                       FULL_MARKS, FULL_MARKS]
     site.service._grade = grading(graded, site.clock, 4, outcomes)
@@ -213,7 +213,7 @@ def test_the_metrics_count_grader_errors_and_the_scores_for_the_lms(make, graded
                                      score_given=1, score_maximum=10, state=state,
                                      attempts=attempts, created_at=now, next_try_at=now)
                         for state, attempts in (("sent", 2), ("failed", 5), ("waiting", 1)))
-    site.service.metrics.watch(site.service, None)
+    site.service.metrics.watch(site.service.sessions, site.service.exercises, None)
     seen = samples(site.service)
     assert seen["minimax_grader_gradings_total", (("exercise", "helpers"),
                                                   ("result", "error"))] == 1
