@@ -1,5 +1,5 @@
 """The command line: list, stub, grade, batch, check-solutions, image, gradescope-package,
-serve, worker."""
+serve, worker, and the service's operators' (db, status; see grader.service.operations)."""
 
 import argparse
 import importlib.util
@@ -20,6 +20,7 @@ from grader.errors import UsageError
 from grader.handout import handout, self_check
 from grader.match import commands as match_commands
 from grader.sandbox import Sandbox, local_is_boundary
+from grader.service import operations
 from grader.service.lti import commands as lti_commands
 
 if TYPE_CHECKING:  # docker is imported where it is used (grader.image)
@@ -347,7 +348,8 @@ def cmd_gradescope_package(args: argparse.Namespace) -> int:
 def _service_extra() -> None:
     """Refuse, with the way out, where the service's packages are not installed."""
     missing = [name for name in ("sqlalchemy", "alembic", "starlette", "uvicorn", "jinja2",
-                                 "celery", "psycopg", "pylti1p3")
+                                 "celery", "psycopg", "pylti1p3", "prometheus_client",
+                                 "pythonjsonlogger")
                if importlib.util.find_spec(name) is None]
     if missing:
         raise UsageError(f"the web service needs {', '.join(missing)}: install the grader with "
@@ -364,7 +366,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
                            workers=args.workers, broker=args.broker)
     roster = Path(args.roster) if args.roster else None
-    return server.serve(options, args.host, args.port, roster, args.new_instructor_link)
+    return server.serve(options, args.host, args.port, roster, args.new_instructor_link,
+                        operations.Watch.of(args))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -375,7 +378,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency must be at least 1")
     options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
                            broker=args.broker)
-    return host.run(options, args.concurrency, args.pretend_image)
+    return host.run(options, args.concurrency, args.pretend_image, operations.Watch.of(args))
 
 
 def cmd_lti(args: argparse.Namespace) -> int:
@@ -502,8 +505,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", default="grader-data", metavar="DIR",
                        help="the service's files and SQLite database (default: ./grader-data)")
-    serve.add_argument("--database", metavar="URL",
-                       help="an SQLAlchemy database URL instead of DIR's SQLite file")
+    operations.url_flag(serve, "--database", operations.DATABASE,
+                        "an SQLAlchemy database URL instead of DIR's SQLite file")
     serve.add_argument("--sandbox", choices=("docker", "local"), default="docker", help=(
         "docker (the default: while no engine answers or the grading image is missing, "
         "jobs wait) or local, which isolates nothing"))
@@ -513,14 +516,16 @@ def parser() -> argparse.ArgumentParser:
                        help="import students (columns name,email) and print their links")
     serve.add_argument("--new-instructor-link", action="store_true",
                        help="replace the instructor link and print the new one")
-    serve.add_argument("--broker", metavar="URL", help=(
-        "a Redis URL (redis://HOST:6379/0): grading hosts (minimax-grader worker) grade, "
-        "this process only serves"))
+    operations.url_flag(serve, "--broker", operations.BROKER, (
+        "a Redis URL (redis:// or rediss://, with its password): grading hosts "
+        "(minimax-grader worker) grade, this process only serves"))
+    operations.watch_flags(serve, 9464)
 
     host = commands.add_parser("worker", help="grade the service's submissions on this host")
-    host.add_argument("--broker", metavar="URL", required=True, help="the service's Redis URL")
-    host.add_argument("--database", metavar="URL", required=True,
-                      help="the service's SQLAlchemy database URL")
+    operations.url_flag(host, "--broker", operations.BROKER, "the service's Redis URL",
+                        required=True)
+    operations.url_flag(host, "--database", operations.DATABASE,
+                        "the service's SQLAlchemy database URL", required=True)
     host.add_argument("--data", default="grader-data", metavar="DIR", help=(
         "the service's data folder, shared with it, whose store holds the submissions' "
         "files (default: ./grader-data)"))
@@ -530,7 +535,9 @@ def parser() -> argparse.ArgumentParser:
     host.add_argument("--sandbox", choices=("docker", "local"), default="docker",
                       help=argparse.SUPPRESS)
     host.add_argument("--pretend-image", help=argparse.SUPPRESS)
+    operations.watch_flags(host, 9465)
     lti_commands.add_parser(commands)
+    operations.add_parsers(commands)
     match_commands.add_parsers(commands)
     return top
 
@@ -538,7 +545,7 @@ def parser() -> argparse.ArgumentParser:
 COMMANDS = {"list": cmd_list, "stub": cmd_stub, "grade": cmd_grade, "batch": cmd_batch,
             "image": cmd_image, "gradescope-package": cmd_gradescope_package,
             "check-solutions": cmd_check_solutions, "serve": cmd_serve, "worker": cmd_worker,
-            "lti": cmd_lti, **match_commands.COMMANDS}
+            "lti": cmd_lti, **match_commands.COMMANDS, **operations.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

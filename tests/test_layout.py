@@ -29,7 +29,9 @@ THIRD_PARTY = {"pytest", "_pytest", "pytest_timeout", "jsonschema", "rich", "doc
                # the agent league's ratings
                "openskill",
                # the service's code view and similar hand-ins (copydetect computes with numpy)
-               "pygments", "markupsafe", "copydetect", "numpy"}
+               "pygments", "markupsafe", "copydetect", "numpy",
+               # what an operator watches: metrics, and log lines as JSON
+               "prometheus_client", "pythonjsonlogger"}
 # The lesson's modules, which the worker and the students' self-check import
 # from the run's own folder: the course's, or the student's.
 LESSON = {"gamestate", "minimax_helpers", "minimax"}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from grader.errors import UsageError
 from grader.match import CONFIG
 from grader.sandbox.common import SandboxUnavailable
+from grader.service import operations
 
 if TYPE_CHECKING:
     from grader.match.grading import Config
@@ -62,11 +63,13 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
     host = commands.add_parser("match-host", help="play a league's pairings on this host",
                                description=(
         "Take the pairings that league --broker sends to URL and play them here."))
-    host.add_argument("--broker", metavar="URL", required=True, help="the league's Redis URL")
+    operations.url_flag(host, "--broker", operations.BROKER, "the league's Redis URL",
+                        required=True)
     host.add_argument("--concurrency", type=int, default=os.cpu_count() or 1,
                       help="pairings played at once")
     host.add_argument("--sandbox", choices=("local", "docker"), default="local",
                       help=SANDBOX_HELP)
+    operations.watch_flags(host, 9466)
 
 
 def _config(args: argparse.Namespace) -> "Config":
@@ -120,7 +123,7 @@ def cmd_league(args: argparse.Namespace) -> int:
 def cmd_match_host(args: argparse.Namespace) -> int:
     from grader.match import spread  # Celery: the service extra
 
-    return spread.host(args.broker, args.concurrency, args.sandbox)
+    return spread.host(args.broker, args.concurrency, args.sandbox, operations.Watch.of(args))
 
 
 COMMANDS = {"match": cmd_match, "league": cmd_league, "match-host": cmd_match_host}

@@ -10,6 +10,8 @@ games' ids, and the store keeps one of each.
 """
 
 import base64
+import os
+import socket
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -17,11 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from celery import Celery  # type: ignore[import-untyped]  # no type hints
+from prometheus_client import CollectorRegistry, Counter
 
+from grader import image
 from grader.games.knights.rules import new_board
 from grader.match import sandbox, tournament
 from grader.match.player import Agent
 from grader.match.referee import Game
+from grader.service import hosts
+from grader.service.operations import PLAIN, Watch
 
 TASK = "grader.match.pairing"
 # A queue of its own: a grading host's worker (``minimax-grader worker``) on the same
@@ -29,13 +35,20 @@ TASK = "grader.match.pairing"
 QUEUE = "minimax-grader-match"
 RESULT_SECONDS = 24 * 3600  # a pairing's games wait this long in Redis for the league
 SANDBOX = ["local"]  # where this host plays: its own choice (match-host --sandbox)
+# What a match host counts (match-host --metrics-port).
+REGISTRY = CollectorRegistry()
+PAIRINGS = Counter("minimax_grader_pairings", "League pairings played on this host",
+                   registry=REGISTRY)
+GAMES = Counter("minimax_grader_games", "League games played on this host",
+                registry=REGISTRY)
 
 
 def make_app(broker: str) -> Celery:
     app = Celery("minimax-grader-match", broker=broker, backend=broker, set_as_current=False)
     app.conf.update(task_acks_late=True, task_reject_on_worker_lost=True,
                     worker_prefetch_multiplier=1, result_expires=RESULT_SECONDS,
-                    broker_connection_retry_on_startup=True, task_default_queue=QUEUE)
+                    broker_connection_retry_on_startup=True, task_default_queue=QUEUE,
+                    worker_hijack_root_logger=False)  # match-host's own log stays
     app.task(name=TASK)(play_pairing)
     return app
 
@@ -55,6 +68,8 @@ def play_pairing(first: str, second: str, files: dict[str, str], settings: dict[
 
         store = tournament.Store(Path(temp) / "games.jsonl", chosen)
         games = tournament.play_pairing(first, second, make, chosen, store)
+    PAIRINGS.inc()
+    GAMES.inc(len(games))
     return [game.to_json() for game in games]
 
 
@@ -81,9 +96,18 @@ def play(app: Celery, pairings: Sequence[tuple[str, str]], students: dict[str, P
             for entry in tournament.game_ids(first, second, settings.openings)]
 
 
-def host(broker: str, concurrency: int, sandbox_name: str) -> int:
-    """Play the pairings sent to ``broker`` in ``sandbox_name`` until stopped."""
+def host(broker: str, concurrency: int, sandbox_name: str, watch: Watch = PLAIN) -> int:
+    """Play the pairings sent to ``broker`` in ``sandbox_name`` until stopped, beating
+    in the broker as a match host (see ``grader.service.hosts``)."""
     SANDBOX[0] = sandbox_name
-    make_app(broker).worker_main(["worker", "--pool", "threads", "--concurrency",
-                                  str(concurrency), "--loglevel", "INFO"])
+    watch.start_log()
+    watch.expose(REGISTRY)
+    played_with = image.default_tag() if sandbox_name == "docker" else sandbox_name
+    beacon = hosts.Beacon(hosts.client(broker), "match", f"{socket.gethostname()}:{os.getpid()}",
+                          lambda: {"image": played_with, "slots": concurrency}).start()
+    try:
+        make_app(broker).worker_main(["worker", "--pool", "threads", "--concurrency",
+                                      str(concurrency), "--loglevel", "INFO"])
+    finally:
+        beacon.stop()
     return 0

@@ -25,8 +25,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from grader import render
 from grader.intake import Rejected
-from grader.service import code_view, forms, gradebook, pages, roster, uploads
+from grader.service import code_view, forms, gradebook, logs, pages, roster, uploads
 from grader.service.core import Refused, Service, when
+from grader.service.health import Health
 from grader.service.leaderboard import Leaderboard
 from grader.service.lti.web import Tool
 from grader.service.models import ExerciseSetting, Student, Submission
@@ -165,8 +166,8 @@ class Web:
         found = await run_in_threadpool(self.service.student, request.path_params["token"])
         if found is None:
             raise HTTPException(404)
+        request.state.student_id = found.id  # for the request's log line (see logs)
         return found
-
 
     async def student_page(self, request: Request) -> Response:
         student = await self.student(request)
@@ -477,13 +478,14 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/i/regrade/{exercise}", web.regrade, ["POST"]),
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
-    app = Starlette(routes=[*lti.routes(), *Staff(web).routes(), *Similar(web).routes(),
-                            *league.routes(),
+    app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
+                            *Staff(web).routes(), *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],
                     exception_handlers={HTTPException: web.error, 500: web.error},
                     lifespan=lifespan)
     # Outermost: error pages get the headers too, and every response is seen by the
-    # deadline's check of an unread body.
+    # deadline's check of an unread body; the log line sees the status it ends with.
     options = service.options
-    return BodyDeadline(SecurityHeaders(app), options.body_idle_seconds, options.body_seconds)
+    return logs.Requests(BodyDeadline(SecurityHeaders(app), options.body_idle_seconds,
+                                      options.body_seconds), app.routes)

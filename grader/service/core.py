@@ -30,9 +30,10 @@ from grader import sandbox as sandboxes
 from grader.exercises import Exercise
 from grader.report import overloaded as starved
 from grader.sandbox import Sandbox
-from grader.service import db, fair, overrides, roster, store, tokens
+from grader.service import db, fair, logs, overrides, roster, store, tokens
 from grader.service.gate import Gate
 from grader.service.kept import Kept
+from grader.service.metrics import RETRIED_AFTER_LOAD, Metrics
 from grader.service.models import (
     ExerciseSetting,
     Extension,
@@ -142,6 +143,7 @@ class Service:
         self.engine = db.connect(options.database or db.sqlite_url(options.data))
         db.migrate(self.engine)
         self.sessions = db.sessions(self.engine)
+        self.metrics = Metrics()
         self.queue = Queue(self.sessions, now, options.version, options.student_slots)
         self.store = Store(options.data / "files")
         self.scratch = scratch(options.data / "scratch")
@@ -482,42 +484,49 @@ class Service:
         taken = self.queue.running(job_id)
         if taken is None:
             return False
-        submission_id, attempts = taken
+        submission_id, attempts, queued_at = taken
         with self.sessions() as session:  # its files: what grading needs of it
             submission = session.scalar(TO_GRADE, {"id": submission_id})
         assert submission is not None  # a job's submission is never deleted
         exercise = self.exercises[submission.exercise_id]
+        run = logs.Run(job_id, submission.student_id, exercise.id, attempts, queued_at,
+                       self.now())
         files: dict[str, bytes] = {}
         if attempts > MAX_ATTEMPTS:  # the earlier ones never finished: their grader died
             log.error("job %d: its grader stopped %d times", job_id, MAX_ATTEMPTS)
             self._keep(job_id, submission, self._error_report(
-                exercise, files, f"the grader stopped {MAX_ATTEMPTS} times"))
+                exercise, files, f"the grader stopped {MAX_ATTEMPTS} times"), run)
             return False
         try:
             files = {stored.name: self.store.get(stored.sha256) for stored in submission.files}
-            started = time.monotonic()
             made = self._grade(exercise, files)
-            # Beside the hand-in's time in the log: how much of it was the grading.
-            log.info("job %d: graded in %.2f s", job_id, time.monotonic() - started)
             if starved(made) and self.queue.failed(job_id, made["message"]):
-                log.warning("job %d: the machine was too busy to time it: queued again", job_id)
+                self._ended(run, RETRIED_AFTER_LOAD)
                 return True  # no verdict, nothing charged: graded again, after the others
         except Held as held:
             self.queue.hold(job_id, str(held))
+            self._ended(run, "held")
             return True
         except grading.Cancelled:
-            log.info("job %d: put back, the service stops", job_id)
             self.queue.hold(job_id, STOPPED)
+            self._ended(run, "stopped")
             return True
         except Exception as exc:  # a grader bug costs this job an attempt, not the pool
             # Its type only: a message may quote the student's files (it is kept in the job).
             log.error("job %d: the grader raised %s", job_id, type(exc).__name__)
             if self.queue.failed(job_id, f"{type(exc).__name__}: {exc}"):
+                self._ended(run, "retry")
                 return True
             made = self._error_report(
                 exercise, files, f"the grader failed {MAX_ATTEMPTS} times ({type(exc).__name__})")
-        self._keep(job_id, submission, made)
+        self._keep(job_id, submission, made, run)
         return False
+
+    def _ended(self, run: logs.Run, outcome: str, made: grading.Report | None = None) -> None:
+        """Log and count a grading run that ended (see ``logs`` and ``metrics``)."""
+        now = self.now()
+        run.ended(outcome, now, made)
+        self.metrics.ran(run, outcome, now, made)
 
     def _grade_in_sandbox(self, exercise: Exercise, files: dict[str, bytes]) -> grading.Report:
         """The report of a stored hand-in, graded in the gate's sandbox; Held while there
@@ -537,7 +546,8 @@ class Service:
         backend = self.sandbox.name if self.sandbox else "none"
         return grading.failed(exercise, files, why, backend, exercise.limits)
 
-    def _keep(self, job_id: int, submission: Submission, made: grading.Report) -> None:
+    def _keep(self, job_id: int, submission: Submission, made: grading.Report,
+              run: logs.Run) -> None:
         state = "error" if made["status"] == "error" else "done"
         try:
             with self.sessions.begin() as session:
@@ -550,7 +560,7 @@ class Service:
             with self.sessions.begin() as session:
                 self.queue.finish(session, job_id, state)
         self.reports_kept.add(submission.student_id)
-        log.info("job %d: %s", job_id, state)
+        self._ended(run, state, made)
         self.reported()
 
     def drain(self) -> int:
@@ -591,6 +601,7 @@ class Service:
             session.add_all(jobs)
             session.flush()
             job_ids = [job.id for job in jobs]
+        self.metrics.regrades.inc(len(job_ids))
         self.queued(job_ids)
         return Regraded(len(job_ids), len(done), len(pending - done))
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -46,15 +47,21 @@ def connect(url: str) -> Engine:
     return create_engine(parsed, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (alembic ``upgrade head``)."""
+def migrate(engine: Engine, target: str = "head") -> None:
+    """Bring the schema to revision ``target``, the newest by default (alembic ``upgrade``)."""
     config = Config()
     with resources.as_file(resources.files("grader.service") / "migrations") as folder:
         config.set_main_option("script_location", str(folder))
         with _migrating, engine.begin() as connection:
             _hold_schema(connection)
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, target)
+
+
+def revision(engine: Engine) -> str | None:
+    """The schema's revision (None: a database no migration has touched)."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def _hold_schema(connection: Connection) -> None:

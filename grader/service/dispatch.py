@@ -18,8 +18,9 @@ import threading
 
 import redis
 
-from grader.service import tasks
+from grader.service import hosts, tasks
 from grader.service.core import Service
+from grader.service.health import Check, failed
 from grader.service.pool import Pool
 
 log = logging.getLogger("grader.service")
@@ -32,7 +33,7 @@ class Dispatcher(Pool):
     def __init__(self, service: Service, broker: str) -> None:
         super().__init__(service, workers=0)
         self.app = tasks.make_app(broker)
-        self.redis = redis.Redis.from_url(broker, socket_timeout=5, socket_connect_timeout=5)
+        self.redis = hosts.client(broker)
         self.image = tasks.expected_image()
         self._unsent: set[int] = set()
         self._lock = threading.Lock()
@@ -59,6 +60,27 @@ class Dispatcher(Pool):
             else:
                 with self._lock:
                     self._unsent.discard(job_id)
+
+    def grading(self) -> dict[str, Check]:
+        """The readiness of the grading hosts: the broker answers, and hosts with this
+        version's grading image beat (see ``hosts``)."""
+        try:
+            seen = [host for host in self.hosts_seen() if host.kind == "grading"]
+        except redis.RedisError as exc:
+            down = failed("the broker does not answer", exc)
+            return {"image": down, "broker": down, "slots": down}
+        ready = [host for host in seen if host.image == self.image]
+        image = (f"{len(ready)} grading host(s) have the grading image {self.image}" if ready
+                 else f"no grading host has the grading image {self.image}")
+        if len(seen) > len(ready):
+            image += f"; {len(seen) - len(ready)} host(s) have another or none"
+        slots = sum(host.slots for host in ready)
+        return {"image": Check(bool(ready), image), "broker": Check(True, "the broker answers"),
+                "slots": Check(slots > 0, f"{slots} grading slot(s) on the hosts")}
+
+    def hosts_seen(self) -> list[hosts.Seen]:
+        """The hosts beating in the broker (grading and match hosts)."""
+        return hosts.seen(self.redis)
 
     def _run_id(self) -> str | None:
         try:

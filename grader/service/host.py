@@ -8,12 +8,12 @@ its grading image is missing it refuses jobs, saying why on each (see
 
 import logging
 
-import redis
 from celery.signals import worker_shutting_down  # type: ignore[import-untyped]
 
-from grader.service import tasks
+from grader.service import hosts, tasks
 from grader.service.core import Options, Service
 from grader.service.gate import Gate
+from grader.service.operations import PLAIN, Watch
 
 log = logging.getLogger("grader.service")
 
@@ -26,20 +26,24 @@ def image_here(gate: Gate) -> str:
     return tasks.expected_image() if gate.sandbox() is not None else f"none ({gate.why})"
 
 
-def run(options: Options, concurrency: int, pretend_image: str | None = None) -> int:
+def run(options: Options, concurrency: int, pretend_image: str | None = None,
+        watch: Watch = PLAIN) -> int:
     """Consume grading jobs until stopped (SIGTERM, Ctrl-C): the exit status.
 
     ``pretend_image``, for tests only, is the image this host claims to have."""
     assert options.broker is not None
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    watch.start_log()
     gate = Gate.chosen(options.sandbox, warm=concurrency)  # closed below: no container left
+    beacon = None
     try:
         service = Service(options, gate=gate)
-        tasks.HOST = tasks.Host(service, (lambda: pretend_image) if pretend_image
-                                else lambda: image_here(gate),
-                                redis.Redis.from_url(options.broker, socket_timeout=5))
-        log.info("grading host %s has the grading image %s", tasks.HOST.name,
-                 tasks.HOST.image())
+        watch.expose(service.metrics.registry)
+        host = tasks.HOST = tasks.Host(service, (lambda: pretend_image) if pretend_image
+                                       else lambda: image_here(gate),
+                                       hosts.client(options.broker))
+        log.info("grading host %s has the grading image %s", host.name, host.image())
+        beacon = hosts.Beacon(host.client, "grading", host.name,
+                              lambda: {"image": host.image(), "slots": concurrency}).start()
         app = tasks.make_app(options.broker)
         # A stop (SIGTERM, Ctrl-C) cuts the gradings in flight short: each job is sent
         # again, uncharged, for a host to grade later (tasks.grade retries it).
@@ -48,5 +52,7 @@ def run(options: Options, concurrency: int, pretend_image: str | None = None) ->
         app.worker_main(["worker", "--pool", "threads", "--concurrency", str(concurrency),
                          "--loglevel", "INFO", "--without-gossip", "--without-mingle"])
     finally:
+        if beacon is not None:
+            beacon.stop()
         gate.close()
     return 0

@@ -11,6 +11,8 @@ import logging
 import threading
 
 from grader.service.core import Service
+from grader.service.health import Check
+from grader.service.hosts import Seen
 
 log = logging.getLogger("grader.service")
 POLL_SECONDS = 2.0
@@ -42,6 +44,22 @@ class Pool:
         for thread in self._threads:
             thread.join()
         self._threads.clear()
+
+    def grading(self) -> dict[str, Check]:
+        """The readiness of this process's grading (see ``health``): its sandbox, and
+        its threads alive."""
+        gate = self.service.gate
+        sandbox = gate.sandbox() if gate else None
+        image = (Check(True, "grades with a function of its own") if gate is None else
+                 Check(False, gate.why or "no sandbox") if sandbox is None else
+                 Check(True, f"grades in the {sandbox.name} sandbox"))
+        alive = sum(thread.is_alive() for thread in self._threads)
+        return {"image": image, "broker": Check(True, "none: this process grades"),
+                "slots": Check(alive > 0, f"{alive} of {self.workers} grading slot(s) running")}
+
+    def hosts_seen(self) -> list[Seen]:
+        """The grading hosts seen: none, where this process grades."""
+        return []
 
     def _queued(self, job_ids: list[int]) -> None:
         if job_ids:

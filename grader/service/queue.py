@@ -75,12 +75,13 @@ class Queue:
         with self.sessions() as session:
             return session.scalar(select(Job.state).where(Job.id == job_id))
 
-    def running(self, job_id: int) -> tuple[int, int] | None:
-        """(submission id, attempts so far) of a taken job; None if it is not running."""
+    def running(self, job_id: int) -> tuple[int, int, datetime] | None:
+        """(submission id, attempts so far, when it was queued) of a taken job; None if
+        it is not running."""
         with self.sessions() as session:
             job = session.get(Job, job_id)
             return None if job is None or job.state != "running" else (
-                job.submission_id, job.attempts)
+                job.submission_id, job.attempts, job.created_at)
 
     def refusal(self) -> str | None:
         """The latest refusal a grading host noted on a waiting job, or None."""

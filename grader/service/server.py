@@ -1,7 +1,6 @@
 """``minimax-grader serve``: the service under uvicorn, with its grading pool or, given a
 broker, the dispatcher that hands jobs to the grading hosts."""
 
-import logging
 import sys
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import uvicorn
 from grader.errors import UsageError
 from grader.service import app
 from grader.service.core import Options, Service
+from grader.service.operations import PLAIN, Watch
 from grader.service.pool import Pool
 from grader.service.roster import parse as parse_roster
 
@@ -33,23 +33,25 @@ def import_roster(service: Service, path: Path, base: str) -> None:
 
 
 def serve(options: Options, host: str, port: int, roster: Path | None = None,
-          new_link: bool = False) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+          new_link: bool = False, watch: Watch = PLAIN) -> int:
+    watch.start_log()
     if options.broker:  # the grading hosts grade: this process opens no sandbox
         from grader.service.dispatch import Dispatcher
 
         service = Service(options)
-        return _run(service, Dispatcher(service, options.broker), host, port, roster, new_link)
+        return _run(service, Dispatcher(service, options.broker), host, port, roster, new_link,
+                    watch)
     # Without Docker and its grading image the service runs, and its jobs wait (see gate).
     service = Service(options)
     try:
-        return _run(service, Pool(service, options.workers), host, port, roster, new_link)
+        return _run(service, Pool(service, options.workers), host, port, roster, new_link,
+                    watch)
     finally:  # the app's end closed it, unless it never started
         service.close()
 
 
 def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None,
-         new_link: bool) -> int:
+         new_link: bool, watch: Watch) -> int:
     base = base_url(host, port)
     if roster is not None:
         import_roster(service, roster, base)
@@ -59,9 +61,12 @@ def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None
     else:
         print("instructor link: shown at the first start (--new-instructor-link makes a new one)")
     sys.stdout.flush()
-    # No access log: the paths it would write hold the students' tokens. A stop
-    # (SIGTERM, Ctrl-C) waits this long at most for open requests (a student's
+    service.metrics.watch(service.sessions, service.exercises, pool)
+    watch.expose(service.metrics.registry)
+    # No access log: the paths it would write hold the students' tokens (the app logs
+    # each request by its route instead); uvicorn's own lines go through watch's log.
+    # A stop (SIGTERM, Ctrl-C) waits this long at most for open requests (a student's
     # page waits for its report), then the pool's gradings are cut short.
-    uvicorn.run(app.build(service, pool), host=host, port=port,
-                access_log=False, log_level="info", timeout_graceful_shutdown=STOP_SECONDS)
+    uvicorn.run(app.build(service, pool), host=host, port=port, access_log=False,
+                log_level="info", log_config=None, timeout_graceful_shutdown=STOP_SECONDS)
     return 0

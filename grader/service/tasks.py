@@ -57,6 +57,7 @@ def make_app(broker: str) -> Celery:
         worker_prefetch_multiplier=1,
         task_ignore_result=True,
         broker_connection_retry_on_startup=True,
+        worker_hijack_root_logger=False,  # the command's own log (text or JSON) stays
         broker_transport_options={
             "visibility_timeout": visibility_timeout(),
             # kombu's Redis transport: a restore_visible sweep every

@@ -1,0 +1,130 @@
+"""The operator's side: ``minimax-grader db upgrade`` and ``status``, and what
+``serve``, ``worker`` and ``match-host`` share: their log format, their metrics'
+port, and the database's and broker's URLs from the environment, so that a
+password is in no command line (``ps`` shows those to every user).
+
+Nothing here imports the service's packages until a command runs: every
+command of the grader builds these parsers.
+"""
+
+import argparse
+import json
+import logging
+import os
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prometheus_client import CollectorRegistry
+
+DATABASE = "MINIMAX_GRADER_DATABASE"  # the database's URL, where --database is not given
+BROKER = "MINIMAX_GRADER_BROKER"  # the broker's URL, where --broker is not given
+LOOPBACK = "127.0.0.1"
+
+
+def url_flag(command: argparse.ArgumentParser, flag: str, variable: str, text: str,
+             required: bool = False) -> None:
+    """``flag URL``, taken from ``$variable`` where not given."""
+    default = os.environ.get(variable) or None
+    command.add_argument(flag, metavar="URL", default=default,
+                         required=required and default is None,
+                         help=f"{text} (default: ${variable})")
+
+
+def watch_flags(command: argparse.ArgumentParser, port: int) -> None:
+    """The flags of a long-running command's log and metrics (see ``Watch``)."""
+    command.add_argument("--log-format", choices=("text", "json"), default="text",
+                         help="log lines as text or as one JSON object each")
+    command.add_argument("--metrics-port", type=int, metavar="PORT", help=(
+        f"serve Prometheus metrics on this port (the units use {port}; default: none)"))
+    command.add_argument("--metrics-host", default=LOOPBACK, metavar="ADDRESS", help=(
+        f"the address the metrics are served on (default: {LOOPBACK}, this machine only)"))
+
+
+@dataclass(frozen=True)
+class Watch:
+    """How a long-running command is watched: its log lines and its metrics."""
+
+    log_format: str = "text"
+    metrics_host: str = LOOPBACK
+    metrics_port: int | None = None
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> "Watch":
+        return cls(args.log_format, args.metrics_host, args.metrics_port)
+
+    def start_log(self) -> None:
+        from grader.service import logs
+
+        logs.setup(self.log_format)
+
+    def expose(self, registry: "CollectorRegistry") -> None:
+        """Serve ``registry``'s metrics, where asked."""
+        from grader.service import metrics
+
+        if self.metrics_port is not None:
+            metrics.expose(registry, self.metrics_host, self.metrics_port)
+            shown = f"[{self.metrics_host}]" if ":" in self.metrics_host else self.metrics_host
+            logging.getLogger("grader.service").info(
+                "metrics at http://%s:%d/metrics", shown, self.metrics_port)
+
+
+PLAIN = Watch()  # text lines, no metrics served: the default of a command run in code
+
+
+def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    database = commands.add_parser("db", help="the service's database")
+    actions = database.add_subparsers(dest="db_command", required=True)
+    upgrade = actions.add_parser("upgrade", help=(
+        "bring the database's schema to this version's (the units run it before start)"))
+    upgrade.add_argument("--data", default="grader-data", metavar="DIR",
+                         help="the service's data folder (default: ./grader-data)")
+    url_flag(upgrade, "--database", DATABASE, "the service's SQLAlchemy database URL, if not "
+                                              "DIR's SQLite file")
+    status = commands.add_parser("status", help=(
+        "whether the running service is ready: its database, store, grading image, broker "
+        "and grading slots (exit status 0 ready, 1 not ready, 2 no answer)"))
+    status.add_argument("--url", default="http://127.0.0.1:8000",
+                        help="the service's address (default: http://127.0.0.1:8000)")
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from grader.service import db
+
+    data = Path(args.data)
+    data.mkdir(mode=0o700, parents=True, exist_ok=True)  # serve's first start makes it so
+    engine = db.connect(args.database or db.sqlite_url(data))
+    try:
+        before = db.revision(engine)
+        db.migrate(engine)
+        after = db.revision(engine)
+    finally:
+        engine.dispose()
+    if before == after:
+        print(f"the database is at revision {after}: up to date")
+    else:
+        print(f"the database was upgraded from revision {before or 'none (new)'} to {after}")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """Print the running service's readiness (its /readyz): 0 ready, 1 not, 2 no answer."""
+    try:
+        try:
+            with urllib.request.urlopen(f"{args.url.rstrip('/')}/readyz", timeout=10) as answer:
+                said = json.load(answer)
+        except urllib.error.HTTPError as refused:  # 503: not ready, and why
+            said = json.load(refused)
+    except (OSError, ValueError) as exc:  # no answer, or not the service's
+        print(f"{args.url}: no answer ({type(exc).__name__}: {exc})")
+        return 2
+    for name, check in said["checks"].items():
+        print(f"{name:<9} {'ok' if check['ok'] else 'FAILING':<8} {check['detail']}")
+    print("ready" if said["ready"] else "not ready")
+    return 0 if said["ready"] else 1
+
+
+COMMANDS = {"db": cmd_db, "status": cmd_status}
