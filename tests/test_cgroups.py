@@ -1,0 +1,117 @@
+"""Control groups, for real on this machine: what the kernel counts of a
+process tree that hides its work, freezing, killing, the wait for a CPU."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import skip_loudly
+
+from grader.sandbox import cgroups
+
+# Three children, each auto-reaped (SIGCHLD ignored: no rusage ever holds their
+# time), each busy for 0.3 s of its own CPU; the parent waits for them to end.
+HIDDEN_WORK = """
+import os, signal, time
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+for _ in range(3):
+    if os.fork() == 0:
+        start = time.process_time()
+        while time.process_time() - start < 0.3:
+            pass
+        os._exit(0)
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+print(sum(os.times()[:4]))
+"""
+BUSY = "while True: pass"
+
+
+@pytest.fixture
+def group():
+    why = cgroups.available()
+    if why:
+        skip_loudly("control groups", why)
+    made = cgroups.Group()
+    yield made
+    made.remove()
+
+
+def start_in(group, code, **options):
+    """``code`` run by Python, its process put in ``group`` before it starts."""
+    return subprocess.Popen(group.command([sys.executable, "-c", code]), **options)
+
+
+def test_the_cpu_of_auto_reaped_children_is_counted(group):
+    done = start_in(group, HIDDEN_WORK, stdout=subprocess.PIPE, text=True)
+    seen_by_rusage = float(done.communicate(timeout=120)[0])
+    assert seen_by_rusage < 0.2  # the children's 0.9 s are in no rusage
+    assert group.cpu_seconds() >= 0.85  # but the kernel's account of the group has them
+
+
+def test_a_frozen_group_uses_no_cpu_until_thawed(group):
+    busy = start_in(group, BUSY)
+    try:
+        deadline = time.monotonic() + 60
+        while group.cpu_seconds() < 0.05 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        group.freeze()
+        frozen_at = group.cpu_seconds()
+        time.sleep(0.5)
+        assert group.cpu_seconds() == frozen_at
+        group.thaw()
+        deadline = time.monotonic() + 60
+        while group.cpu_seconds() == frozen_at and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert group.cpu_seconds() > frozen_at
+    finally:
+        group.kill()
+        busy.wait(timeout=60)
+    assert busy.returncode == -9 and group.pids() == []
+
+
+def test_a_frozen_group_is_killed_whole(group):
+    busy = start_in(group, "import os\nos.fork()\n" + BUSY)
+    deadline = time.monotonic() + 60
+    while len(group.pids()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    group.freeze()
+    group.kill()
+    busy.wait(timeout=60)
+    deadline = time.monotonic() + 60
+    while group.pids() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert group.pids() == []
+
+
+def test_the_wait_for_a_cpu_is_told_apart_from_work_and_sleep(group):
+    if group.waited_seconds() is None:
+        skip_loudly("cgroup v2 pressure", "this machine's groups are v1: no pressure to read")
+    # A sleeper waits for no CPU.
+    start_in(group, "import time; time.sleep(1)").wait(timeout=60)
+    assert group.waited_seconds() < 0.2
+    # Four busy processes on at most as many cores as this machine has: while more
+    # are runnable than there are cores, some of them wait the whole time.
+    cores = len(os.sched_getaffinity(0))
+    busy = [start_in(group, BUSY) for _ in range(2 * cores)]
+    started = time.monotonic()
+    time.sleep(1.5)
+    group.kill()
+    for process in busy:
+        process.wait(timeout=60)
+    assert group.waited_seconds() > 0.5 * (time.monotonic() - started)
+
+
+def test_a_group_of_an_ended_process_is_swept(group):
+    # As if made by a process that has ended: its pid is no process.
+    gone = [folder.with_name(f"{cgroups.PREFIX}999999999-0") for folder in group.folders]
+    for folder in gone:
+        folder.mkdir()
+    assert cgroups.sweep() >= 1
+    assert not any(folder.exists() for folder in gone)
+    assert all(folder.exists() for folder in group.folders)  # a live process's stays
