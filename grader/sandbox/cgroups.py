@@ -54,13 +54,14 @@ def _mounts() -> list[tuple[str, Path, str]]:
     return found
 
 
-def _own(controller: str) -> str:
-    """This process's group in the hierarchy of ``controller`` ("" for v2)."""
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
+def _own(controller: str, pid: int | str = "self") -> str:
+    """The group of process ``pid`` (this one by default) in the hierarchy of
+    ``controller`` ("" for v2)."""
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
         number, controllers, path = line.split(":", 2)
         if (controller == "" and number == "0") or controller in controllers.split(","):
             return path.lstrip("/")
-    raise NoGroups(f"this process is in no {controller or 'v2'} control group")
+    raise NoGroups(f"process {pid} is in no {controller or 'v2'} control group")
 
 
 def _writable(folder: Path) -> bool:
@@ -113,6 +114,16 @@ class Group:
             self.folders.append(self.where.freezer / self.name)
         for folder in self.folders:
             folder.mkdir()
+        self.owned = True  # made here: ``remove`` removes it
+
+    @classmethod
+    def adopt(cls, where: Hierarchy, folders: list[Path]) -> "Group":
+        """A group made by another (a container engine's): read, frozen and killed
+        here, removed by its maker."""
+        group = cls.__new__(cls)
+        group.where, group.name, group.folders = where, folders[0].name, folders
+        group.owned = False
+        return group
 
     @property
     def folder(self) -> Path:
@@ -193,6 +204,8 @@ class Group:
     def remove(self) -> None:
         """Kill what is left and remove the group's folders (once they are empty)."""
         self.kill()
+        if not self.owned:
+            return
         deadline = time.monotonic() + FREEZE_SECONDS
         for folder in self.folders:
             while folder.exists():
@@ -204,6 +217,45 @@ class Group:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.01)
+
+
+def of_container(pid: int, container_id: str) -> Group:
+    """The group of a container whose first process is ``pid``: the engine's own
+    group of it (a v2 group, which on machines with v1 beside v2 the engine
+    makes too, or v1's cpuacct and freezer), else one made here with the
+    container's processes moved into it (engines name their groups by the
+    container: that is for those that do not)."""
+    where = hierarchy()
+    controllers = [""] if where.version == 2 else ["cpuacct", "freezer"]
+    paths = [_own(controller, pid) for controller in controllers]
+    if all(container_id in path for path in paths):
+        points = {name: point for kind, point, options in _mounts()
+                  for name in ([""] if kind == "cgroup2" else options.split(","))}
+        return Group.adopt(where, [points[controller] / path
+                                   for controller, path in zip(controllers, paths, strict=True)])
+    group = Group(where)
+    moved: set[int] = set()
+    while todo := set(tree(pid)) - moved:  # until no new child appeared meanwhile
+        for task in todo:
+            try:
+                group.add(task)
+            except OSError:  # ended meanwhile
+                pass
+        moved |= todo
+    return group
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and its living descendants."""
+    found, todo = [], [pid]
+    while todo:
+        found.append(current := todo.pop())
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo += [int(child) for child in task.read_text().split()]
+            except OSError:  # ended while being read
+                pass
+    return found
 
 
 def _fields(path: Path) -> dict[str, int]:
