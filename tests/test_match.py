@@ -7,6 +7,7 @@ import tomllib
 
 import pytest
 
+from grader import grading as seam
 from grader.contracts import agent as contract
 from grader.contracts import protocol
 from grader.games import knights
@@ -14,6 +15,7 @@ from grader.games.isolation.rules import GameState
 from grader.games.knights.rules import board_from_data, new_board, to_data
 from grader.match import baselines, grading, handin, league, referee, tournament
 from grader.match.player import Answer, Deadline, InProcessAgent, Limits, ProcessAgent, Spent
+from grader.sandbox.local import LocalSandbox
 
 SETTINGS = tournament.Settings("knights", seed=5, openings=2, limits=Limits(0.2, 10))
 
@@ -228,19 +230,20 @@ def test_a_game_the_backstop_ended_uncharged_is_played_again_then_not_counted(tm
         bool(void)
 
 
-def test_a_hand_in_with_a_game_never_played_to_its_end_is_a_grader_error(tmp_path):
+def test_a_hand_in_with_a_game_never_played_to_its_end_is_a_grader_error(tmp_path,
+                                                                        monkeypatch):
     """The machine's doing, not the agent's: no points charged, listed to regrade."""
     config = handin.config(openings=1)
-    settings = config.settings
     starved = Starved("agent", tournament.RETRIES + 1)
     games = tournament.play_pairing(
-        "agent", "random", lambda who: starved if who == "agent" else make(who), settings,
-        tournament.Store(tmp_path / "games.jsonl", settings))
-    table = grading.standings("agent", config, games)
-    made = handin._report(handin.exercise(), {"agent.py": b"x"}, config, table, "local",
-                          time.monotonic())
-    assert made["status"] == "error" and "could not be played to their end" in made["message"]
-    assert "regrade" in made["message"]
+        "agent", "random", lambda who: starved if who == "agent" else make(who),
+        config.settings, tournament.Store(tmp_path / "games.jsonl", config.settings))
+    played = grading.standings("agent", config, games)
+    monkeypatch.setattr(handin.grading, "grade", lambda *args, **options: played)
+    exercise = handin.exercise()
+    made = seam.grade_taken(exercise, {"agent.py": b"x"}, LocalSandbox(), exercise.limits)
+    assert made["status"] == "error" and made["score"] is None  # nothing charged
+    assert "could not be played to their end" in made["message"] and "regrade" in made["message"]
 
 
 def test_a_matchs_deadline_is_sized_from_the_references_own_time_a_game():

@@ -17,6 +17,7 @@ from grader import __version__, report
 from grader.exercises import Exercise, Limits, TestSpec
 from grader.intake import Submission
 from grader.match import CONFIG, grading, tournament  # CONFIG: the match.toml the service grades by
+from grader.sandbox.common import SandboxUnavailable
 
 
 def config(**changes: Any) -> grading.Config:
@@ -57,16 +58,6 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
             table: Sequence[grading.Standing], backend: str, started: float) -> report.Report:
     name = "agent"
     limits = chosen.settings.limits
-    facts = {"cpu_seconds": limits.cpu_seconds, "wall_seconds": limits.wall_seconds}
-    void = [game for standing in table for game in standing.void]
-    if void:  # the machine's doing, not the agent's: graded by no one, charged nothing
-        return report.grader_error(
-            exercise, Submission(files),
-            f"{len(void)} of the agent's games could not be played to their end, each tried "
-            f"{1 + tournament.RETRIES} times (a move ended by the backstop within the agent's "
-            f"own limits: the machine gave it no CPU); regrade when it is less busy. "
-            f"{void[0].id}: {void[0].reason}", backend, facts,
-            (time.monotonic() - started) * 1000)
     tests = [_test(standing, name) for standing in table]
     score = round(sum(t["score"] for t in tests), 2)
     text = grading.to_text(name, chosen, table)
@@ -80,7 +71,8 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
         "output": {"text": report.clean(text, 1 << 16), "bytes": len(text.encode()),
                    "truncated": len(text) > 1 << 16},
         "submission": {"files": Submission(files).manifest(), "ignored": []},
-        "sandbox": {"backend": backend, "limits": facts},
+        "sandbox": {"backend": backend, "limits": {"cpu_seconds": limits.cpu_seconds,
+                                                    "wall_seconds": limits.wall_seconds}},
         "duration_ms": int((time.monotonic() - started) * 1000)})
 
 
@@ -92,4 +84,11 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
         source = Path(temp) / chosen.file
         source.write_bytes(files[chosen.file])
         table = grading.grade(source, chosen, sandbox_name, Path(temp) / "games.jsonl", jobs)
+    void = [game for standing in table for game in standing.void]
+    if void:  # the machine's doing, not the agent's: graded by no one, charged nothing
+        raise SandboxUnavailable(
+            f"{len(void)} of the agent's games could not be played to their end, each tried "
+            f"{1 + tournament.RETRIES} times (a move ended by the backstop within the agent's "
+            f"own limits: the machine gave it no CPU); regrade when it is less busy. "
+            f"{void[0].id}: {void[0].reason}")
     return _report(exercise, files, chosen, table, sandbox_name, started)
