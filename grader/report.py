@@ -306,6 +306,16 @@ def grader_error(exercise: Exercise, submission: Submission, why: str, backend: 
     return validate(_as_error(report, why))
 
 
+def starved(exercise: Exercise, submission: Submission, why: str, backend: str,
+            limits: dict[str, float], duration_ms: float = 0) -> Report:
+    """The report of a grading the machine starved (``why``): no verdict, an error
+    charged nothing, to be graded again (``overloaded``)."""
+    made = grader_error(exercise, submission, f"{OVERLOADED}: {why}", backend, limits,
+                        duration_ms)
+    made["sandbox"]["overloaded"] = True
+    return validate(made)
+
+
 def rejected(exercise: Exercise, why: str, limits: dict[str, float],
              duration_ms: float = 0) -> Report:
     """The report of a submission whose files could not be taken in: zero points."""

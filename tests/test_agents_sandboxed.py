@@ -6,21 +6,28 @@ only the slow and the sleepy agents meet them, by far."""
 import json
 import os
 import shutil
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from conftest import skip_loudly
 
 from grader.cli import main
+from grader.contracts import agent as contract
+from grader.games import knights
 from grader.match import referee, sandbox, tournament
-from grader.match.player import Limits, ProcessAgent
-from grader.sandbox import local
+from grader.match.player import Deadline, Limits, ProcessAgent
+from grader.sandbox import cgroups, local
 from grader.sandbox.docker import LABEL, _owner
 
 AGENTS = Path(__file__).parent / "agents"
 STRONG = Path(__file__).parents[1] / "solutions" / "agent" / "solution" / \
     "agent.py"
 SETTINGS = tournament.Settings("knights", seed=3, openings=1, limits=Limits(1.0, 4))
+OPENED = knights.play(knights.play(knights.start(), (0, 0)), (6, 6))  # each player placed
 
 
 @pytest.fixture(autouse=True)
@@ -51,7 +58,7 @@ def both_sides(agent, other):
 
 @pytest.mark.parametrize(("name", "reason"), [
     ("slow", "ran out of time"),
-    ("sleepy", "on the wall clock (the backstop"),
+    ("sleepy", "of its own on the wall clock (sleeping or blocking)"),
     ("crash", "crashed: its process ended (exit status 3)"),
     ("illegal", "returned a tuple (99, 99), which is no legal move"),
     ("listmove", "returned a list ["),
@@ -166,3 +173,148 @@ def test_an_agent_in_docker_gets_what_it_earns(tmp_path, docker_client, name, re
             assert game.loser() == name
     mine = f"{LABEL}.owner={_owner()}"  # this process's: other tests' run beside it
     assert not docker_client.containers.list(all=True, filters={"label": mine})
+
+
+# -- what an agent is timed by: its control group (see grader.match.clock) ---------------
+
+
+@pytest.fixture
+def groups():
+    why = cgroups.available()
+    if why:
+        skip_loudly("control groups", why)
+
+
+@pytest.fixture
+def pressure(groups):
+    probe = cgroups.Group()
+    try:
+        if probe.waited_seconds() is None:
+            skip_loudly("cgroup v2 pressure", "this machine's groups are v1: no pressure to read")
+    finally:
+        probe.remove()
+
+
+@pytest.fixture
+def no_groups(monkeypatch):
+    """The agents of this test are timed as where no group can be made: from /proc."""
+    monkeypatch.setattr(cgroups, "available", lambda: "none, for this test")
+
+
+def off_turn(agent, pause=3.0, moves=3):
+    """``agent`` (the ponder) asked for ``moves`` moves, ``pause`` seconds apart (the
+    opponent's turn): the CPU its clock counted in each pause, and what the agent
+    says it got between its moves (ms)."""
+    counted, got = [], []
+    try:
+        assert agent.new_game("knights", 0, 1).fault is None
+        for _ in range(moves):
+            answer = agent.move(OPENED, Limits(1.0, 10))
+            assert answer.fault is None, answer.fault
+            got.append(answer.reply.depth)
+            before = agent.clock.read()[0]
+            time.sleep(pause)
+            counted.append(agent.clock.read()[0] - before)
+    finally:
+        agent.close()
+    return counted, got[1:]
+
+
+@pytest.mark.parametrize("where", ["local", "docker"])
+def test_a_pondering_thread_gets_nothing_on_the_opponents_time(request, groups, where):
+    if where == "docker":
+        request.getfixturevalue("docker_client")
+    counted, got = off_turn(sandbox.student("ponder", AGENTS / "ponder.py", "Agent", where))
+    assert counted == [0.0] * len(counted)  # frozen: not a tick in 3 s
+    # Only the moment between its reply and its freezing, which its move is charged
+    # with: nowhere near the 3 s it would have had.
+    assert all(ms < 500 for ms in got), got
+
+
+def test_a_pondering_thread_thinks_on_the_opponents_time_where_nothing_freezes_it(no_groups):
+    """The ponder's thinking works: unfrozen, it gets CPU between its moves."""
+    counted, got = off_turn(sandbox.student("ponder", AGENTS / "ponder.py", "Agent"))
+    assert sum(got) > 500 and sum(counted) > 0.5, (got, counted)
+
+
+def one_move(agent, limits):
+    """``agent``'s answer to its first move of a game, the agent closed after."""
+    try:
+        assert agent.new_game("knights", 0, 1).fault is None
+        return agent.move(OPENED, limits)
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize("where", ["local", "docker"])
+def test_the_cpu_of_children_hidden_from_rusage_is_charged(request, groups, where):
+    if where == "docker":
+        request.getfixturevalue("docker_client")
+    answer = one_move(sandbox.student("hidden", AGENTS / "hidden.py", "Agent", where),
+                      Limits(1.0, 30))
+    assert answer.fault == f"ran out of time: {answer.cpu:.2f} s of CPU time, the limit is 1 s"
+
+
+def test_children_hidden_from_rusage_go_unseen_by_proc(no_groups):
+    """The hidden agent's trick works where its group does not count: a move of
+    1.5 s of CPU is charged almost nothing."""
+    answer = one_move(sandbox.student("hidden", AGENTS / "hidden.py", "Agent"), Limits(1.0, 30))
+    assert answer.fault is None and answer.cpu < 0.5, answer
+
+
+def test_an_agent_that_dawdles_under_its_wall_limit_is_stopped_by_the_matchs_deadline(
+        tmp_path):
+    limits = Limits(0.5, 10)  # the dawdle sleeps 4.5 s a move, under its wall limit of 5 s
+    deadline = Deadline(12.0)
+    settings = tournament.Settings("knights", seed=3, openings=2, limits=limits)
+
+    def make(who):
+        if who == "dawdle":
+            agent = sandbox.student(who, AGENTS / "dawdle.py", "Agent")
+            agent.deadline = deadline
+            return agent
+        return sandbox.baseline(who)
+
+    games = tournament.play_pairing("dawdle", "random", make, settings,
+                                    tournament.Store(tmp_path / "games.jsonl", settings))
+    assert [g.loser() for g in games] == ["dawdle"] * 4
+    assert all("ran past the match's deadline" in g.reason for g in games), [
+        g.reason for g in games]
+    moves = [p for g in games for p in g.plies if p.agent and g.names[p.player] == "dawdle"]
+    assert moves and all(4.4 < p.wall - (p.waited or 0) < 5.0 for p in moves)  # none faulted
+    # Its own time stopped where the deadline is, within one move's wall limit.
+    assert deadline.seconds < deadline.used < deadline.seconds + limits.wall_seconds
+
+
+@contextmanager
+def busy_machine(per_core):
+    """Busy loops, ``per_core`` a core, each in a session of its own (each its own
+    neighbour to the scheduler), ended after a minute whatever happens to the test."""
+    loop = "import time\nend = time.monotonic() + 60\nwhile time.monotonic() < end: pass"
+    busy = [subprocess.Popen([sys.executable, "-c", loop], start_new_session=True)
+            for _ in range(per_core * len(os.sched_getaffinity(0)))]
+    try:
+        yield
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+
+
+def test_time_left_gives_an_agent_its_cpu_on_a_busy_machine(pressure):
+    limits = Limits(0.3, 6)
+    agent = sandbox.student("spender", AGENTS / "spender.py", "Agent")
+    try:
+        assert agent.new_game("knights", 0, 1).fault is None
+        with busy_machine(per_core=6):
+            answers = [agent.move(OPENED, limits) for _ in range(2)]
+    finally:
+        agent.close()
+    for answer in answers:
+        assert answer.fault is None, answer.fault
+        # time_left counted its CPU down to the margin, however long that took ...
+        assert answer.reply.depth >= 0.8 * limits.cpu_seconds * (1 - contract.MARGIN) * 1000
+        # ... which, beside the busy loops, took longer than the half of the wall limit
+        # time_left once offered; most of it was its wait for a CPU, not its own time.
+        assert answer.wall > 0.5 * limits.wall_seconds, answer
+        assert answer.waited > 0.5 * answer.wall, answer

@@ -2,16 +2,21 @@
 the statistics, and tournaments of trusted agents played in the referee's process."""
 
 import json
+import time
+import tomllib
 
 import pytest
 
+from grader import grading as seam
+from grader import report
 from grader.contracts import agent as contract
 from grader.contracts import protocol
 from grader.games import knights
 from grader.games.isolation.rules import GameState
 from grader.games.knights.rules import board_from_data, new_board, to_data
-from grader.match import baselines, grading, league, referee, tournament
-from grader.match.player import InProcessAgent, Limits
+from grader.match import baselines, grading, handin, league, referee, tournament
+from grader.match.player import Answer, Deadline, InProcessAgent, Limits, ProcessAgent, Spent
+from grader.sandbox.local import LocalSandbox
 
 SETTINGS = tournament.Settings("knights", seed=5, openings=2, limits=Limits(0.2, 10))
 
@@ -141,3 +146,114 @@ def test_ratings_come_from_the_games_in_order():
     assert [row.name for row in rows] == ["a", "c", "b"]
     assert rows[0].wins == 6 and rows[0].games == 6 and rows[2].faults == 0
     assert league.table(["a", "b", "c"], games) == rows
+
+
+def test_time_left_counts_cpu_time_only_never_the_wall_clock():
+    used = [0.0]
+    time_left = contract.countdown(1.0, clock=lambda: used[0])
+    time.sleep(0.2)  # the wall clock runs (a busy machine), the CPU clock does not
+    assert time_left() == pytest.approx(1000 * (1 - contract.MARGIN))
+    used[0] = 0.5
+    assert time_left() == pytest.approx(1000 * (0.5 - contract.MARGIN))
+
+
+JUDGED = Limits(1.0, 10)  # a wall limit of 10 s of the agent's own, a backstop at 30 s
+
+
+@pytest.mark.parametrize(("spent", "why", "charged"), [
+    (Spent(0.9, 25.0, 24.0), None, None),  # 1 s of its own: waiting is not its doing
+    (Spent(1.1, 5.0, 0.0), "ran out of time: 1.10 s of CPU time, the limit is 1 s", True),
+    (Spent(0.1, 10.5, 0.2), "ran out of time: 10.30 s of its own on the wall clock", True),
+    (Spent(0.1, 10.5, None), "ran out of time: 10.50 s of its own", True),  # none known
+    (Spent(0.5, 31.0, 25.0), "was stopped by the backstop, 31.0 s on the wall clock", False),
+])
+def test_a_move_is_charged_for_the_agents_own_time_only(spent, why, charged):
+    over = ProcessAgent("a", [], {}, ".")._over(spent, JUDGED)
+    assert (over is None) == (why is None)
+    if over is not None:
+        assert over[0].startswith(why) and over[1] == charged, over
+
+
+def test_past_the_matchs_deadline_a_move_ends_and_the_games_left_are_lost():
+    agent = ProcessAgent("a", [], {}, ".")
+    agent.deadline = Deadline(5.0)
+    agent.deadline.spend(4.0)
+    assert agent._over(Spent(0.5, 0.8, 0.0), JUDGED) is None
+    why, charged = agent._over(Spent(0.5, 1.5, 0.2), JUDGED)
+    assert why.startswith("ran past the match's deadline") and charged
+    agent.deadline.spend(1.5)
+    start = agent.new_game("knights", 0, 1)  # no process is started for it
+    assert start.fault.startswith("ran past the match's deadline") and agent.process is None
+
+
+class Starved:
+    """An agent whose moves the backstop ends, uncharged, ``times`` times (then it
+    plays as the weak agent does)."""
+
+    def __init__(self, name, times):
+        self.name, self.times = name, times
+
+    def new_game(self, variant, player, seed):
+        return Answer(contract.Reply(), 0.0, 0.0)
+
+    def move(self, state, limits):
+        if self.times:
+            self.times -= 1
+            return Answer(contract.Reply(), 0.1, 40.0, "was stopped by the backstop",
+                          waited=39.0, charged=False)
+        move = state.get_legal_moves()[0]
+        return Answer(contract.Reply(move=move, shown=str(move)), 0.0, 0.0)
+
+    def output(self):
+        return ""
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("times", [1, tournament.RETRIES + 1])
+def test_a_game_the_backstop_ended_uncharged_is_played_again_then_not_counted(tmp_path, times):
+    settings = tournament.Settings("knights", seed=5, openings=1, limits=Limits(0.2, 10))
+    starved = Starved("agent", times)
+    games = tournament.play_pairing(
+        "agent", "random", lambda who: starved if who == "agent" else make(who), settings,
+        tournament.Store(tmp_path / "games.jsonl", settings))
+    void = [g for g in games if g.void]
+    if times > tournament.RETRIES:  # the first game, each time it was played
+        assert [g.id for g in void] == ["agent v random #1"] and void[0].winner is None
+    else:
+        assert void == []
+    config = grading.Config("t", "agent.py", "Agent", settings,
+                            (grading.Opponent("random", "random", 0.5, 2),))
+    [standing] = grading.standings("agent", config, games)
+    assert len(standing.games) == 2 - len(void) and standing.void == tuple(void)
+    assert ("not played to their end" in grading.to_text("agent", config, [standing])) == \
+        bool(void)
+
+
+def test_a_hand_in_with_a_game_never_played_to_its_end_is_a_grader_error(tmp_path,
+                                                                        monkeypatch):
+    """The machine's doing, not the agent's: no points charged, listed to regrade."""
+    config = handin.config(openings=1)
+    starved = Starved("agent", tournament.RETRIES + 1)
+    games = tournament.play_pairing(
+        "agent", "random", lambda who: starved if who == "agent" else make(who),
+        config.settings, tournament.Store(tmp_path / "games.jsonl", config.settings))
+    played = grading.standings("agent", config, games)
+    monkeypatch.setattr(handin.grading, "grade", lambda *args, **options: played)
+    exercise = handin.exercise()
+    made = seam.grade_taken(exercise, {"agent.py": b"x"}, LocalSandbox(), exercise.limits)
+    assert made["status"] == "error" and made["score"] is None  # nothing charged
+    assert report.overloaded(made)  # graded again by every front end, as a starved run
+    assert "could not be played to their end" in made["message"]
+
+
+def test_a_matchs_deadline_is_sized_from_the_references_own_time_a_game():
+    with open(handin.CONFIG, "rb") as handle:
+        match = tomllib.load(handle)["match"]
+    per_game = match["deadline_factor"] * match["reference_game_seconds"]
+    games = 2 * match["openings"] * 3  # three opponents
+    assert handin.config().deadline_seconds == pytest.approx(per_game * games)
+    # scaled with the CPU limit and the games played
+    assert handin.config(openings=1, cpu_seconds=0.5).deadline_seconds == pytest.approx(
+        per_game * 0.5 * 6)

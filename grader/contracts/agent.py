@@ -15,9 +15,6 @@ from dataclasses import dataclass
 from grader.contracts import protocol
 
 MARGIN = 0.15  # of the CPU limit, kept back from what ``time_left()`` offers
-# Of the wall clock's backstop, only this share is offered: on a loaded machine
-# a process waits to be scheduled, which its CPU time does not count.
-WALL_SHARE = 0.5
 
 
 def new_game(variant: str, player: int, seed: int) -> bytes:
@@ -26,10 +23,9 @@ def new_game(variant: str, player: int, seed: int) -> bytes:
     return protocol.dumps({"op": "new", "variant": variant, "player": player, "seed": seed})
 
 
-def ask_move(state: dict[str, object], cpu_seconds: float, wall_seconds: float) -> bytes:
-    """The agent's turn on ``state`` (``rules.to_data``'s plain data), with its limits."""
-    return protocol.dumps({"op": "move", "state": state, "cpu": cpu_seconds,
-                           "wall": wall_seconds})
+def ask_move(state: dict[str, object], cpu_seconds: float) -> bytes:
+    """The agent's turn on ``state`` (``rules.to_data``'s plain data), with its CPU limit."""
+    return protocol.dumps({"op": "move", "state": state, "cpu": cpu_seconds})
 
 
 def answer(**fields: object) -> bytes:
@@ -71,16 +67,16 @@ def read_reply(line: bytes) -> Reply:
                  depth=depth if type(depth) is int else None)
 
 
-def countdown(cpu: float, wall: float,
+def countdown(cpu: float,
               clock: Callable[[], float] = time.process_time) -> Callable[[], float]:
     """An agent's ``time_left()``: the milliseconds left of its move's CPU time less
-    the margin (or of a share of the wall clock's backstop, when that is less),
-    so that an agent that stops at 0 is within its limits. ``clock``: the CPU
-    time that counts (a thread's, for an agent in the referee's process)."""
-    cpu_end = clock() + cpu * (1 - MARGIN)
-    wall_end = time.monotonic() + wall * WALL_SHARE
+    the margin, so that an agent that stops at 0 is within its limit. Only CPU
+    time counts, never the wall clock: on a busy machine the agent gets its CPU
+    later, not less of it. ``clock``: the CPU time that counts (the process's,
+    every thread of it; a thread's, for an agent in the referee's process)."""
+    end = clock() + cpu * (1 - MARGIN)
 
     def time_left() -> float:
-        return 1000 * min(cpu_end - clock(), wall_end - time.monotonic())
+        return 1000 * (end - clock())
 
     return time_left

@@ -1,42 +1,124 @@
-"""The CPU time of an agent's process, read from outside it.
+"""An agent's time, read from outside it: its control group, or ``/proc`` where
+no group can be made.
 
-An agent's process may be a chain (bwrap, its init, setpriv, the interpreter)
-and may start children of its own: its time is the whole tree's, the living
-processes' own time plus what their reaped children used, from ``/proc``.
+A group (``grader.sandbox.cgroups``) counts the CPU of every process and thread
+the agent ever ran, those reaped by a SIGCHLD set to ignored too; it tells how
+long the agent waited for a CPU the machine gave to others (cgroup v2's
+pressure); and it is frozen while it is not the agent's turn. Without one the
+clock is the process tree's in ``/proc`` (the living processes' time plus what
+their reaped children used), which misses auto-reaped children, knows nothing
+of waiting, and freezes nothing: said once, loudly.
 """
 
+import contextlib
+import functools
+import logging
 import os
+from collections.abc import Callable
+from typing import Protocol
 
+from grader.sandbox import cgroups
+
+log = logging.getLogger("grader.match")
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _stat(pid: int) -> list[str]:
-    with open(f"/proc/{pid}/stat", "rb") as handle:
-        text = handle.read().decode()
-    return text[text.rindex(")") + 2:].split()  # after the command's name, which may hold spaces
+class Clock(Protocol):
+    def read(self) -> tuple[float, float | None]:
+        """Seconds of CPU the agent's processes have used, and seconds they waited for
+        a CPU busy with others (None: not known)."""
+
+    def freeze(self) -> None: ...
+
+    def thaw(self) -> None: ...
+
+    def kill(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as handle:
-                found += [int(child) for child in handle.read().split()]
-    except OSError:  # ended while being read
+class GroupClock:
+    """The clock of an agent whose processes are all in ``group``. A container
+    engine removes its group once the container's processes have ended: its
+    last readings stand, and there is nothing left to freeze or kill."""
+
+    def __init__(self, group: cgroups.Group) -> None:
+        self.group = group
+        self.last: tuple[float, float | None] = (0.0, None)
+
+    def read(self) -> tuple[float, float | None]:
+        with contextlib.suppress(FileNotFoundError):
+            self.last = (self.group.cpu_seconds(), self.group.waited_seconds())
+        return self.last
+
+    def freeze(self) -> None:
+        _unless_gone(self.group.freeze)
+
+    def thaw(self) -> None:
+        _unless_gone(self.group.thaw)
+
+    def kill(self) -> None:
+        _unless_gone(self.group.kill)
+
+    def close(self) -> None:
+        _unless_gone(self.group.remove)
+
+
+def _unless_gone(action: Callable[[], object]) -> None:
+    """``action`` on a group, nothing where its folder is gone (its container ended)."""
+    with contextlib.suppress(FileNotFoundError):
+        action()
+
+
+class TreeClock:
+    """The clock of the process tree under ``pid``, from ``/proc``: nothing to freeze."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def read(self) -> tuple[float, float | None]:
+        return tree_cpu(self.pid), None
+
+    def freeze(self) -> None:
         pass
-    return found
+
+    def thaw(self) -> None:
+        pass
+
+    def kill(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def group() -> cgroups.Group | None:
+    """A new group for an agent's process; None (said once) where none can be made."""
+    why = cgroups.available()
+    if why is None:
+        return cgroups.Group()
+    without_groups(why)
+    return None
+
+
+@functools.cache
+def without_groups(why: str) -> None:
+    """The one notice that agents are timed without control groups, and what it costs."""
+    log.warning("agents are timed from /proc, not by control groups (%s): CPU used in "
+                "children reaped by an ignored SIGCHLD is not seen, an agent is not frozen "
+                "between its moves, and the wait for a busy CPU counts as its own time", why)
 
 
 def tree_cpu(pid: int) -> float:
-    """Seconds of CPU used by ``pid`` and its descendants, reaped ones included."""
-    total, todo = 0, [pid]
-    while todo:
-        current = todo.pop()
+    """Seconds of CPU used by ``pid`` and its descendants, those reaped by a wait included."""
+    total = 0
+    for task in cgroups.tree(pid):
         try:
-            fields = _stat(current)
-        except (OSError, ValueError):
+            with open(f"/proc/{task}/stat", "rb") as handle:
+                text = handle.read().decode()
+        except OSError:  # ended meanwhile
             continue
-        # utime, stime, cutime, cstime: fields 14-17 of stat, 12-15 after the name
-        total += sum(int(value) for value in fields[11:15])
-        todo += _children(current)
+        # utime, stime, cutime, cstime: fields 14-17 of stat, 12-15 after the command's
+        # name (which may hold spaces and parentheses)
+        total += sum(int(value) for value in text[text.rindex(")") + 2:].split()[11:15])
     return total / TICK

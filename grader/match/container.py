@@ -5,13 +5,16 @@ read-only root, no capabilities, a memory and process cap, one CPU), run as
 nobody, with two folders bound read-only: the agent's own, and a copy of the
 few grader modules its runner imports (its closure), so that nothing else of
 the grader is there to read. The referee talks to it through ``docker start
--ai`` and reads its CPU time from the host's ``/proc``, from the container's
-first process down; a fresh container is made for each start.
+-ai`` and times it by the container's control group (the engine's own, found
+from the container's first process; see ``cgroups.of_container``), frozen
+between its moves as any agent's; a fresh container is made for each start.
 """
 
 import os
 import shutil
+import subprocess
 import tempfile
+import time
 from importlib import util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,9 +23,9 @@ from grader import image
 from grader.contracts import places
 from grader.exercises import Limits as SandboxLimits
 from grader.harness.runtime import closure
-from grader.match.clock import tree_cpu
-from grader.match.player import ProcessAgent
-from grader.sandbox import backend, docker_code
+from grader.match import clock
+from grader.match.player import START_SECONDS, ProcessAgent
+from grader.sandbox import backend, cgroups, docker_code
 from grader.sandbox.common import SandboxUnavailable, Unavailable
 from grader.sandbox.docker import LABEL, DockerSandbox, _owner, host_config, labels
 
@@ -68,7 +71,6 @@ class ContainerAgent(ProcessAgent):
         self.argv = [f"{AGENT}/agent.py", class_name, str(memory_mb)]
         self.limits = SandboxLimits(memory_mb=memory_mb)
         self.container: Container | None = None
-        self.pid = 0
 
     def _launch(self) -> list[str]:
         self._discard()
@@ -82,14 +84,30 @@ class ContainerAgent(ProcessAgent):
         }
         self.container = self.client.containers.create(image.default_tag(), self.argv,
                                                        **settings)
-        self.pid = 0
         return ["docker", "start", "-ai", str(self.container.id)]
 
-    def _cpu(self) -> float:
-        if not self.pid and self.container is not None:
+    def _command(self) -> list[str]:
+        return self._launch()  # the engine starts the container in a group of its own
+
+    def _clock(self, process: subprocess.Popen[bytes]) -> clock.Clock:
+        """The container's clock, once its first process runs (its pid from the
+        engine's inspect data); a clock of nothing if it never started."""
+        assert self.container is not None
+        deadline = time.monotonic() + START_SECONDS
+        pid = 0
+        while not pid and process.poll() is None and time.monotonic() < deadline:
             self.container.reload()
-            self.pid = int(self.container.attrs["State"].get("Pid") or 0)
-        return tree_cpu(self.pid) if self.pid else 0.0
+            pid = int(self.container.attrs["State"].get("Pid") or 0)
+            time.sleep(0 if pid else 0.01)
+        why = cgroups.available()
+        if why is not None:
+            clock.without_groups(why)
+        elif pid:
+            try:
+                return clock.GroupClock(cgroups.of_container(pid, str(self.container.id)))
+            except (OSError, cgroups.NoGroups):  # ended meanwhile: its first request says so
+                pass
+        return clock.TreeClock(pid)
 
     def _discard(self) -> None:
         if self.container is not None:

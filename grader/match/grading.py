@@ -14,10 +14,12 @@ from typing import Any
 
 from grader.games.knights.rules import VARIANTS
 from grader.match import CONFIG, baselines, referee, sandbox, tournament
-from grader.match.player import Agent, Limits
+from grader.match.player import Agent, Deadline, Limits
 from grader.match.referee import Game
+from grader.sandbox import cgroups
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+DEADLINE_FACTOR = 3.0  # a match's deadline, in the reference's own time a game
 
 
 class BadConfig(ValueError):
@@ -39,6 +41,17 @@ class Config:
     agent_class: str
     settings: tournament.Settings
     opponents: tuple[Opponent, ...]
+    deadline_seconds: float | None = None  # of the agent's own time in its whole match
+
+
+def _deadline(match: dict[str, Any], games: int) -> float | None:
+    """A match's deadline, from the reference agent's own time a game at 1 s a move
+    (scaled with the CPU limit); None where match.toml gives no such time."""
+    if "reference_game_seconds" not in match:
+        return None
+    return round(float(match.get("deadline_factor", DEADLINE_FACTOR))
+                 * float(match["reference_game_seconds"]) * float(match["cpu_seconds"])
+                 * games, 1)
 
 
 def load(path: Path = CONFIG, **changes: Any) -> Config:
@@ -53,13 +66,14 @@ def load(path: Path = CONFIG, **changes: Any) -> Config:
                                        limits)
         opponents = tuple(Opponent(**entry) for entry in data["opponents"])
         config = Config(data["title"], data["file"], data.get("class", "Agent"), settings,
-                        opponents)
+                        opponents, _deadline(match, 2 * settings.openings * len(opponents)))
     except (KeyError, TypeError, ValueError) as exc:
         raise BadConfig(f"{path}: {exc!r}") from None
     if settings.variant not in VARIANTS:
         raise BadConfig(f"{path}: game {settings.variant!r}; the games are: {', '.join(VARIANTS)}")
     unknown = [o.baseline for o in opponents if o.baseline not in baselines.BASELINES]
-    if unknown or limits.cpu_seconds <= 0 or limits.wall_factor < 1 or settings.openings < 1:
+    if unknown or limits.cpu_seconds <= 0 or limits.wall_factor < 1 or settings.openings < 1 \
+            or (config.deadline_seconds is not None and config.deadline_seconds <= 0):
         raise BadConfig(f"{path}: unknown baselines {unknown} or limits out of range")
     return config
 
@@ -78,8 +92,9 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
 @dataclass(frozen=True)
 class Standing:
     opponent: Opponent
-    games: tuple[Game, ...]
+    games: tuple[Game, ...]  # those played to their end: the ones counted
     wins: int
+    void: tuple[Game, ...] = ()  # not played to their end however often tried: not counted
 
     @property
     def rate(self) -> float:
@@ -94,9 +109,10 @@ class Standing:
 def standings(name: str, config: Config, games: Sequence[Game]) -> list[Standing]:
     found = []
     for opponent in config.opponents:
-        theirs = tuple(g for g in games if opponent.name in g.names and name in g.names)
-        wins = sum(1 for g in theirs if g.winner is not None and g.names[g.winner] == name)
-        found.append(Standing(opponent, theirs, wins))
+        theirs = [g for g in games if opponent.name in g.names and name in g.names]
+        counted = tuple(g for g in theirs if not g.void)
+        wins = sum(1 for g in counted if g.winner is not None and g.names[g.winner] == name)
+        found.append(Standing(opponent, counted, wins, tuple(g for g in theirs if g.void)))
     return found
 
 
@@ -112,12 +128,16 @@ def lost_game(name: str, table: Sequence[Standing]) -> Game | None:
 
 def grade(source: Path, config: Config, sandbox_name: str, store: Path,
           jobs: int = 1) -> list[Standing]:
-    """Play the agent in ``source`` against every opponent; its standings."""
+    """Play the agent in ``source`` against every opponent; its standings. Past the
+    match's deadline, the agent's games left are lost."""
     name = "agent"
+    deadline = Deadline(config.deadline_seconds) if config.deadline_seconds else None
 
     def make(who: str) -> Agent:
         if who == name:
-            return sandbox.student(name, source, config.agent_class, sandbox_name)
+            agent = sandbox.student(name, source, config.agent_class, sandbox_name)
+            agent.deadline = deadline
+            return agent
         return sandbox.baseline(next(o.baseline for o in config.opponents if o.name == who))
 
     kept = tournament.Store(store, config.settings)
@@ -138,18 +158,29 @@ def to_json(name: str, config: Config, table: Sequence[Standing]) -> dict[str, A
             "interval": [round(v, 4) for v in wilson(s.wins, len(s.games))],
             "threshold": s.opponent.win_rate, "points": s.points, "max_points": s.opponent.points,
             "losses": {g.id: g.reason for g in s.games if g.loser() == name},
+            "void": {g.id: g.reason for g in s.void},
         } for s in table],
         "lost_game": lost.to_json() if lost else None,
     }
 
 
+def _clock_notice() -> list[str]:
+    """A line saying how agents are timed, where it is not by their control groups."""
+    why = cgroups.available()
+    return [] if why is None else [
+        f"Timed from /proc, not by control groups ({why}): CPU hidden in auto-reaped "
+        "children is not seen, agents are not frozen between moves."]
+
+
 def to_text(name: str, config: Config, table: Sequence[Standing]) -> str:
     settings = config.settings
     total, most = sum(s.points for s in table), sum(o.points for o in config.opponents)
+    deadline = (f", {config.deadline_seconds:g} s of the agent's own time in all (past it, "
+                "the games left are lost)" if config.deadline_seconds else "")
     lines = [f"{config.title}: {total:.2f} / {most:g} points",
              f"{settings.variant}, {settings.limits.cpu_seconds:g} s of CPU time a move (a move "
-             f"past it loses the game), {2 * settings.openings} games an opponent, seed "
-             f"{settings.seed}", "",
+             f"past it loses the game){deadline}, {2 * settings.openings} games an opponent, "
+             f"seed {settings.seed}", *_clock_notice(), "",
              f"{'opponent':<12}{'won':>8}{'rate':>7}{'95% interval':>15}{'needs':>7}{'points':>13}"]
     for s in table:
         low, high = wilson(s.wins, len(s.games))
@@ -161,6 +192,11 @@ def to_text(name: str, config: Config, table: Sequence[Standing]) -> str:
     if faults:
         lines += ["", "Games lost by a fault (each costs that game only):"]
         lines += [f"  {game_id}: {reason}" for game_id, reason in faults]
+    void = [g for s in table for g in s.void]
+    if void:
+        lines += ["", "Games not played to their end, each tried "
+                  f"{1 + tournament.RETRIES} times (not counted; the machine was too busy):"]
+        lines += [f"  {g.id}: {g.reason}" for g in void]
     lost = lost_game(name, table)
     if lost:
         lines += ["", "One lost game, move by move:", "", referee.replay(lost)]

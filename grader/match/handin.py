@@ -16,7 +16,7 @@ from typing import Any
 from grader import __version__, report
 from grader.exercises import Exercise, Limits, TestSpec
 from grader.intake import Submission
-from grader.match import CONFIG, grading  # CONFIG: the match.toml the service grades by
+from grader.match import CONFIG, grading, tournament  # CONFIG: the match.toml the service grades by
 
 
 def config(**changes: Any) -> grading.Config:
@@ -45,6 +45,7 @@ def _test(standing: grading.Standing, name: str) -> dict[str, Any]:
                f"interval {low:.0%}-{high:.0%}); full points at {opponent.win_rate:.0%}")
     if faults:
         message += f"; {faults} lost by a fault (time, an illegal move, a raise, a crash)"
+
     return {"name": opponent.name, "title": f"Wins against {opponent.name}",
             "status": "passed" if standing.points >= opponent.points else "failed",
             "score": standing.points, "max_score": opponent.points, "visibility": "visible",
@@ -58,7 +59,6 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
     tests = [_test(standing, name) for standing in table]
     score = round(sum(t["score"] for t in tests), 2)
     text = grading.to_text(name, chosen, table)
-    limits = chosen.settings.limits
     return report.validate({
         "schema_version": 1, "grader_version": __version__, "exercise": exercise.id,
         "title": exercise.title, "status": "graded", "score": score,
@@ -69,9 +69,13 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
         "output": {"text": report.clean(text, 1 << 16), "bytes": len(text.encode()),
                    "truncated": len(text) > 1 << 16},
         "submission": {"files": Submission(files).manifest(), "ignored": []},
-        "sandbox": {"backend": backend, "limits": {"cpu_seconds": limits.cpu_seconds,
-                                                    "wall_seconds": limits.wall_seconds}},
+        "sandbox": {"backend": backend, "limits": _limits(chosen)},
         "duration_ms": int((time.monotonic() - started) * 1000)})
+
+
+def _limits(chosen: grading.Config) -> dict[str, float]:
+    limits = chosen.settings.limits
+    return {"cpu_seconds": limits.cpu_seconds, "wall_seconds": limits.wall_seconds}
 
 
 def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
@@ -82,4 +86,12 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
         source = Path(temp) / chosen.file
         source.write_bytes(files[chosen.file])
         table = grading.grade(source, chosen, sandbox_name, Path(temp) / "games.jsonl", jobs)
+    void = [game for standing in table for game in standing.void]
+    if void:  # the machine's doing, not the agent's: graded again, charged nothing
+        return report.starved(
+            exercise, Submission(files),
+            f"{len(void)} of the agent's games could not be played to their end, each tried "
+            f"{1 + tournament.RETRIES} times (a move ended by the backstop within the agent's "
+            f"own limits: the machine gave it no CPU); {void[0].id}: {void[0].reason}",
+            sandbox_name, _limits(chosen), (time.monotonic() - started) * 1000)
     return _report(exercise, files, chosen, table, sandbox_name, started)

@@ -3,7 +3,9 @@
 The opening's moves are the referee's (fixed by a seed, the same for both
 sides of a pairing); then each agent is asked in turn. A player with no move
 has lost; a fault on a player's turn (out of time, an illegal move, a raise, a
-crash, a print flood) loses that game, with the reason said plainly.
+crash, a print flood) loses that game, with the reason said plainly. A move
+the backstop ended within the agent's own limits (its machine gave it no CPU)
+loses nothing: the game is ``void``, and its tournament plays it again.
 """
 
 from dataclasses import asdict, dataclass, field
@@ -26,6 +28,7 @@ class Ply:
     cpu: float | None = None
     wall: float | None = None
     depth: int | None = None
+    waited: float | None = None  # of the wall time, the wait for a CPU busy with others
 
 
 @dataclass
@@ -35,8 +38,9 @@ class Game:
     seed: int
     names: tuple[str, str]  # who played first, second
     plies: list[Ply] = field(default_factory=list)
-    winner: int | None = None  # 0 or 1; None when both failed to start
+    winner: int | None = None  # 0 or 1; None when both failed to start, or void
     reason: str = ""
+    void: bool = False  # not played to its end, through no fault of either agent
     output: dict[str, str] = field(default_factory=dict)  # what each printed (capped)
 
     def to_json(self) -> dict[str, Any]:
@@ -59,8 +63,13 @@ def play(game_id: str, variant: str, opening: list[Move], agents: tuple[Agent, A
     for move in opening:
         record.plies.append(Ply(state.player(), move, agent=False))
         state = state.forecast_move(move)
-    faults = [agent.new_game(variant, seat, seed + seat) for seat, agent in enumerate(agents)]
-    if all(faults):
+    starts = [agent.new_game(variant, seat, seed + seat) for seat, agent in enumerate(agents)]
+    faults = [start.fault for start in starts]
+    void = [seat for seat, start in enumerate(starts) if not start.charged]
+    if void:
+        seat = void[0]
+        record.void, record.reason = True, f"{agents[seat].name} {faults[seat]}"
+    elif all(faults):
         record.reason = f"neither agent started: {faults[0]}; {faults[1]}"
     elif any(faults):
         seat = faults.index(next(f for f in faults if f))
@@ -73,6 +82,9 @@ def play(game_id: str, variant: str, opening: list[Move], agents: tuple[Agent, A
             break
         answer = agents[seat].move(state, limits)
         reply, why = answer.reply, answer.fault
+        if not answer.charged:
+            record.void, record.reason = True, f"{agents[seat].name} {why}"
+            break
         if why is None and reply.error is not None:
             why = f"raised {reply.error}"
         elif why is None and reply.move not in legal:
@@ -81,8 +93,9 @@ def play(game_id: str, variant: str, opening: list[Move], agents: tuple[Agent, A
             record.winner, record.reason = seat ^ 1, f"{agents[seat].name} {why}"
             break
         assert reply.move is not None
+        waited = None if answer.waited is None else round(answer.waited, 4)
         record.plies.append(Ply(seat, reply.move, True, round(answer.cpu, 4),
-                                round(answer.wall, 4), reply.depth))
+                                round(answer.wall, 4), reply.depth, waited))
         state = state.forecast_move(reply.move)
     record.output = {agent.name: text for agent in agents if (text := agent.output())}
     return record
@@ -107,10 +120,13 @@ def describe(game: Game, number: int, ply: Ply) -> str:
         facts = "the opening, placed by the referee"
     else:
         facts = f"{ply.cpu:.3f} s CPU, {ply.wall:.3f} s wall"
+        facts += f" ({ply.waited:.3f} s waiting for a CPU)" if ply.waited else ""
         facts += f", searched to depth {ply.depth}" if ply.depth is not None else ""
     return f"move {number}: {who} to {ply.move} ({facts})"
 
 
 def result(game: Game) -> str:
+    if game.void:
+        return f"not played to its end (not counted): {game.reason}"
     winner = "nobody" if game.winner is None else game.names[game.winner]
     return f"won by {winner}: {game.reason}"

@@ -84,9 +84,10 @@ def play(app: Celery, pairings: Sequence[tuple[str, str]], students: dict[str, P
                      for who in (first, second)}
             sent.append(app.send_task(TASK, args=(first, second, files, asdict(settings),
                                                   class_name)))
-    # The longest a pairing can take: every move of every game at the backstop.
+    # The longest a pairing can take: every move of every game at the backstop, each
+    # game played as often as a void one is.
     longest = 2 * settings.openings * len(new_board(settings.variant).open_cells()) * \
-        settings.limits.wall_seconds
+        settings.limits.backstop_seconds * (1 + tournament.RETRIES)
     for result in sent:
         for data in result.get(timeout=longest + 60):
             game = Game.from_json(data)

@@ -5,7 +5,9 @@ Each pairing gets agent processes of its own (``make``), closed when it is
 done, so that pairings run side by side and a fault in one touches no other.
 The store is a JSON-lines file headed by what the games were played under: a
 run with other settings is refused instead of mixed in, and a run with the
-same settings plays only the games the store lacks.
+same settings plays only the games the store lacks. A void game (its move ended
+by the backstop through no fault of the agent's) is played again, up to
+``RETRIES`` times, and again when a run is resumed.
 """
 
 import hashlib
@@ -23,6 +25,8 @@ from grader.games.knights.rules import new_board
 from grader.match import referee
 from grader.match.player import Agent, Limits
 from grader.match.referee import Game, Move
+
+RETRIES = 2  # more plays of a game found void, before it is kept void
 
 
 @dataclass(frozen=True)
@@ -117,15 +121,20 @@ def play_pairing(first: str, second: str, make: Callable[[str], Agent], settings
                  store: Games) -> list[Game]:
     """Every game of one pairing the store lacks; all of the pairing's games."""
     ids = game_ids(first, second, settings.openings)
-    todo = [entry for entry in ids if entry[0] not in store.games]
+    todo = [entry for entry in ids
+            if entry[0] not in store.games or store.games[entry[0]].void]
     if todo:
         starts = openings(settings.variant, settings.seed, settings.openings)
         agents = {first: make(first), second: make(second)}
         try:
             for game_id, a, b, opening in todo:
-                store.add(referee.play(game_id, settings.variant, starts[opening],
-                                       (agents[a], agents[b]), settings.limits,
-                                       game_seed(settings.seed, game_id)))
+                for _ in range(1 + RETRIES):
+                    game = referee.play(game_id, settings.variant, starts[opening],
+                                        (agents[a], agents[b]), settings.limits,
+                                        game_seed(settings.seed, game_id))
+                    if not game.void:
+                        break
+                store.add(game)
         finally:
             for agent in agents.values():
                 agent.close()

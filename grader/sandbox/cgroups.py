@@ -54,13 +54,14 @@ def _mounts() -> list[tuple[str, Path, str]]:
     return found
 
 
-def _own(controller: str) -> str:
-    """This process's group in the hierarchy of ``controller`` ("" for v2)."""
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
+def _own(controller: str, pid: int | str = "self") -> str:
+    """The group of process ``pid`` (this one by default) in the hierarchy of
+    ``controller`` ("" for v2)."""
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
         number, controllers, path = line.split(":", 2)
         if (controller == "" and number == "0") or controller in controllers.split(","):
             return path.lstrip("/")
-    raise NoGroups(f"this process is in no {controller or 'v2'} control group")
+    raise NoGroups(f"process {pid} is in no {controller or 'v2'} control group")
 
 
 def _writable(folder: Path) -> bool:
@@ -113,6 +114,16 @@ class Group:
             self.folders.append(self.where.freezer / self.name)
         for folder in self.folders:
             folder.mkdir()
+        self.owned = True  # made here: ``remove`` removes it
+
+    @classmethod
+    def adopt(cls, where: Hierarchy, folders: list[Path]) -> "Group":
+        """A group made by another (a container engine's): read, frozen and killed
+        here, removed by its maker."""
+        group = cls.__new__(cls)
+        group.where, group.name, group.folders = where, folders[0].name, folders
+        group.owned = False
+        return group
 
     @property
     def folder(self) -> Path:
@@ -134,6 +145,18 @@ class Group:
     def add(self, pid: int) -> None:
         for procs in self.procs:
             procs.write_text(f"{pid}\n")
+
+    def take(self, pid: int) -> None:
+        """Move ``pid`` and its descendants into the group, until no new child
+        appears meanwhile (those it starts after are born in the group)."""
+        moved: set[int] = set()
+        while todo := set(tree(pid)) - moved:
+            for task in todo:
+                try:
+                    self.add(task)
+                except OSError:  # ended meanwhile
+                    pass
+            moved |= todo
 
     def pids(self) -> list[int]:
         try:
@@ -193,6 +216,8 @@ class Group:
     def remove(self) -> None:
         """Kill what is left and remove the group's folders (once they are empty)."""
         self.kill()
+        if not self.owned:
+            return
         deadline = time.monotonic() + FREEZE_SECONDS
         for folder in self.folders:
             while folder.exists():
@@ -204,6 +229,38 @@ class Group:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.01)
+
+
+def of_container(pid: int, container_id: str) -> Group:
+    """The group of a container whose first process is ``pid``: the engine's own
+    group of it (a v2 group, which on machines with v1 beside v2 the engine
+    makes too, or v1's cpuacct and freezer), else one made here with the
+    container's processes moved into it (engines name their groups by the
+    container: that is for those that do not)."""
+    where = hierarchy()
+    controllers = [""] if where.version == 2 else ["cpuacct", "freezer"]
+    paths = [_own(controller, pid) for controller in controllers]
+    if all(container_id in path for path in paths):
+        points = {name: point for kind, point, options in _mounts()
+                  for name in ([""] if kind == "cgroup2" else options.split(","))}
+        return Group.adopt(where, [points[controller] / path
+                                   for controller, path in zip(controllers, paths, strict=True)])
+    group = Group(where)
+    group.take(pid)
+    return group
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and its living descendants."""
+    found, todo = [], [pid]
+    while todo:
+        found.append(current := todo.pop())
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo += [int(child) for child in task.read_text().split()]
+            except OSError:  # ended while being read
+                pass
+    return found
 
 
 def _fields(path: Path) -> dict[str, int]:
@@ -220,32 +277,6 @@ def waited(pressure: Path) -> float | None:
                 return int(line.rsplit("total=", 1)[1]) / 1e6
     except (OSError, ValueError, IndexError):
         return None
-    return None
-
-
-def tree(pid: int) -> list[int]:
-    """``pid`` and every process descended from it, from /proc (the living ones)."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        try:
-            for task in os.listdir(f"/proc/{current}/task"):
-                todo += map(int, Path(f"/proc/{current}/task/{task}/children").read_text().split())
-        except OSError:  # ended while being read
-            continue
-    return found
-
-
-def v2_folder_of(pid: int) -> Path | None:
-    """The folder of the v2 group ``pid`` is in (a container's own, say), or None."""
-    point = next((point for kind, point, _ in _mounts() if kind == "cgroup2"), None)
-    if point is None:
-        return None
-    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
-        if line.startswith("0::"):
-            folder = point / line[3:].lstrip("/")
-            return folder if (folder / "cpu.pressure").exists() else None
     return None
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
-from grader.contracts.owntime import OwnClock, v2_folder
+from grader.contracts.owntime import OwnClock
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
@@ -242,8 +242,9 @@ class DockerSandbox:
         if container.id in self.groups:
             return clock_of(self.groups[str(container.id)])
         pid = container.attrs.get("State", {}).get("Pid")
-        folder = cgroups.v2_folder_of(pid) if pid and self._engine_groups() == "2" else None
-        return OwnClock(v2_folder(folder)) if folder else OwnClock()
+        if not pid or self._engine_groups() != "2" or cgroups.available():
+            return OwnClock()
+        return clock_of(cgroups.of_container(pid, str(container.id)))
 
     def _discard(self, container: "Container") -> None:
         """Remove ``container``, and the group the grader made for it (killed first:
@@ -280,8 +281,7 @@ class DockerSandbox:
             container.start()
             container.reload()  # its pid, and where a v2 engine put it
             if group:  # the launcher waits for its job: nothing of the run forks yet
-                for pid in cgroups.tree(container.attrs["State"]["Pid"]):
-                    group.add(pid)
+                group.take(container.attrs["State"]["Pid"])
         except BaseException:
             self._discard(container)
             raise

@@ -86,6 +86,9 @@ class Options:
     version: str = field(default_factory=lambda: grader_version())  # reports are kept under it
     broker: str | None = None  # a Celery broker URL: grading hosts grade, not this process
     student_slots: int = 1  # grading slots one student's jobs may hold at once
+    # Slots the agents' matches may hold at once (minutes each); by default all but one
+    # of the workers', so that exercises' hand-ins keep flowing while agents play.
+    play_slots: int | None = None
     student_quota: int = 20 * 1024 * 1024  # bytes of distinct files one student may store
     body_idle_seconds: float = 5.0  # a request body that sends nothing this long is cut off
     body_seconds: float = 60.0  # and one that takes this long in all
@@ -144,11 +147,14 @@ class Service:
         db.migrate(self.engine)
         self.sessions = db.sessions(self.engine)
         self.metrics = Metrics()
-        self.queue = Queue(self.sessions, now, options.version, options.student_slots)
-        self.store = Store(options.data / "files")
-        self.scratch = scratch(options.data / "scratch")
         # Graded by a suite, or by play (the agent): both through grading.grade_taken.
         self.exercises = {exercise.id: exercise for exercise in catalog.load_all()}
+        played = frozenset(e.id for e in self.exercises.values() if e.by_play)
+        play_slots = options.play_slots or max(1, options.workers - 1)
+        self.queue = Queue(self.sessions, now, options.version, options.student_slots, played,
+                           play_slots)
+        self.store = Store(options.data / "files")
+        self.scratch = scratch(options.data / "scratch")
         # A grade function of its own (the tests') needs no sandbox; nor does a web
         # process whose grading hosts grade (a host's worker passes its own gate).
         if gate is None and sandbox is not None:

@@ -3,7 +3,9 @@
 * Round robin over students: the waiting job taken next is one of the student
   whose last job was taken longest ago (their ``served`` turn is the lowest),
   not the oldest job. A student holds at most ``slots`` grading slots at once,
-  so that a student whose files never return can't fill the pool.
+  so that a student whose files never return can't fill the pool; and the
+  agents' matches hold at most ``play_slots`` of them, so that exercises' hand-ins
+  are graded while agents play.
 * One waiting hand-in per student and exercise: a newer hand-in replaces one
   that waits ungraded; the replaced one is kept, marked, and never counts.
 * A storage quota per student, over the distinct files they stored.
@@ -17,7 +19,7 @@ longer to build one than the database takes to answer it.
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, Update, bindparam, func, select, update
+from sqlalchemy import Select, Update, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from grader.service.models import Job, StoredFile, Student, Submission
@@ -30,16 +32,27 @@ class Moved(Exception):
     """A job was not as read: another taker got there first."""
 
 
-def _fairest() -> Select[int]:
-    """The id of the waiting job to take next, for ``slots`` (bound)."""
+def _running(*where: Any) -> Any:
+    """How many jobs run whose submission is as ``where`` says (a scalar subquery)."""
     running, theirs = aliased(Job), aliased(Submission)
-    busy = (select(func.count()).select_from(running)
+    return (select(func.count()).select_from(running)
             .join(theirs, theirs.id == running.submission_id)
-            .where(running.state == "running", theirs.student_id == Submission.student_id)
+            .where(running.state == "running", *(test(theirs) for test in where))
             .scalar_subquery())
+
+
+def _fairest() -> Select[int]:
+    """The id of the waiting job to take next, for ``slots`` (bound); a job of an
+    exercise graded by play (``played``, bound) only while fewer than ``play_slots``
+    (bound) of those run."""
+    played: Any = bindparam("played", expanding=True)
+    busy = _running(lambda theirs: theirs.student_id == Submission.student_id)
+    playing = _running(lambda theirs: theirs.exercise_id.in_(played))
     return (select(Job.id).join(Submission, Submission.id == Job.submission_id)
             .join(Student, Student.id == Submission.student_id)
-            .where(Job.state == "waiting", busy < bindparam("slots"))
+            .where(Job.state == "waiting", busy < bindparam("slots"),
+                   or_(Submission.exercise_id.not_in(played),
+                       playing < bindparam("play_slots")))
             .order_by(Student.served, Job.id).limit(1))
 
 
@@ -77,10 +90,14 @@ USED = select(func.coalesce(func.sum(_MINE.c.size), 0))
 KNOWN = select(_MINE.c.sha256).where(_MINE.c.sha256.in_(bindparam("digests", expanding=True)))
 
 
-def fairest(session: Session, slots: int) -> int | None:
+def fairest(session: Session, slots: int, played: frozenset[str] = frozenset(),
+            play_slots: int = 1) -> int | None:
     """The id of the waiting job to take next, or None when no student with a free
-    slot waits."""
-    return session.scalar(FAIREST, {"slots": slots})
+    slot waits. Jobs of the exercises ``played`` (graded by play: an agent's match
+    holds its slot for minutes) hold at most ``play_slots`` slots at once, so that
+    the others' keep flowing."""
+    return session.scalar(FAIREST, {"slots": slots, "played": sorted(played),
+                                    "play_slots": play_slots})
 
 
 def take_into(session: Session, place: int, source: int, state: str, now: datetime) -> None:

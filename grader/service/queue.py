@@ -35,11 +35,14 @@ class Queue:
     """The jobs in the service's database, taken fairly (see the module's text)."""
 
     def __init__(self, sessions: sessionmaker[Session], now: Callable[[], datetime],
-                 version: str, slots: int) -> None:
+                 version: str, slots: int, played: frozenset[str] = frozenset(),
+                 play_slots: int = 1) -> None:
         self.sessions = sessions
         self.now = now
         self.version = version  # the grader version new jobs grade with
         self.slots = slots  # grading slots one student's jobs may hold at once
+        self.played = played  # the exercises graded by play (agents' matches) ...
+        self.play_slots = play_slots  # ... whose jobs may hold this many slots at once
 
     def new(self, submission_id: int) -> Job:
         """A waiting job for the submission, to be added in the caller's session."""
@@ -122,7 +125,7 @@ class Queue:
 
     def _fairest(self) -> int | None:
         with self.sessions() as session:
-            return fair.fairest(session, self.slots)
+            return fair.fairest(session, self.slots, self.played, self.play_slots)
 
     def _take_into(self, place: int, source: int, state: str) -> bool:
         """Mark ``place`` running with ``source``'s submission, one attempt more (counted

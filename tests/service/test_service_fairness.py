@@ -126,6 +126,22 @@ def test_a_student_holds_one_grading_slot_at_a_time(make):
     assert graded_by(site, site.service.queue.claim()) == second
 
 
+def test_agents_matches_never_hold_every_grading_slot(make):
+    """Three workers: the agents' matches (minutes each) hold two slots at most, so the
+    third grades an exercise's hand-in however many agents wait."""
+    site = make(grade=graded(), workers=3)
+    assert site.service.queue.played == {"agent"} and site.service.queue.play_slots == 2
+    flo, ada, bob, cy = ids(site, FLOODER, ADA, BOB, ("Cy", "cy@example.edu"))
+    agents = [submit(site, who, b"agent", "agent") for who in (flo, ada, bob)]
+    taken = [site.service.queue.claim(), site.service.queue.claim()]
+    assert [graded_by(site, job) for job in taken] == agents[:2]
+    assert site.service.queue.claim() is None  # Bob's agent waits: two matches play
+    helpers = submit(site, cy, b"cy")
+    assert graded_by(site, site.service.queue.claim()) == helpers
+    site.service.run(taken[0])  # a match ends: the next agent plays
+    assert graded_by(site, site.service.queue.claim()) == agents[2]
+
+
 def test_a_grading_host_handed_a_job_grades_the_fairest_and_waits_for_a_turn(make):
     """Hosts are handed job ids oldest first (Celery): the id is a place in the queue,
     given the submission ``claim`` would take; with nothing fair to take, it waits."""

@@ -4,8 +4,9 @@
 Requests come on stdin and replies go out on a copy of stdout made before the
 agent's module is loaded; stdout itself is then pointed at stderr, so what the
 agent prints goes to the referee's capped log, never into its replies. Nothing
-here decides anything: the referee measures the process's CPU time from
-outside and checks each move against its own rules.
+here decides anything: the referee times the process by its control group,
+from outside, and checks each move against its own rules; ``time_left()``
+counts this process's CPU time (every thread of it) down to the margin.
 """
 
 import importlib
@@ -59,7 +60,7 @@ def serve(cls: type | None, loading: str, send: Callable[[bytes], object]) -> No
                 send(contract.answer(ok=True))
                 continue
             state = board_from_data(variant, request["state"])
-            move = agent.get_move(state, contract.countdown(request["cpu"], request["wall"]))
+            move = agent.get_move(state, contract.countdown(request["cpu"]))
             depth = getattr(agent, "search_depth", None)
             send(contract.answer(move=protocol.encode(move),
                                  depth=depth if type(depth) is int else None))
