@@ -218,8 +218,10 @@ class Web:
                            subject: str, **values: Any) -> Response:
         """An attempt's page: its result, notes, report and files."""
         shown = await run_in_threadpool(pages.one, self.service, submission)
-        files = await run_in_threadpool(code_view.shown, self.service.store, submission)
+        files = await run_in_threadpool(code_view.shown, self.service.store,
+                                        self.service.highlights, submission)
         return self.page(template, attempt=shown, back=back, files=files,
+                         highlight_kb=code_view.HIGHLIGHT_BYTES // 1024,
                          download=f"{back}/attempts/{submission.id}/files.zip",
                          csrf=self.service.csrf(subject), marks=render.MARKS,
                          kinds=NOTE_NAMES, **values)

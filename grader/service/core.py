@@ -29,7 +29,7 @@ from grader import __version__, catalog, exercises, grading, image, intake
 from grader import sandbox as sandboxes
 from grader.exercises import Exercise
 from grader.sandbox import Sandbox
-from grader.service import db, fair, overrides, roster, store, tokens
+from grader.service import code_view, db, fair, overrides, roster, store, tokens
 from grader.service.gate import Gate
 from grader.service.kept import Kept
 from grader.service.models import (
@@ -140,6 +140,7 @@ class Service:
         self.sessions = db.sessions(self.engine)
         self.queue = Queue(self.sessions, now, options.version, options.student_slots)
         self.store = Store(options.data / "files")
+        self.highlights = code_view.Highlights(options.data / "highlighted")
         self.scratch = scratch(options.data / "scratch")
         # Graded by a suite, or by play (the agent): both through grading.grade_taken.
         self.exercises = {exercise.id: exercise for exercise in catalog.load_all()}
@@ -351,6 +352,8 @@ class Service:
         if submission is None:
             raise Refused("no such attempt", 404)
         exercise = self.exercises[submission.exercise_id]
+        if kind == "request":
+            self._check_request(submission)
         try:
             made = overrides.note(submission, kind, text, author, self.now(), score,
                                   exercise.max_score)
@@ -361,6 +364,19 @@ class Service:
         if kind == "score":
             self.rescored(exercise.id)
         return made
+
+    def _check_request(self, submission: Submission) -> None:
+        """Refused when the attempt has a request waiting for its answer, or the
+        student has made REQUESTS_A_DAY requests in the last day."""
+        if overrides.open_request(submission.notes):
+            raise Refused("this attempt has a regrade request waiting for its answer "
+                          "already", 409)
+        day = self.now() - timedelta(days=1)
+        with self.sessions() as session:
+            made = overrides.requests_since(session, submission.student_id, day)
+        if made >= overrides.REQUESTS_A_DAY:
+            raise Refused(f"you have made {made} regrade requests in the last day, the most "
+                          "there can be: ask again tomorrow", 429)
 
     # -- submissions ----------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.service.models import (
@@ -22,6 +22,8 @@ from grader.service.models import (
 )
 
 MAX_NOTE = 2000  # characters of a comment, a request or an answer
+# A student's regrade requests: one open per attempt, and this many a day in all.
+REQUESTS_A_DAY = 5
 
 
 def extension(session: Session, student_id: int, exercise_id: str) -> Extension | None:
@@ -70,6 +72,20 @@ def note(submission: Submission, kind: str, text: str, author: str, now: datetim
                          else "the score is a number")
     return Note(submission_id=submission.id, kind=kind, text=text, author=author,
                 score=score if kind == "score" else None, created_at=now)
+
+
+def open_request(notes: Sequence[Note]) -> bool:
+    """Whether the newest regrade request among ``notes`` (oldest first) waits for
+    its answer."""
+    asked = [one.kind for one in notes if one.kind in ("request", "answer")]
+    return bool(asked) and asked[-1] == "request"
+
+
+def requests_since(session: Session, student_id: int, since: datetime) -> int:
+    """How many regrade requests the student made from ``since`` on."""
+    return session.scalar(select(func.count()).select_from(Note).join(Submission).where(
+        Submission.student_id == student_id, Note.kind == "request",
+        Note.created_at >= since)) or 0
 
 
 def manual(notes: Sequence[Note]) -> Note | None:
