@@ -46,15 +46,28 @@ def connect(url: str) -> Engine:
     return create_engine(parsed, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (alembic ``upgrade head``)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest revision (alembic ``upgrade head``), or to
+    ``revision`` (the tests' database of an earlier release)."""
     config = Config()
     with resources.as_file(resources.files("grader.service") / "migrations") as folder:
         config.set_main_option("script_location", str(folder))
-        with _migrating, engine.begin() as connection:
-            _hold_schema(connection)
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+        with _migrating, engine.connect() as connection:
+            sqlite = connection.dialect.name == "sqlite"
+            if sqlite:  # a table copied (batch mode) leaves its keys to the check below
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()  # SQLAlchemy's own transaction; SQLite opened none
+            try:
+                with connection.begin():
+                    _hold_schema(connection)
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, revision)
+                    if sqlite:
+                        _check_keys(connection)
+            finally:
+                if sqlite:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
 
 
 def _hold_schema(connection: Connection) -> None:
@@ -65,6 +78,14 @@ def _hold_schema(connection: Connection) -> None:
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     elif connection.dialect.name == "sqlite":  # its driver would run the DDL outside one
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _check_keys(connection: Connection) -> None:
+    """Every foreign key of the migrated database still holds (SQLite checks none
+    while a migration copies tables): else the migration is rolled back."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if broken:
+        raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
 
 
 def sessions(engine: Engine) -> sessionmaker[Session]:

@@ -43,17 +43,20 @@ def own_setting(setting: ExerciseSetting, extended: Extension | None) -> Exercis
 
 
 def extend(session: Session, student_id: int, exercise_id: str, deadline: datetime | None,
-           hard_deadline: datetime | None) -> None:
-    """Set (or, with neither date, remove) the student's extension."""
+           hard_deadline: datetime | None) -> Extension | None:
+    """Set (or, with neither date, remove) the student's extension: the one made."""
     if deadline and hard_deadline and hard_deadline < deadline:
         raise ValueError("the hard deadline comes before the deadline")
     found = extension(session, student_id, exercise_id)
     if found is not None:
         session.delete(found)
         session.flush()
-    if deadline or hard_deadline:
-        session.add(Extension(student_id=student_id, exercise_id=exercise_id,
-                              deadline=deadline, hard_deadline=hard_deadline))
+    if not (deadline or hard_deadline):
+        return None
+    made = Extension(student_id=student_id, exercise_id=exercise_id, deadline=deadline,
+                     hard_deadline=hard_deadline)
+    session.add(made)
+    return made
 
 
 def note(submission: Submission, kind: str, text: str, author: str, now: datetime,
@@ -102,12 +105,14 @@ class Request:
     answered: bool
 
 
-def requests(session: Session) -> list[Request]:
-    """Every regrade request, newest first, each with whether a later answer came."""
+def requests(session: Session, course_id: int) -> list[Request]:
+    """The course's regrade requests, newest first, each with whether a later answer
+    came."""
     rows = session.execute(select(Note, Submission, Student)
                            .join(Submission, Note.submission_id == Submission.id)
                            .join(Student, Submission.student_id == Student.id)
-                           .where(Note.kind.in_(("request", "answer")))
+                           .where(Note.kind.in_(("request", "answer")),
+                                  Student.course_id == course_id)
                            .order_by(Note.id)).all()
     found: list[Request] = []
     for one, submission, student in rows:
