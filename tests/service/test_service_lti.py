@@ -78,15 +78,17 @@ class Grader:
         self.base = lms.tool = self.loop.base
         self.browser = requests.Session()
 
-    def set_up_course(self, sub: str = "turing-sub", context: str = "course-1") -> int:
+    def set_up_course(self, sub: str = "turing-sub", context: str = "course-1",
+                      lms: Platform | None = None) -> int:
         """The LMS course made known to the grader as its instructor does it: a
         deep-linking launch (the exercise picker); the grader course's id."""
-        picker = self.launch(self.lms.launch_url(sub, None, context=context,
-                                                 message="LtiDeepLinkingRequest"))
+        lms = lms or self.lms
+        picker = self.launch(lms.launch_url(sub, None, context=context,
+                                            message="LtiDeepLinkingRequest"))
         assert picker.status_code == 200 and "Pick an exercise" in picker.text, picker.text
         with self.service.sessions() as session:
-            return session.scalar(select(LtiContext.course_id)
-                                  .where(LtiContext.context_id == context))
+            return session.scalar(select(LtiContext.course_id).join(LtiPlatform).where(
+                LtiContext.context_id == context, LtiPlatform.issuer == lms.issuer))
 
     def launch(self, url: str) -> requests.Response:
         """Walks a launch as a browser does: the LMS's page, the tool's login, the LMS's

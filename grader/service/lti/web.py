@@ -78,7 +78,8 @@ class Tool:
     def refused(self, why: Exception) -> Response:
         # The library's words name the check that failed, never the token's content.
         log.info("LTI launch refused: %s: %s", type(why).__name__, str(why)[:300])
-        said = str(why).split(": ")[-1] if str(why) else type(why).__name__
+        said = str(why) if isinstance(why, Refused) else \
+            str(why).split(": ")[-1] if str(why) else type(why).__name__
         status = why.status if isinstance(why, Refused) else 400
         return self.web.message("Launch refused", REFUSED.format(why=said.rstrip(".")),
                                 status)
