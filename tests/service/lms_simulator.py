@@ -70,6 +70,18 @@ class Loopback:
         self.thread.join(timeout=30)
 
 
+def lms_routes(lms: Any) -> list[Route]:
+    """An LMS's LTI routes (this simulator's, or the third-party platform's): its keys,
+    the launch's start and authorization, tokens, AGS, NRPS and the deep link's return."""
+    return [Route("/jwks", lms.jwks), Route("/launch/{hint}", lms.start_launch),
+            Route("/auth", lms.auth), Route("/token", lms.token, methods=["POST"]),
+            Route("/contexts/{context}/lineitems", lms.lineitems_of, methods=["GET", "POST"]),
+            Route("/lineitems/{item}", lms.lineitem),
+            Route("/lineitems/{item}/scores", lms.score, methods=["POST"]),
+            Route("/contexts/{context}/memberships", lms.memberships),
+            Route("/deep-link-return", lms.deep_link_return, methods=["POST"])]
+
+
 @dataclass
 class Spoil:
     """What to get wrong in a launch's id_token."""
@@ -114,14 +126,7 @@ class Platform:
     numbers: Any = field(default_factory=itertools.count)
 
     def __post_init__(self) -> None:
-        self.loop = Loopback(Starlette(routes=[
-            Route("/jwks", self.jwks), Route("/launch/{hint}", self.start_launch),
-            Route("/auth", self.auth), Route("/token", self.token, methods=["POST"]),
-            Route("/contexts/{context}/lineitems", self.lineitems_of, methods=["GET", "POST"]),
-            Route("/lineitems/{item}", self.lineitem),
-            Route("/lineitems/{item}/scores", self.score, methods=["POST"]),
-            Route("/contexts/{context}/memberships", self.memberships),
-            Route("/deep-link-return", self.deep_link_return, methods=["POST"])]))
+        self.loop = Loopback(Starlette(routes=lms_routes(self)))
         self.issuer = self.loop.base
 
     # -- what the test sets up -------------------------------------------------------------

@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from tests.service.lms_simulator import Loopback
+from tests.service.lms_simulator import Loopback, lms_routes
 
 TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
@@ -127,14 +127,7 @@ class ThirdPartyLms:
         self.private, self.public = pem_pair()
         self.loop = Loopback(Starlette(routes=[
             Route("/.well-known/openid-configuration", self.openid_configuration),
-            Route("/register", self.register, methods=["POST"]),
-            Route("/jwks", self.jwks), Route("/launch/{hint}", self.start_launch),
-            Route("/auth", self.auth), Route("/token", self.token, methods=["POST"]),
-            Route("/contexts/{context}/lineitems", self.lineitems_of, methods=["GET", "POST"]),
-            Route("/lineitems/{item}", self.lineitem),
-            Route("/lineitems/{item}/scores", self.score, methods=["POST"]),
-            Route("/contexts/{context}/memberships", self.memberships),
-            Route("/deep-link-return", self.deep_link_return, methods=["POST"])]))
+            Route("/register", self.register, methods=["POST"]), *lms_routes(self)]))
         self.issuer = self.loop.base
 
     def stop(self) -> None:
