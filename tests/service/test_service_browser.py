@@ -416,6 +416,22 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     assert marked and "def" in " ".join(words(mark) for mark in marked)
     shot(driver, "16-instructor-similar-pair")
 
+    # A TA is added from the keyboard, and the audit log says who did what.
+    driver.get(f"{site.base}/i/c/1")
+    follow(driver, driver.find_element(By.LINK_TEXT, "Staff"))
+    driver.find_element(By.ID, "staff-name").send_keys("Tess")
+    Select(driver.find_element(By.ID, "staff-role")).select_by_visible_text("TA")
+    shot(driver, "17-instructor-staff")
+    follow(driver, driver.find_element(By.ID, "staff-name").find_element(
+        By.XPATH, "./ancestor::form//button"))
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Tess's login link"
+    shot(driver, "18-instructor-staff-link")
+    driver.get(f"{site.base}/i/c/1/audit")
+    rows = [words(row) for row in driver.find_elements(By.CSS_SELECTOR, "table.audit tbody tr")]
+    assert rows[0].endswith("Instructor staff added Tess (#2) TA"), rows[0]
+    assert any("Instructor extension set Cy, Young" in row for row in rows)
+    shot(driver, "19-instructor-audit-log")
+
 
 class Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
