@@ -512,7 +512,7 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--roster", metavar="CSV",
                        help="import students (columns name,email) and print their links")
     serve.add_argument("--new-instructor-link", action="store_true",
-                       help="replace the instructor link and print the new one")
+                       help="a new login link for the first instructor (the old one stops)")
     serve.add_argument("--broker", metavar="URL", help=(
         "a Redis URL (redis://HOST:6379/0): grading hosts (minimax-grader worker) grade, "
         "this process only serves"))
