@@ -172,7 +172,8 @@ def start_mode(mode: str, processes: Processes, roster: Path, ends: float, worke
     processes.wait_for("serve", r"Uvicorn running on", ends)
     log = (processes.folder / "serve.log").read_text(errors="replace")
     tokens = re.findall(rf"^.* <.*>: {re.escape(base)}/s/([\w-]+)$", log, re.M)
-    secret = re.search(rf"^instructor link.*: {re.escape(base)}/i/([\w-]+)$", log, re.M)
+    secret = re.search(rf"^the first instructor.s login link.*: {re.escape(base)}/i/([\w-]+)$",
+                       log, re.M)
     if secret is None:
         raise Failed("serve printed no instructor link")
     if mode.startswith("celery"):
@@ -189,11 +190,11 @@ async def open_exercise(client: httpx2.AsyncClient, secret: str) -> None:
     """Through the instructor's settings form: no wait between attempts."""
     if (await client.get(f"/i/{secret}")).status_code != 303:  # it sets the cookie
         raise Failed("the instructor link was not taken")
-    page = await client.get("/i")
+    page = await client.get("/i/c/1")  # the first course, the first start's
     found = CSRF.search(page.text)
     if page.status_code != 200 or found is None:
         raise Failed(f"the instructor's page: HTTP {page.status_code}")
-    saved = await client.post(f"/i/settings/{EXERCISE}", data={
+    saved = await client.post(f"/i/c/1/settings/{EXERCISE}", data={
         "csrf": found.group(1), "visible": "1", "deadline": "", "hard_deadline": "",
         "late_penalty": "0", "min_minutes": "0", "score_rule": "best"})
     if saved.status_code != 303:

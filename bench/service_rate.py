@@ -74,7 +74,7 @@ CLI = [sys.executable, "-m", "grader"]
 START_SECONDS = 90  # for serve to say it is ready
 STOP_SECONDS = 30  # for it to stop when asked, before it is killed
 LINK = re.compile(r"^.* <.*>: http://127\.0\.0\.1:\d+/s/([\w-]+)$", re.M)
-SECRET = re.compile(r"^instructor link.*/i/([\w-]+)$", re.M)
+SECRET = re.compile(r"^the first instructor's login link.*/i/([\w-]+)$", re.M)
 GRADED = re.compile(r"job \d+: graded in ([\d.]+) s")  # serve's log, a job's grading
 WAITING = ("waiting",)  # an attempt's state on the student's page before its report
 
@@ -285,8 +285,8 @@ def run_canned(rate: float, args: argparse.Namespace, report: grading.Report) ->
     with tempfile.TemporaryDirectory(prefix="minimax-grader-rate-") as folder:
         service = Service(Options(Path(folder), workers=args.workers),
                           grade=lambda exercise, files: report)
-        tokens = [token for _, token in service.import_roster(
-            (f"Student {n}", f"s{n}@example.edu") for n in range(count))]
+        tokens = [token for _, token in service.import_roster(1, [
+            (f"Student {n}", f"s{n}@example.edu") for n in range(count)])]
         secret = service.first_instructor_secret()
         port = free_port()
         server = uvicorn.Server(uvicorn.Config(

@@ -515,7 +515,7 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--roster", metavar="CSV",
                        help="import students (columns name,email) and print their links")
     serve.add_argument("--new-instructor-link", action="store_true",
-                       help="replace the instructor link and print the new one")
+                       help="a new login link for the first instructor (the old one stops)")
     operations.url_flag(serve, "--broker", operations.BROKER, (
         "a Redis URL (redis:// or rediss://, with its password): grading hosts "
         "(minimax-grader worker) grade, this process only serves"))

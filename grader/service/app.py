@@ -1,4 +1,5 @@
-"""The web app (Starlette): students' pages under /s/<token>, the instructor's under /i.
+"""The web app (Starlette): students' pages under /s/<token>; the staff's under /i, each
+course's under /i/c/<course>.
 
 Every page is a Jinja2 template with autoescape on; every form carries a CSRF
 token (see ``tokens``); uploads are capped while they are read, and cut off
@@ -11,6 +12,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -21,23 +23,29 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Send
+from starlette.types import Scope as ASGIScope
 
 from grader import render
 from grader.intake import Rejected
 from grader.service import code_view, forms, gradebook, logs, pages, roster, uploads
-from grader.service.core import Refused, Service, when
+from grader.service.core import Refused, Service, said_setting
+from grader.service.courses import Courses
 from grader.service.health import Health
 from grader.service.leaderboard import Leaderboard
+from grader.service.lti import platforms as lti_platforms
 from grader.service.lti.web import Tool
 from grader.service.models import ExerciseSetting, Student, Submission
+from grader.service.people import Staff
 from grader.service.pool import Pool
 from grader.service.similar import Similar
-from grader.service.staff import Staff
+from grader.service.staff import StudentsAndAttempts
+from grader.service.webpages import Scope
 
 log = logging.getLogger("grader.service")
-COOKIE = "instructor"
-HEADER = "x-instructor-secret"
+COOKIE = "instructor"  # a staff member's credential
+HEADER = "x-instructor-secret"  # the same, for scripts
+COURSE = "/i/c/{course:int}"  # a course's pages
 MAX_FILES = 20
 STATUS_WAIT = 5.0  # seconds a student's status may wait for a change (see student_status)
 NOTE_NAMES = {"comment": "Comment", "score": "Manual score", "request": "Regrade request",
@@ -66,7 +74,7 @@ class SecurityHeaders:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: ASGIScope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -95,7 +103,7 @@ class BodyDeadline:
         self.idle = idle
         self.whole = whole
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: ASGIScope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -171,7 +179,7 @@ class Web:
 
     async def student_page(self, request: Request) -> Response:
         student = await self.student(request)
-        views = await run_in_threadpool(pages.exercises_of, self.service, student.id)
+        views = await run_in_threadpool(pages.exercises_of, self.service, student)
         return self.page("student.html", student=student, views=views,
                          token=request.path_params["token"],
                          pending=any(view.pending for view in views),
@@ -193,7 +201,7 @@ class Web:
         kept = self.service.reports_kept
         while True:
             seen = kept.count(student.id)  # before the look: one kept during it ends the wait
-            answer = await run_in_threadpool(pages.status, self.service, student.id)
+            answer = await run_in_threadpool(pages.status, self.service, student)
             left = ends - time.monotonic()
             if not answer["pending"] or answer["seen"] != since or left <= 0:
                 return JSONResponse(answer)
@@ -211,16 +219,18 @@ class Web:
         student, submission = await self.students_submission(request)
         back = f"/s/{request.path_params['token']}"
         return await self.attempt_page("attempt.html", submission, back,
-                                       forms.student_subject(student),
+                                       forms.student_subject(student), student.course_id,
                                        request_action=f"{back}/attempts/{submission.id}/request",
                                        saved=SAVED.get(request.query_params.get("saved", "")))
 
     async def attempt_page(self, template: str, submission: Submission, back: str,
-                           subject: str, **values: Any) -> Response:
+                           subject: str, course_id: int, **values: Any) -> Response:
         """An attempt's page: its result, notes, report and files."""
-        shown = await run_in_threadpool(pages.one, self.service, submission)
-        files = await run_in_threadpool(code_view.shown, self.service.store, submission)
+        shown = await run_in_threadpool(pages.one, self.service, submission, course_id)
+        files = await run_in_threadpool(code_view.shown, self.service.store,
+                                        self.service.highlights, submission)
         return self.page(template, attempt=shown, back=back, files=files,
+                         highlight_kb=code_view.HIGHLIGHT_BYTES // 1024,
                          download=f"{back}/attempts/{submission.id}/files.zip",
                          csrf=self.service.csrf(subject), marks=render.MARKS,
                          kinds=NOTE_NAMES, **values)
@@ -273,85 +283,114 @@ class Web:
                                 back)
         return RedirectResponse(f"{back}?handed={exercise.id}#{exercise.id}", status_code=303)
 
-    # -- the instructor -----------------------------------------------------------
+    # -- the staff -----------------------------------------------------------------
 
-    def instructor_secret(self, request: Request) -> str:
-        secret = request.headers.get(HEADER) or request.cookies.get(COOKIE)
-        if not self.service.is_instructor(secret):
-            raise HTTPException(403, "This page is the instructor's: open your instructor "
-                                     "link first.")
-        assert secret is not None
-        return secret
+    def signed_in(self, request: Request) -> Staff:
+        """The staff member whose credential the request carries (its cookie or header)."""
+        staff = self.service.signed_in(request.headers.get(HEADER) or request.cookies.get(COOKIE))
+        if staff is None:
+            raise HTTPException(403, "These pages are the course staff's: open your login "
+                                     "link, or the grader from your course in the LMS, first.")
+        return staff
 
-    async def instructor_form(self, request: Request) -> FormData:
-        secret = self.instructor_secret(request)
+    async def scope(self, request: Request, what: str = "view") -> Scope:
+        """The path's course and who opened it, when their role there may ``what``
+        (people.CAN); 403 otherwise."""
+        staff = await run_in_threadpool(self.signed_in, request)
+        course = await run_in_threadpool(self.service.course, request.path_params["course"])
+        if course is None or course.id not in staff.roles:
+            raise HTTPException(403, "This course is not one of yours.")
+        if not staff.may(course.id, what):
+            raise HTTPException(403, "A TA of this course can't do this: ask its instructor.")
+        return Scope(staff, course)
+
+    async def scope_form(self, request: Request, what: str) -> tuple[Scope, FormData]:
+        scope = await self.scope(request, what)
         form = await self.form(request)
-        if not self.service.csrf_ok(forms.instructor_subject(secret), form.get("csrf")):
+        if not self.service.csrf_ok(forms.staff_subject(scope.staff), form.get("csrf")):
             raise HTTPException(403, "This form has expired: reload the page and try again.")
-        return form
+        return scope, form
+
+    def course_page(self, scope: Scope, name: str, status: int = 200,
+                    **values: Any) -> Response:
+        """A course's page: its address (``c``), who is signed in, the forms' token."""
+        return self.page(name, status, scope=scope, c=scope.base,
+                         csrf=self.service.csrf(forms.staff_subject(scope.staff)), **values)
+
+    async def course_student(self, scope: Scope, student_id: int) -> Student:
+        found = await run_in_threadpool(self.service.student_by_id, scope.course.id, student_id)
+        if found is None:
+            raise HTTPException(404)
+        return found
 
     async def login(self, request: Request) -> Response:
         secret = request.path_params["secret"]
-        if not self.service.is_instructor(secret):
+        staff = await run_in_threadpool(self.service.signed_in, secret)
+        if staff is None:
             raise HTTPException(404)
-        # The secret leaves the address bar: the cookie carries it from here on.
-        response = RedirectResponse("/i", status_code=303)
+        # The secret leaves the address bar: the cookie carries it from here on. A
+        # launch's opens the course it came from.
+        opened = f"/i/c/{staff.course_id}" if staff.course_id in staff.roles else "/i"
+        response = RedirectResponse(opened, status_code=303)
         response.set_cookie(COOKIE, secret, httponly=True, samesite="strict", path="/i",
                             secure=request.url.scheme == "https")
         return response
 
     async def dashboard(self, request: Request) -> Response:
-        secret = self.instructor_secret(request)
-        table = await run_in_threadpool(gradebook.rows, self.service)
+        scope = await self.scope(request)
+        course_id = scope.course.id
+        table = await run_in_threadpool(gradebook.rows, self.service, course_id)
         counts = await run_in_threadpool(self.service.queue.counts)
-        settings = [(exercise, self.service.setting(exercise.id))
+        settings = [(exercise, self.service.setting(course_id, exercise.id))
                     for exercise in self.service.exercises.values()]
-        requests = await run_in_threadpool(self.service.requests)
+        requests = await run_in_threadpool(self.service.requests, course_id)
         saved = request.query_params.get("saved")
-        return self.page("instructor.html", table=table, counts=counts, settings=settings,
-                         requests=requests, saved=_settings_saved(self.service, saved),
-                         held=self.service.held(), exercises=list(self.service.exercises.values()),
-                         csrf=self.service.csrf(forms.instructor_subject(secret)),
-                         rules=("best", "last"))
+        return self.course_page(scope, "instructor.html", table=table, counts=counts,
+                                settings=settings, requests=requests,
+                                saved=_settings_saved(self.service, course_id, saved),
+                                held=self.service.held(),
+                                exercises=list(self.service.exercises.values()),
+                                rules=("best", "last"),
+                                platforms=await run_in_threadpool(lti_platforms.platforms,
+                                                                  self.service.sessions))
 
     async def instructor_student(self, request: Request) -> Response:
-        secret = self.instructor_secret(request)
-        student = await run_in_threadpool(self._student_by_id, request.path_params["student"])
-        views = await run_in_threadpool(pages.exercises_of, self.service, student.id, False,
+        scope = await self.scope(request)
+        student = await self.course_student(scope, request.path_params["student"])
+        views = await run_in_threadpool(pages.exercises_of, self.service, student, False,
                                         True)
-        return self.page("instructor_student.html", student=student, views=views,
-                         extensions=await run_in_threadpool(self.service.extensions, student.id),
-                         csrf=self.service.csrf(forms.instructor_subject(secret)),
-                         saved=request.query_params.get("saved"))
-
-    def _student_by_id(self, student_id: int) -> Student:
-        with self.service.sessions() as session:
-            found = session.get(Student, student_id)
-        if found is None:
-            raise HTTPException(404)
-        return found
+        return self.course_page(scope, "instructor_student.html", student=student, views=views,
+                                extensions=await run_in_threadpool(self.service.extensions,
+                                                                   student.id),
+                                saved=request.query_params.get("saved"))
 
     async def roster(self, request: Request) -> Response:
-        form = await self.instructor_form(request)
+        scope, form = await self.scope_form(request, "manage")
         given = form.get("roster")
         data = await given.read() if isinstance(given, UploadFile) else b""
+        platform = str(form.get("platform") or "")
         await form.close()
         try:
             rows = roster.parse(data.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError) as why:
-            return self.message("Roster not imported", str(why), 400, "/i")
-        added = await run_in_threadpool(self.service.import_roster, rows)
+            return self.message("Roster not imported", str(why), 400, scope.base)
+        added = await run_in_threadpool(self.service.import_roster, scope.course.id, rows,
+                                        int(platform) if platform.isdigit() else None,
+                                        scope.staff)
         base = str(request.base_url).rstrip("/")
-        return self.page("roster_links.html", added=added, base=base, title="Roster imported",
-                         saved=f"{sum(1 for _, token in added if token)} new student(s), "
-                               f"{sum(1 for _, token in added if not token)} already there.")
+        return self.course_page(scope, "roster_links.html", added=added, base=base,
+                                title="Roster imported",
+                                saved=f"{sum(1 for _, token in added if token)} new student(s), "
+                                      f"{sum(1 for _, token in added if not token)} already "
+                                      "there.")
 
     async def save_setting(self, request: Request) -> Response:
-        form = await self.instructor_form(request)
+        scope, form = await self.scope_form(request, "manage")
         exercise = request.path_params["exercise"]
         try:
             setting = ExerciseSetting(
-                exercise_id=exercise, visible=bool(form.get("visible")),
+                course_id=scope.course.id, exercise_id=exercise,
+                visible=bool(form.get("visible")),
                 release_at=forms.moment(form.get("release_at")),
                 deadline=forms.moment(form.get("deadline")),
                 hard_deadline=forms.moment(form.get("hard_deadline")),
@@ -359,30 +398,33 @@ class Web:
                 min_minutes=float(str(form.get("min_minutes") or 0)),
                 score_rule=str(form.get("score_rule") or "best"),
                 column_name=str(form.get("column_name") or "").strip()[:255] or None)
-            await run_in_threadpool(self.service.save_setting, setting)
+            await run_in_threadpool(self.service.save_setting, setting, scope.staff)
         except ValueError:
             return self.message("Not saved", "Give dates as YYYY-MM-DDTHH:MM (UTC) and "
-                                             "numbers as numbers.", 400, "/i")
+                                             "numbers as numbers.", 400, scope.base)
         except Refused as why:
-            return self.message("Not saved", f"{why}.", why.status, "/i")
-        return RedirectResponse(f"/i?saved={exercise}#ex-{exercise}", status_code=303)
+            return self.message("Not saved", f"{why}.", why.status, scope.base)
+        return RedirectResponse(f"{scope.base}?saved={exercise}#ex-{exercise}", status_code=303)
 
     async def regrade(self, request: Request) -> Response:
-        form = await self.instructor_form(request)
+        scope, form = await self.scope_form(request, "manage")
         exercise = request.path_params["exercise"]
         if exercise not in self.service.exercises:
             raise HTTPException(404)
-        done = await run_in_threadpool(self.service.regrade, exercise, None,
-                                       bool(form.get("force")))
+        done = await run_in_threadpool(partial(self.service.regrade, scope.course.id, exercise,
+                                               force=bool(form.get("force")), by=scope.staff))
         return self.message(f"Regrading {exercise}", f"{done} Earlier reports of other "
-                                                     "grader versions are kept.", 200, "/i")
+                                                     "grader versions are kept.", 200,
+                            scope.base)
 
     async def csv(self, request: Request) -> Response:
-        self.instructor_secret(request)
-        table = await run_in_threadpool(gradebook.rows, self.service)
+        scope = await self.scope(request)
+        course_id = scope.course.id
+        table = await run_in_threadpool(gradebook.rows, self.service, course_id)
         shown = list(self.service.exercises.values())
         canvas = request.url.path.endswith("canvas.csv")
-        text = gradebook.canvas_csv(table, [(exercise, self.service.setting(exercise.id))
+        text = gradebook.canvas_csv(table, [(exercise, self.service.setting(course_id,
+                                                                            exercise.id))
                                             for exercise in shown]) if canvas \
             else gradebook.grades_csv(table, shown)
         name = "canvas-gradebook.csv" if canvas else "grades.csv"
@@ -423,16 +465,10 @@ def _handed_in(views: list[pages.ExerciseView], exercise_id: str | None) -> str 
     return None
 
 
-def _settings_saved(service: Service, exercise_id: str | None) -> str | None:
+def _settings_saved(service: Service, course_id: int, exercise_id: str | None) -> str | None:
     if exercise_id not in service.exercises:
         return None
-    setting = service.setting(exercise_id)
-    shown = "open to students" if setting.visible else "hidden from students"
-    released = f" from {when(setting.release_at)}" if setting.release_at else ""
-    deadline = when(setting.deadline) if setting.deadline else "none"
-    return (f"Saved {exercise_id}: {shown}{released}; deadline {deadline}; late penalty "
-            f"{setting.late_penalty:.0%}; {setting.min_minutes:g} minutes between attempts; "
-            f"{setting.score_rule} attempt counts.")
+    return f"Saved {exercise_id}: {said_setting(service.setting(course_id, exercise_id))}."
 
 
 def build(service: Service, pool: Pool | None = None) -> ASGIApp:
@@ -469,17 +505,18 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/s/{token}/attempts/{attempt:int}/files.zip", web.student_files, ["GET"]),
         ("/s/{token}/attempts/{attempt:int}/request", web.regrade_request, ["POST"]),
         ("/s/{token}/submit/{exercise}", web.submit, ["POST"]),
-        ("/i", web.dashboard, ["GET"]),
-        ("/i/grades.csv", web.csv, ["GET"]),
-        ("/i/canvas.csv", web.csv, ["GET"]),
-        ("/i/students/{student:int}", web.instructor_student, ["GET"]),
-        ("/i/roster", web.roster, ["POST"]),
-        ("/i/settings/{exercise}", web.save_setting, ["POST"]),
-        ("/i/regrade/{exercise}", web.regrade, ["POST"]),
+        (f"{COURSE}", web.dashboard, ["GET"]),
+        (f"{COURSE}/grades.csv", web.csv, ["GET"]),
+        (f"{COURSE}/canvas.csv", web.csv, ["GET"]),
+        (f"{COURSE}/students/{{student:int}}", web.instructor_student, ["GET"]),
+        (f"{COURSE}/roster", web.roster, ["POST"]),
+        (f"{COURSE}/settings/{{exercise}}", web.save_setting, ["POST"]),
+        (f"{COURSE}/regrade/{{exercise}}", web.regrade, ["POST"]),
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
     app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
-                            *Staff(web).routes(), *Similar(web).routes(), *league.routes(),
+                            *Courses(web).routes(), *StudentsAndAttempts(web).routes(),
+                            *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],
                     exception_handlers={HTTPException: web.error, 500: web.error},

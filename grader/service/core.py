@@ -10,7 +10,6 @@ A job grades the stored files as the upload's intake took them, through
 
 import contextlib
 import hashlib
-import hmac
 import json
 import logging
 import shutil
@@ -21,38 +20,53 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import Session, selectinload
 
 from grader import __version__, catalog, exercises, grading, image, intake
 from grader import sandbox as sandboxes
 from grader.exercises import Exercise
 from grader.report import overloaded as starved
 from grader.sandbox import Sandbox
-from grader.service import db, fair, logs, overrides, roster, store, tokens
+from grader.service import (
+    audit,
+    code_view,
+    db,
+    fair,
+    logs,
+    overrides,
+    people,
+    roster,
+    store,
+    tokens,
+)
 from grader.service.gate import Gate
 from grader.service.kept import Kept
 from grader.service.metrics import RETRIED_AFTER_LOAD, Metrics
 from grader.service.models import (
+    Course,
+    CourseStaff,
     ExerciseSetting,
     Extension,
     Job,
     LaunchKey,
     Note,
+    Person,
     Report,
     Setting,
     StoredFile,
     Student,
     Submission,
 )
+from grader.service.people import Staff
 from grader.service.queue import MAX_ATTEMPTS, Queue
 from grader.service.store import Store
 
 log = logging.getLogger("grader.service")
 
-INSTRUCTOR = "instructor_hash"
 CSRF_KEY = "csrf_key"
+FIRST_INSTRUCTOR = "Instructor"  # the name of the one the first start makes
 
 # Grades a stored hand-in's files: the gate's sandbox, or a test's stand-in.
 Grade = Callable[[Exercise, dict[str, bytes]], grading.Report]
@@ -61,7 +75,7 @@ Grade = Callable[[Exercise, dict[str, bytes]], grading.Report]
 BY_TOKEN = select(Student).where(Student.token_hash == bindparam("hash"))
 BY_KEY = select(Student).join(LaunchKey).where(LaunchKey.token_hash == bindparam("hash"),
                                                LaunchKey.expires_at > bindparam("now"))
-SETTINGS = select(ExerciseSetting)
+SETTINGS = select(ExerciseSetting).where(ExerciseSetting.course_id == bindparam("course"))
 LAST_HAND_IN = select(func.max(Submission.received_at)).where(
     Submission.student_id == bindparam("student"), Submission.exercise_id == bindparam("exercise"))
 TO_GRADE = (select(Submission).where(Submission.id == bindparam("id"))
@@ -147,6 +161,7 @@ class Service:
         db.migrate(self.engine)
         self.sessions = db.sessions(self.engine)
         self.metrics = Metrics()
+        self.highlights = code_view.Highlights(options.data / "highlighted")
         # Graded by a suite, or by play (the agent): both through grading.grade_taken.
         self.exercises = {exercise.id: exercise for exercise in catalog.load_all()}
         played = frozenset(e.id for e in self.exercises.values() if e.by_play)
@@ -166,10 +181,10 @@ class Service:
         self._submitting = threading.Lock()  # one student's check-then-insert at a time
         # Told the ids of newly queued jobs: the pool's or the broker's, once it runs.
         self.queued: Callable[[list[int]], None] = lambda job_ids: None
-        # Told when a report is kept, or an exercise's rules change (a counted score may
-        # have changed): LTI's poster, which sends the new ones to the LMS.
+        # Told when a report is kept, or an exercise's rules change in a course (a counted
+        # score may have changed): LTI's poster, which sends the new ones to the LMS.
         self.reported: Callable[[], None] = lambda: None
-        self.rescored: Callable[[str], None] = lambda exercise_id: None
+        self.rescored: Callable[[int, str], None] = lambda course_id, exercise_id: None
         # Reports this process has kept, per student: a student's page waiting for theirs
         # looks again when one is kept (see app's status).
         self.reports_kept = Kept()
@@ -211,28 +226,70 @@ class Service:
             session.merge(Setting(key=key, value=value))
         return value
 
+    # -- courses and staff ----------------------------------------------------------
+
     def first_instructor_secret(self) -> str | None:
-        """A new instructor secret when there is none yet (the first start), else None."""
-        return None if self._setting(INSTRUCTOR) else self.new_instructor_secret()
+        """The first instructor's login link when there is no one on the staff side yet
+        (the first start): they are made, with the first course if there is none;
+        else None."""
+        with self.sessions.begin() as session:
+            if session.scalar(select(Person.id).limit(1)) is not None:
+                return None
+            course = session.scalar(select(Course).order_by(Course.id).limit(1))
+            if course is None:
+                course = self._new_course(session, "Course")
+            person = people.new_person(session, FIRST_INSTRUCTOR, None, self.now())
+            people.give_role(session, course.id, person.id, "instructor", self.now())
+            audit.record(session, self.now(), course.id, None, "staff added",
+                         f"{person.name} (#{person.id})", "the first instructor")
+            return people.login_link(session, person.id, self.now())
 
     def new_instructor_secret(self) -> str:
-        """A new instructor secret; the one before stops working."""
-        secret = tokens.new()
-        self._store_setting(INSTRUCTOR, tokens.hashed(secret))
-        return secret
+        """A new login link for the first instructor (made if there is none); their
+        links before stop working."""
+        made = self.first_instructor_secret()
+        if made is not None:
+            return made
+        with self.sessions.begin() as session:
+            first = session.scalar(select(CourseStaff.person_id).where(
+                CourseStaff.role == "instructor").order_by(CourseStaff.person_id).limit(1))
+            assert first is not None  # the first start made one
+            return people.login_link(session, first, self.now())
 
-    def is_instructor(self, secret: object) -> bool:
-        """Whether ``secret`` is the instructor's, or a live instructor's launch key (LTI)."""
-        stored = self._setting(INSTRUCTOR)
-        if not isinstance(secret, str):
-            return False
-        if stored is not None and hmac.compare_digest(stored.encode(),
-                                                      tokens.hashed(secret).encode()):
-            return True
+    def signed_in(self, secret: object) -> Staff | None:
+        """The person whose live credential ``secret`` is, with their roles."""
+        if not isinstance(secret, str) or not secret:
+            return None
         with self.sessions() as session:
-            return session.scalar(select(LaunchKey.token_hash).where(
-                LaunchKey.token_hash == tokens.hashed(secret), LaunchKey.student_id.is_(None),
-                LaunchKey.expires_at > self.now())) is not None
+            return people.signed_in(session, secret, self.now())
+
+    def courses(self) -> list[Course]:
+        with self.sessions() as session:
+            return list(session.scalars(select(Course).order_by(Course.id)))
+
+    def course(self, course_id: int) -> Course | None:
+        with self.sessions() as session:
+            return session.get(Course, course_id)
+
+    def new_course(self, title: str, by: Staff) -> Course:
+        """A course, its maker its instructor."""
+        with self.sessions.begin() as session:
+            course = self._new_course(session, title)
+            people.give_role(session, course.id, by.person.id, "instructor", self.now())
+            audit.record(session, self.now(), course.id, by, "course made", course.title)
+            return course
+
+    def _new_course(self, session: Session, title: str) -> Course:
+        course = Course(title=title.strip()[:255] or "Course", created_at=self.now())
+        session.add(course)
+        session.flush()
+        return course
+
+    def audited(self, course_id: int | None, by: Staff | None, action: str, target: str,
+                detail: str = "") -> None:
+        """Note a change made outside the service's own methods (the league, LTI)."""
+        with self.sessions.begin() as session:
+            audit.record(session, self.now(), course_id, by, action, target, detail)
 
     def csrf(self, subject: str) -> str:
         return tokens.csrf(self.csrf_key, subject)
@@ -250,68 +307,90 @@ class Service:
                 session.scalar(BY_KEY, {"hash": hashed, "now": self.now()})
         return found if found is not None and found.active else None
 
-    def students(self) -> list[Student]:
+    def students(self, course_id: int) -> list[Student]:
         with self.sessions() as session:
-            return list(session.scalars(select(Student).order_by(Student.name, Student.id)))
+            return list(session.scalars(select(Student).where(Student.course_id == course_id)
+                                        .order_by(Student.name, Student.id)))
 
-    def import_roster(self, rows: Iterable["roster.Person | tuple[str, str]"]
+    def import_roster(self, course_id: int, rows: Iterable["roster.Person | tuple[str, str]"],
+                      match_platform: int | None = None, by: Staff | None = None
                       ) -> list[tuple[Student, str | None]]:
         """Add the students (name, email and the LMS's ids, see ``roster.Person``) not
-        yet on the roster: each new one with its token (shown once), each known one
-        (same email) with None, its LMS ids brought up to date."""
+        yet on the course's roster: each new one with its token (shown once), each
+        known one (same email) with None, its LMS ids brought up to date. A launch
+        from ``match_platform`` may tie a new one to their LTI identity by email, once."""
         added: list[tuple[Student, str | None]] = []
         with self.sessions.begin() as session:
             for row in rows:
                 person = roster.Person(*row)
-                known = session.scalar(select(Student).where(Student.email == person.email))
+                known = session.scalar(select(Student).where(Student.course_id == course_id,
+                                                              Student.email == person.email))
                 if known is not None:
                     person.ids_onto(known)
                     added.append((known, None))
                     continue
                 token = tokens.new()
-                student = Student(name=person.name, email=person.email,
-                                  token_hash=tokens.hashed(token), created_at=self.now())
+                student = Student(course_id=course_id, name=person.name, email=person.email,
+                                  token_hash=tokens.hashed(token), created_at=self.now(),
+                                  match_platform_id=match_platform)
                 person.ids_onto(student)
                 session.add(student)
                 session.flush()
                 added.append((student, token))
+            new = sum(1 for _, token in added if token)
+            audit.record(session, self.now(), course_id, by, "roster imported",
+                         f"{len(added)} student(s)", f"{new} new")
         return added
 
-    def new_link(self, student_id: int) -> str:
+    def student_by_id(self, course_id: int, student_id: int) -> Student | None:
+        """The course's student of that id; None for another course's."""
+        with self.sessions() as session:
+            found = session.get(Student, student_id)
+        return found if found is not None and found.course_id == course_id else None
+
+    def new_link(self, student_id: int, by: Staff | None = None) -> str:
         """A new personal link for the student: the one before stops working."""
         token = tokens.new()
         with self.sessions.begin() as session:
-            session.execute(update(Student).where(Student.id == student_id)
-                            .values(token_hash=tokens.hashed(token)))
+            student = session.get(Student, student_id)
+            assert student is not None  # the page found them
+            student.token_hash = tokens.hashed(token)
+            audit.record(session, self.now(), student.course_id, by, "new link",
+                         _named(student))
         return token
 
-    def set_active(self, student_id: int, active: bool) -> None:
+    def set_active(self, student_id: int, active: bool, by: Staff | None = None) -> None:
         """An inactive student's link opens nothing; their work stays in the gradebook."""
         with self.sessions.begin() as session:
-            session.execute(update(Student).where(Student.id == student_id)
-                            .values(active=active))
+            student = session.get(Student, student_id)
+            assert student is not None  # the page found them
+            student.active = active
+            audit.record(session, self.now(), student.course_id, by,
+                         "reactivated" if active else "deactivated", _named(student))
 
     # -- exercise settings ----------------------------------------------------------
 
-    def setting(self, exercise_id: str) -> ExerciseSetting:
-        """The exercise's settings; an open exercise (no deadline, no limit) by default."""
+    def setting(self, course_id: int, exercise_id: str) -> ExerciseSetting:
+        """The exercise's settings in the course; an open exercise (no deadline, no
+        limit) by default."""
         with self.sessions() as session:
-            found = session.get(ExerciseSetting, exercise_id)
-        return found or default_setting(exercise_id)
+            found = session.get(ExerciseSetting, (course_id, exercise_id))
+        return found or default_setting(course_id, exercise_id)
 
-    def own_settings(self, student_id: int) -> dict[str, ExerciseSetting]:
+    def own_settings(self, course_id: int, student_id: int) -> dict[str, ExerciseSetting]:
         """Every exercise's settings with the student's extension, if any (``setting``
         and ``own_setting`` of each, from two queries)."""
         with self.sessions() as session:
-            found = {setting.exercise_id: setting for setting in session.scalars(SETTINGS)}
+            found = {setting.exercise_id: setting
+                     for setting in session.scalars(SETTINGS, {"course": course_id})}
             extended = {extension.exercise_id: extension for extension in session.scalars(
                 select(Extension).where(Extension.student_id == student_id))}
         return {exercise_id: overrides.own_setting(
-                    found.get(exercise_id) or default_setting(exercise_id),
+                    found.get(exercise_id) or default_setting(course_id, exercise_id),
                     extended.get(exercise_id))
                 for exercise_id in self.exercises}
 
-    def save_setting(self, setting: ExerciseSetting) -> None:
+    def save_setting(self, setting: ExerciseSetting, by: Staff | None = None) -> None:
         if setting.exercise_id not in self.exercises:
             raise Refused(f"no exercise {setting.exercise_id!r}")
         if setting.score_rule not in ("best", "last"):
@@ -324,33 +403,47 @@ class Service:
             raise Refused("the hard deadline comes before the deadline")
         with self.sessions.begin() as session:
             session.merge(setting)
-        self.rescored(setting.exercise_id)
+            audit.record(session, self.now(), setting.course_id, by, "settings saved",
+                         setting.exercise_id, said_setting(setting))
+        self.rescored(setting.course_id, setting.exercise_id)
 
-    def own_setting(self, student_id: int, exercise_id: str) -> ExerciseSetting:
+    def own_setting(self, course_id: int, student_id: int,
+                    exercise_id: str) -> ExerciseSetting:
         """The exercise's settings with the student's extension, if any."""
         with self.sessions() as session:
-            found = session.get(ExerciseSetting, exercise_id)
+            found = session.get(ExerciseSetting, (course_id, exercise_id))
             extended = overrides.extension(session, student_id, exercise_id)
-        return overrides.own_setting(found or default_setting(exercise_id), extended)
+        return overrides.own_setting(found or default_setting(course_id, exercise_id),
+                                     extended)
 
-    def open_exercises(self) -> set[str]:
-        """The ids of the exercises open to students now (an extension moves deadlines
-        only: the same for every student)."""
+    def open_exercises(self, course_id: int) -> set[str]:
+        """The ids of the exercises open to the course's students now (an extension
+        moves deadlines only: the same for every student)."""
         now = self.now()
         with self.sessions() as session:
-            found = {setting.exercise_id: setting for setting in session.scalars(SETTINGS)}
+            found = {setting.exercise_id: setting
+                     for setting in session.scalars(SETTINGS, {"course": course_id})}
         # One never saved has default_setting's: open (made for each, they took longer
         # than the rest of a status).
         return {exercise_id for exercise_id in self.exercises
                 if exercise_id not in found or is_open(found[exercise_id], now)}
 
     def extend(self, student_id: int, exercise_id: str, deadline: datetime | None,
-               hard_deadline: datetime | None) -> None:
+               hard_deadline: datetime | None, by: Staff | None = None) -> None:
         if exercise_id not in self.exercises:
             raise Refused("no such exercise", 404)
         try:
             with self.sessions.begin() as session:
-                overrides.extend(session, student_id, exercise_id, deadline, hard_deadline)
+                made = overrides.extend(session, student_id, exercise_id, deadline,
+                                        hard_deadline)
+                if made is not None:
+                    made.person_id, made.set_at = (by.person.id if by else None), self.now()
+                student = session.get(Student, student_id)
+                assert student is not None  # the page found them
+                audit.record(session, self.now(), student.course_id, by,
+                             "extension set" if made else "extension removed",
+                             f"{_named(student)}, {exercise_id}",
+                             f"deadline {deadline or '-'}, hard deadline {hard_deadline or '-'}")
         except ValueError as why:
             raise Refused(str(why), 400) from None
 
@@ -360,28 +453,53 @@ class Service:
             return {exercise_id: overrides.extension(session, student_id, exercise_id)
                     for exercise_id in self.exercises}
 
-    def requests(self) -> list[overrides.Request]:
+    def requests(self, course_id: int) -> list[overrides.Request]:
         with self.sessions() as session:
-            return overrides.requests(session)
+            return overrides.requests(session, course_id)
 
     def add_note(self, submission_id: int, kind: str, text: str, author: str,
-                 score: float | None = None) -> Note:
-        """Note ``text`` on a submission (see ``overrides.note``); a manual score is
+                 score: float | None = None, by: Staff | None = None) -> Note:
+        """Note ``text`` on a submission (see ``overrides.note``), written by ``by``
+        (staff) or, without, by ``author`` (the student's request); a manual score is
         sent on to the LMS."""
         submission = self.submission(submission_id)
         if submission is None:
             raise Refused("no such attempt", 404)
         exercise = self.exercises[submission.exercise_id]
+        if kind == "request":
+            self._check_request(submission)
         try:
-            made = overrides.note(submission, kind, text, author, self.now(), score,
-                                  exercise.max_score)
+            made = overrides.note(submission, kind, text, by.name if by else author,
+                                  self.now(), score, exercise.max_score)
         except ValueError as why:
             raise Refused(str(why), 400) from None
+        made.person_id = by.person.id if by else None
         with self.sessions.begin() as session:
             session.add(made)
+            student = session.get(Student, submission.student_id)
+            assert student is not None  # a submission's student is never deleted
+            if by is not None:
+                scored = f" {score:g}/{exercise.max_score:g}" if kind == "score" else ""
+                audit.record(session, self.now(), student.course_id, by, f"{kind} noted",
+                             f"attempt #{submission.id} of {_named(student)}",
+                             f"{scored.strip()} {made.text}".strip())
+            course_id = student.course_id
         if kind == "score":
-            self.rescored(exercise.id)
+            self.rescored(course_id, exercise.id)
         return made
+
+    def _check_request(self, submission: Submission) -> None:
+        """Refused when the attempt has a request waiting for its answer, or the
+        student has made REQUESTS_A_DAY requests in the last day."""
+        if overrides.open_request(submission.notes):
+            raise Refused("this attempt has a regrade request waiting for its answer "
+                          "already", 409)
+        day = self.now() - timedelta(days=1)
+        with self.sessions() as session:
+            made = overrides.requests_since(session, submission.student_id, day)
+        if made >= overrides.REQUESTS_A_DAY:
+            raise Refused(f"you have made {made} regrade requests in the last day, the most "
+                          "there can be: ask again tomorrow", 429)
 
     # -- submissions ----------------------------------------------------------------
 
@@ -411,7 +529,11 @@ class Service:
 
     def _check_window(self, student_id: int, exercise_id: str, now: datetime) -> bool:
         """Whether a submission now is late; Refused when none is taken now."""
-        setting = self.own_setting(student_id, exercise_id)
+        with self.sessions() as session:
+            course_id = session.scalar(select(Student.course_id)
+                                       .where(Student.id == student_id))
+        assert course_id is not None  # the page found the student
+        setting = self.own_setting(course_id, student_id, exercise_id)
         if not is_open(setting, now):  # an extension moves deadlines only
             raise Refused("this exercise is not open", 403)
         if setting.hard_deadline and now > setting.hard_deadline:
@@ -577,23 +699,28 @@ class Service:
             ran += 1
         return ran
 
-    def regrade(self, exercise_id: str, student_id: int | None = None,
-                force: bool = False) -> "Regraded":
-        """Queue the exercise's submissions (one student's, when given) to be graded
-        again, see ``regrade_submissions``."""
-        query = select(Submission.id).where(Submission.exercise_id == exercise_id,
-                                            Submission.replaced_by.is_(None))
+    def regrade(self, course_id: int, exercise_id: str, student_id: int | None = None,
+                force: bool = False, by: Staff | None = None) -> "Regraded":
+        """Queue the course's submissions of the exercise (one student's, when given)
+        to be graded again, see ``regrade_submissions``."""
+        query = (select(Submission.id).join(Student)
+                 .where(Student.course_id == course_id, Submission.exercise_id == exercise_id,
+                        Submission.replaced_by.is_(None)))
         if student_id is not None:
             query = query.where(Submission.student_id == student_id)
         with self.sessions() as session:
             ids = list(session.scalars(query))
-        return self.regrade_submissions(ids, force)
+        target = exercise_id if student_id is None else f"{exercise_id} of student #{student_id}"
+        return self.regrade_submissions(ids, force, by, course_id, target)
 
-    def regrade_submissions(self, ids: list[int], force: bool = False) -> "Regraded":
+    def regrade_submissions(self, ids: list[int], force: bool = False,
+                            by: Staff | None = None, course_id: int | None = None,
+                            target: str = "") -> "Regraded":
         """Queue each submission that has no report of this grader version (its error
         report, if any, is dropped to be made again), or, with ``force``, whose report
         of this version is dropped to be made again. Reports of other versions are
-        kept; a submission already waiting is not queued twice."""
+        kept; a submission already waiting is not queued twice. Audited in
+        ``course_id`` as ``target`` when given."""
         version = self.options.version
         with self.sessions.begin() as session:
             this_version = Report.submission_id.in_(ids) & (Report.grader_version == version)
@@ -607,9 +734,13 @@ class Service:
             session.add_all(jobs)
             session.flush()
             job_ids = [job.id for job in jobs]
+            made = Regraded(len(job_ids), len(done), len(pending - done))
+            if course_id is not None:
+                audit.record(session, self.now(), course_id, by,
+                             "regrade forced" if force else "regrade", target, str(made))
         self.metrics.regrades.inc(len(job_ids))
         self.queued(job_ids)
-        return Regraded(len(job_ids), len(done), len(pending - done))
+        return made
 
 
 @dataclass
@@ -631,10 +762,25 @@ class Regraded:
         return "; ".join(said) + "."
 
 
-def default_setting(exercise_id: str) -> ExerciseSetting:
+def default_setting(course_id: int, exercise_id: str) -> ExerciseSetting:
     """An exercise's settings before the instructor saves any: open, no deadline."""
-    return ExerciseSetting(exercise_id=exercise_id, late_penalty=0.0, min_minutes=0.0,
-                           score_rule="best", visible=True)
+    return ExerciseSetting(course_id=course_id, exercise_id=exercise_id, late_penalty=0.0,
+                           min_minutes=0.0, score_rule="best", visible=True)
+
+
+def said_setting(setting: ExerciseSetting) -> str:
+    """A setting in words, as the page confirms it and the audit log keeps it."""
+    shown = "open to students" if setting.visible else "hidden from students"
+    released = f" from {when(setting.release_at)}" if setting.release_at else ""
+    deadline = when(setting.deadline) if setting.deadline else "none"
+    hard = f" (hard: {when(setting.hard_deadline)})" if setting.hard_deadline else ""
+    return (f"{shown}{released}; deadline {deadline}{hard}; late penalty "
+            f"{setting.late_penalty:.0%}; {setting.min_minutes:g} minutes between attempts; "
+            f"{setting.score_rule} attempt counts")
+
+
+def _named(student: Student) -> str:
+    return f"{student.name} (#{student.id})"
 
 
 def allowed_after(setting: ExerciseSetting, last: datetime | None,

@@ -2,8 +2,8 @@
 
 from datetime import datetime
 
-from grader.service import tokens
 from grader.service.models import Student
+from grader.service.people import Staff
 
 
 def student_subject(student: Student) -> str:
@@ -11,8 +11,9 @@ def student_subject(student: Student) -> str:
     return f"student:{student.token_hash}"
 
 
-def instructor_subject(secret: str) -> str:
-    return f"instructor:{tokens.hashed(secret)}"
+def staff_subject(staff: Staff) -> str:
+    """What a staff member's forms' CSRF token is made from: their credential's hash."""
+    return f"staff:{staff.credential}"
 
 
 def percent(value: object) -> float:

@@ -22,10 +22,11 @@ class Row:
     manual: set[str]  # and those whose counted score is the instructor's
 
 
-def rows(service: Service) -> list[Row]:
-    settings = {exercise_id: service.setting(exercise_id) for exercise_id in service.exercises}
+def rows(service: Service, course_id: int) -> list[Row]:
+    settings = {exercise_id: service.setting(course_id, exercise_id)
+                for exercise_id in service.exercises}
     return [_row(student, service.attempts(student.id), settings)
-            for student in service.students()]
+            for student in service.students(course_id)]
 
 
 def _row(student: Student, taken: list[Submission],
@@ -46,7 +47,7 @@ def _cell(value: object) -> str:
     return f"'{text}" if text.startswith(FORMULA) else text
 
 
-def _csv(lines: list[list[object]]) -> str:
+def csv_text(lines: list[list[object]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerows([[_cell(value) for value in line] for line in lines])
@@ -55,7 +56,7 @@ def _csv(lines: list[list[object]]) -> str:
 
 def grades_csv(table: list[Row], shown: list[Exercise]) -> str:
     header: list[object] = ["name", "email", *(exercise.id for exercise in shown)]
-    return _csv([header] + [[row.student.name, row.student.email,
+    return csv_text([header] + [[row.student.name, row.student.email,
                              *(row.scores[exercise.id] for exercise in shown)] for row in table])
 
 
@@ -69,7 +70,7 @@ def canvas_csv(table: list[Row], shown: list[tuple[Exercise, ExerciseSetting]]) 
                               for exercise, setting in shown)]
     possible: list[object] = ["Points Possible", "", "", "", "",
                               *(exercise.max_score for exercise, _ in shown)]
-    return _csv([header, possible] + [
+    return csv_text([header, possible] + [
         [row.student.name, row.student.canvas_id, row.student.sis_user_id,
          row.student.sis_login_id, row.student.section,
          *(row.scores[exercise.id] for exercise, _ in shown)] for row in table])

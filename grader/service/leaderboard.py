@@ -51,12 +51,13 @@ class Leaderboard:
         self._stop = threading.Event()
 
     def routes(self) -> list[Route]:
-        return [Route("/i/league", self.instructor, methods=["GET"]),
-                Route("/i/league/play", self.play, methods=["POST"]),
-                Route("/i/league/shown", self.shown, methods=["POST"]),
-                Route("/i/league/students/{student:int}", self.instructor_student,
+        league = "/i/c/{course:int}/league"
+        return [Route(league, self.instructor, methods=["GET"]),
+                Route(f"{league}/play", self.play, methods=["POST"]),
+                Route(f"{league}/shown", self.shown, methods=["POST"]),
+                Route(f"{league}/students/{{student:int}}", self.instructor_student,
                       methods=["GET"]),
-                Route("/i/league/games/{game:int}", self.instructor_game, methods=["GET"]),
+                Route(f"{league}/games/{{game:int}}", self.instructor_game, methods=["GET"]),
                 Route("/s/{token}/league", self.student_page, methods=["GET"]),
                 Route("/s/{token}/league/games/{game:int}", self.student_game,
                       methods=["GET"])]
@@ -77,11 +78,12 @@ class Leaderboard:
             self._thread.start()
             return True
 
-    def play_now(self, settings: tournament.Settings) -> bool:
-        """Play the league of ``settings`` with the latest agents: False while one plays."""
+    def play_now(self, course_id: int, settings: tournament.Settings) -> bool:
+        """Play the course's league of ``settings`` with the latest agents: False while
+        one plays."""
         with self._lock:
             return not self.playing() and self.start(
-                leagues.prepare(self.service, self.exercise_id, settings))
+                leagues.prepare(self.service, course_id, self.exercise_id, settings))
 
     def resume(self) -> None:
         """Go on with a league the service stopped in the middle of (a restart), and
@@ -96,8 +98,8 @@ class Leaderboard:
     def _watch(self) -> None:
         while not self._stop.wait(WATCH_SECONDS):
             try:
-                for _, settings in leagues.due(self.service)[:1]:
-                    self.play_now(settings)
+                for course_id, _, settings in leagues.due(self.service)[:1]:
+                    self.play_now(course_id, settings)
             except Exception:  # the database went away: look again later
                 log.exception("could not look for scheduled leagues")
 
@@ -106,19 +108,21 @@ class Leaderboard:
         if self._thread is not None:
             self._thread.join(seconds)
 
-    # -- the instructor's -----------------------------------------------------------
+    # -- the staff's ---------------------------------------------------------------------
 
     async def instructor(self, request: Request) -> Response:
-        secret = self.web.instructor_secret(request)
-        standing = await run_in_threadpool(leagues.standing, self.service, self.exercise_id)
-        return self.web.page("leaderboard.html", standing=standing, staff=True,
-                             config=handin.config(), playing=self.playing(), when=when,
-                             csrf=self.service.csrf(forms.instructor_subject(secret)),
-                             saved=SAVED.get(request.query_params.get("saved", "")),
-                             games_link=lambda game: f"/i/league/games/{game.id}")
+        scope = await self.web.scope(request)
+        standing = await run_in_threadpool(leagues.standing, self.service, scope.course.id,
+                                           self.exercise_id)
+        return self.web.course_page(scope, "leaderboard.html", standing=standing, staff=True,
+                                    config=handin.config(), playing=self.playing(), when=when,
+                                    saved=SAVED.get(request.query_params.get("saved", "")),
+                                    games_link=lambda game: f"{scope.base}/league/games/"
+                                                            f"{game.id}")
 
     async def play(self, request: Request) -> Response:
-        form = await self.web.instructor_form(request)
+        scope, form = await self.web.scope_form(request, "manage")
+        back = f"{scope.base}/league"
         try:
             config = handin.config(**{field: kind(str(form.get(field)).strip())
                                       for field, kind in (("seed", int), ("openings", int),
@@ -129,48 +133,62 @@ class Leaderboard:
             return self.web.message("Not played", "Give the seed and the openings as whole "
                                     "numbers (1 opening or more), the CPU time a move as "
                                     "seconds above 0, and a time as YYYY-MM-DDTHH:MM (UTC).",
-                                    400, "/i/league")
+                                    400, back)
+        said = (f"seed {config.settings.seed}, {config.settings.openings} opening(s), "
+                f"{config.settings.limits.cpu_seconds:g} s a move")
         if at is not None and at > self.service.now():
-            await run_in_threadpool(leagues.schedule, self.service, self.exercise_id,
-                                    config.settings, at)
-            return RedirectResponse("/i/league?saved=scheduled", status_code=303)
-        if not await run_in_threadpool(self.play_now, config.settings):
+            await run_in_threadpool(leagues.schedule, self.service, scope.course.id,
+                                    self.exercise_id, config.settings, at)
+            await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+                                    "league scheduled", self.exercise_id, f"{said}, at {at}")
+            return RedirectResponse(f"{back}?saved=scheduled", status_code=303)
+        if not await run_in_threadpool(self.play_now, scope.course.id, config.settings):
             return self.web.message("Not played", "A league is being played now: play again "
-                                    "once it is done.", 409, "/i/league")
-        return RedirectResponse("/i/league?saved=playing", status_code=303)
+                                    "once it is done.", 409, back)
+        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+                                "league played", self.exercise_id, said)
+        return RedirectResponse(f"{back}?saved=playing", status_code=303)
 
     async def shown(self, request: Request) -> Response:
-        form = await self.web.instructor_form(request)
+        scope, form = await self.web.scope_form(request, "manage")
+        back = f"{scope.base}/league"
         shown = bool(form.get("shown"))
-        if not await run_in_threadpool(leagues.show, self.service, self.exercise_id, shown):
+        if not await run_in_threadpool(leagues.show, self.service, scope.course.id,
+                                       self.exercise_id, shown):
             return self.web.message("Nothing to show", "No league has been played yet.", 409,
-                                    "/i/league")
-        return RedirectResponse(f"/i/league?saved={'shown' if shown else 'hidden'}",
+                                    back)
+        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+                                "league shown" if shown else "league hidden", self.exercise_id)
+        return RedirectResponse(f"{back}?saved={'shown' if shown else 'hidden'}",
                                 status_code=303)
 
     async def instructor_student(self, request: Request) -> Response:
-        self.web.instructor_secret(request)
-        standing = await run_in_threadpool(leagues.standing, self.service, self.exercise_id)
+        scope = await self.web.scope(request)
+        standing = await run_in_threadpool(leagues.standing, self.service, scope.course.id,
+                                           self.exercise_id)
         student_id = request.path_params["student"]
         if standing is None or student_id not in standing.names:
             raise HTTPException(404)
-        return self.web.page("leaderboard_student.html", standing=standing,
-                             student_id=student_id, back="/i/league",
-                             games_link=lambda game: f"/i/league/games/{game.id}")
+        return self.web.course_page(scope, "leaderboard_student.html", standing=standing,
+                                    student_id=student_id, back=f"{scope.base}/league",
+                                    games_link=lambda game: f"{scope.base}/league/games/"
+                                                            f"{game.id}")
 
     async def instructor_game(self, request: Request) -> Response:
-        self.web.instructor_secret(request)
-        found = await run_in_threadpool(leagues.game, self.service, request.path_params["game"])
+        scope = await self.web.scope(request)
+        found = await run_in_threadpool(leagues.game, self.service, scope.course.id,
+                                        request.path_params["game"])
         if found is None:
             raise HTTPException(404)
-        return self.replay(found, "/i/league")
+        return self.replay(found, f"{scope.base}/league")
 
     # -- the students' ---------------------------------------------------------------
 
     async def student_page(self, request: Request) -> Response:
         student = await self.web.student(request)
         back = f"/s/{request.path_params['token']}"
-        standing = await run_in_threadpool(leagues.standing, self.service, self.exercise_id)
+        standing = await run_in_threadpool(leagues.standing, self.service, student.course_id,
+                                           self.exercise_id)
         if standing is None or not standing.league.shown:
             return self.web.message("The league", "Your instructor has not opened the "
                                     "league's leaderboard yet.", 200, back)
@@ -180,7 +198,8 @@ class Leaderboard:
 
     async def student_game(self, request: Request) -> Response:
         student = await self.web.student(request)
-        found = await run_in_threadpool(leagues.game, self.service, request.path_params["game"])
+        found = await run_in_threadpool(leagues.game, self.service, student.course_id,
+                                        request.path_params["game"])
         # Only the student's own games, and only while the instructor shows the league.
         if found is None or student.id not in (found[0].first_id, found[0].second_id) or \
                 not await run_in_threadpool(leagues.shown_league, self.service,

@@ -68,14 +68,16 @@ class Stored:
             self.games[game.id] = game
 
 
-def latest(service: Service, exercise_id: str) -> list[tuple[Student, Submission]]:
-    """Each active student's latest hand-in of the exercise."""
+def latest(service: Service, course_id: int,
+           exercise_id: str) -> list[tuple[Student, Submission]]:
+    """Each of the course's active students' latest hand-in of the exercise."""
     newest = (select(func.max(Submission.id)).where(Submission.exercise_id == exercise_id)
               .group_by(Submission.student_id))
     with service.sessions() as session:
         found = session.execute(
             select(Student, Submission).join(Submission, Submission.student_id == Student.id)
-            .where(Student.active, Submission.id.in_(newest)).order_by(Student.id))
+            .where(Student.active, Student.course_id == course_id, Submission.id.in_(newest))
+            .order_by(Student.id))
         return [(student, submission) for student, submission in found]
 
 
@@ -83,50 +85,54 @@ def settings_json(settings: tournament.Settings) -> str:
     return json.dumps(asdict(settings), sort_keys=True)
 
 
-def newest(session: Session, exercise_id: str) -> League | None:
-    return session.scalar(select(League).where(League.exercise_id == exercise_id)
+def newest(session: Session, course_id: int, exercise_id: str) -> League | None:
+    return session.scalar(select(League).where(League.course_id == course_id,
+                                               League.exercise_id == exercise_id)
                           .order_by(League.id.desc()).limit(1))
 
 
-def _league(session: Session, service: Service, exercise_id: str,
+def _league(session: Session, service: Service, course_id: int, exercise_id: str,
             settings: tournament.Settings) -> League:
-    """The newest league where it has ``settings``, else a new one."""
+    """The course's newest league where it has ``settings``, else a new one."""
     wanted = settings_json(settings)
-    found = newest(session, exercise_id)
+    found = newest(session, course_id, exercise_id)
     if found is None or found.settings != wanted:
-        found = League(exercise_id=exercise_id, settings=wanted, state="waiting",
-                       shown=bool(found and found.shown), created_at=service.now())
+        found = League(course_id=course_id, exercise_id=exercise_id, settings=wanted,
+                       state="waiting", shown=bool(found and found.shown),
+                       created_at=service.now())
         session.add(found)
         session.flush()
     return found
 
 
-def schedule(service: Service, exercise_id: str, settings: tournament.Settings,
-             at: datetime) -> None:
-    """Have the league of ``settings`` played at ``at`` (the service's clock), with
-    the students' latest agents then (see ``due``)."""
+def schedule(service: Service, course_id: int, exercise_id: str,
+             settings: tournament.Settings, at: datetime) -> None:
+    """Have the course's league of ``settings`` played at ``at`` (the service's
+    clock), with the students' latest agents then (see ``due``)."""
     with service.sessions.begin() as session:
-        found = _league(session, service, exercise_id, settings)
+        found = _league(session, service, course_id, exercise_id, settings)
         found.state, found.starts_at = "waiting", at
 
 
-def due(service: Service) -> list[tuple[str, tournament.Settings]]:
-    """The scheduled leagues whose time has come: their exercise and settings."""
+def due(service: Service) -> list[tuple[int, str, tournament.Settings]]:
+    """The scheduled leagues whose time has come: their course, exercise and settings."""
     with service.sessions() as session:
         found = session.scalars(select(League).where(League.state == "waiting",
                                                      League.starts_at <= service.now()))
-        return [(league.exercise_id, tournament.Settings.from_json(json.loads(league.settings)))
+        return [(league.course_id, league.exercise_id,
+                 tournament.Settings.from_json(json.loads(league.settings)))
                 for league in found]
 
 
-def prepare(service: Service, exercise_id: str, settings: tournament.Settings) -> int:
-    """The league to play under ``settings``, its entries the students' latest
-    agents: the newest league where it has these settings (the games of a student
-    whose agent changed, or who left, dropped), else a new one. Its id."""
+def prepare(service: Service, course_id: int, exercise_id: str,
+            settings: tournament.Settings) -> int:
+    """The course's league to play under ``settings``, its entries the students'
+    latest agents: the newest league where it has these settings (the games of a
+    student whose agent changed, or who left, dropped), else a new one. Its id."""
     agents = {student.id: (student, submission)
-              for student, submission in latest(service, exercise_id)}
+              for student, submission in latest(service, course_id, exercise_id)}
     with service.sessions.begin() as session:
-        found = _league(session, service, exercise_id, settings)
+        found = _league(session, service, course_id, exercise_id, settings)
         found.state, found.error, found.finished_at = "playing", None, None
         entries = {entry.student_id: entry.submission_id for entry in session.scalars(
             select(LeagueEntry).where(LeagueEntry.league_id == found.id))}
@@ -178,11 +184,11 @@ def play(service: Service, league_id: int, jobs: int = 1) -> None:
             state=state, error=error, finished_at=service.now()))
 
 
-def show(service: Service, exercise_id: str, shown: bool) -> bool:
-    """Open the newest league's leaderboard to the students, or close it: whether
-    there is a league to open."""
+def show(service: Service, course_id: int, exercise_id: str, shown: bool) -> bool:
+    """Open the course's newest league's leaderboard to its students, or close it:
+    whether there is a league to open."""
     with service.sessions.begin() as session:
-        found = newest(session, exercise_id)
+        found = newest(session, course_id, exercise_id)
         if found is not None:
             found.shown = shown
         return found is not None
@@ -218,10 +224,10 @@ class Standing:
         return "no result" if game.winner is None else "won" if game.winner == seat else "lost"
 
 
-def standing(service: Service, exercise_id: str) -> Standing | None:
-    """The newest league, rated from the games it has so far; None before any."""
+def standing(service: Service, course_id: int, exercise_id: str) -> Standing | None:
+    """The course's newest league, rated from the games it has so far; None before any."""
     with service.sessions() as session:
-        found = newest(session, exercise_id)
+        found = newest(session, course_id, exercise_id)
         if found is None:
             return None
         entries = list(session.scalars(select(LeagueEntry)
@@ -249,10 +255,12 @@ def _rated(names: tuple[str, ...],
                                       for game_id, first, second, winner, reason in results]))
 
 
-def game(service: Service, game_key: int) -> tuple[LeagueGame, Game] | None:
-    """A game of any league, by its row's id, with its moves."""
+def game(service: Service, course_id: int,
+         game_key: int) -> tuple[LeagueGame, Game] | None:
+    """A game of any of the course's leagues, by its row's id, with its moves."""
     with service.sessions() as session:
-        row = session.scalar(select(LeagueGame).where(LeagueGame.id == game_key)
+        row = session.scalar(select(LeagueGame).join(League)
+                             .where(LeagueGame.id == game_key, League.course_id == course_id)
                              .options(undefer(LeagueGame.body)))
     return None if row is None else (row, Game.from_json(json.loads(row.body)))
 

@@ -46,18 +46,86 @@ class PrintableText(Printable):
 
 
 class Setting(Base):
-    """The service's own values: the instructor secret's hash, the CSRF key."""
+    """The service's own values: the CSRF key, the LTI poster's marks."""
 
     __tablename__ = "service_settings"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(String(256))
 
 
-class Student(Base):
-    __tablename__ = "students"
+class Course(Base):
+    """A course (or a section): its own roster, exercise settings, staff, LTI contexts
+    and league. Every page and action is one course's."""
+
+    __tablename__ = "courses"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(Printable(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Person(Base):
+    """Someone on the staff side: an instructor or TA of one course or more
+    (``CourseStaff``), who signs in with credentials of their own."""
+
+    __tablename__ = "people"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(Printable(200))
-    email: Mapped[str] = mapped_column(Printable(254), unique=True)
+    # Shown only: never what a person is found or matched by.
+    email: Mapped[str | None] = mapped_column(Printable(254), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class CourseStaff(Base):
+    """A person's role in one course (STAFF_ROLES); a revoked one opens nothing
+    there, and an LMS launch does not give it back."""
+
+    __tablename__ = "course_staff"
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16))
+    added_at: Mapped[datetime] = mapped_column(DateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+STAFF_ROLES = ("instructor", "ta")
+
+
+class StaffCredential(Base):
+    """A secret that signs a person in: a login link of theirs, or an LTI launch's
+    (which lapses, and opens the course it came from); only its hash is kept."""
+
+    __tablename__ = "staff_credentials"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "link" or "launch"
+    course_id: Mapped[int | None] = mapped_column(ForeignKey("courses.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class AuditEntry(Base):
+    """Who changed what in a course, and when (the actor's name as it was then)."""
+
+    __tablename__ = "audit_log"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    course_id: Mapped[int | None] = mapped_column(ForeignKey("courses.id"), nullable=True,
+                                                  index=True)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    actor: Mapped[str] = mapped_column(Printable(200))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(Printable(255))
+    detail: Mapped[str] = mapped_column(PrintableText)
+
+
+class Student(Base):
+    __tablename__ = "students"
+    __table_args__ = (UniqueConstraint("course_id", "email", name="uq_student_email"),
+                      UniqueConstraint("course_id", "lti_user_id", name="uq_student_identity"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), index=True)
+    name: Mapped[str] = mapped_column(Printable(200))
+    email: Mapped[str] = mapped_column(Printable(254))
     # sha256 of the token: a stolen database holds no working link
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
@@ -71,10 +139,17 @@ class Student(Base):
     sis_user_id: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
     sis_login_id: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
     section: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
+    # The LTI identity the student is, once tied (never re-tied: see lti.launch).
+    lti_user_id: Mapped[int | None] = mapped_column(ForeignKey("lti_users.id"), nullable=True)
+    # Until tied: the platform whose launch may tie them by their email, once (the one
+    # their roster came from, as the instructor said).
+    match_platform_id: Mapped[int | None] = mapped_column(ForeignKey("lti_platforms.id"),
+                                                          nullable=True)
 
 
 class ExerciseSetting(Base):
     __tablename__ = "exercise_settings"
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), primary_key=True)
     exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     hard_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
@@ -95,6 +170,8 @@ class Extension(Base):
     exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     hard_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    set_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class Submission(Base):
@@ -148,7 +225,9 @@ class Note(Base):
     kind: Mapped[str] = mapped_column(String(16))
     score: Mapped[float | None] = mapped_column(Float, nullable=True)
     text: Mapped[str] = mapped_column(PrintableText)
-    author: Mapped[str] = mapped_column(Printable(200))
+    author: Mapped[str] = mapped_column(Printable(200))  # the name, as it was then
+    # The staff member who wrote it; None for a student's request.
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
@@ -171,12 +250,12 @@ class Job(Base):
 
 
 class LaunchKey(Base):
-    """A link an LTI launch made: to a student's pages (``student_id``) or, without
-    one, to the instructor's; only its hash is kept, and it lapses."""
+    """A link an LTI launch made to a student's pages; only its hash is kept, and it
+    lapses (staff launches make a StaffCredential)."""
 
     __tablename__ = "launch_keys"
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    student_id: Mapped[int | None] = mapped_column(ForeignKey("students.id"), nullable=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("students.id"))
     expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
 
 
@@ -220,20 +299,27 @@ class LtiContext(Base):
     __table_args__ = (UniqueConstraint("platform_id", "context_id", name="uq_lti_context"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id"))
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), index=True)
     context_id: Mapped[str] = mapped_column(String(255))
+    # The deployment its launches came by: its roster's members are identities of it.
+    deployment_id: Mapped[str] = mapped_column(String(255))
     title: Mapped[str] = mapped_column(Printable(255))
     memberships_url: Mapped[str | None] = mapped_column(String(1000), nullable=True)
 
 
 class LtiUser(Base):
-    """A platform's user; a learner is one of the roster's students."""
+    """An LTI identity: issuer and client (the platform), deployment and subject. A
+    learner is a roster's student in each course (Student.lti_user_id); staff are
+    a person (``person_id``)."""
 
     __tablename__ = "lti_users"
-    __table_args__ = (UniqueConstraint("platform_id", "sub", name="uq_lti_user"),)
+    __table_args__ = (UniqueConstraint("platform_id", "deployment_id", "sub",
+                                       name="uq_lti_user"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id"))
+    deployment_id: Mapped[str] = mapped_column(String(255))
     sub: Mapped[str] = mapped_column(String(255))
-    student_id: Mapped[int | None] = mapped_column(ForeignKey("students.id"), nullable=True)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
 
 
 class LtiMember(Base):
@@ -264,8 +350,13 @@ class LtiScorePost(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     resource_id: Mapped[int] = mapped_column(ForeignKey("lti_resources.id"), index=True)
     student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
-    score_given: Mapped[float] = mapped_column(Float)
+    # None: a first attempt waits to be graded, no score counts yet (Pending)
+    score_given: Mapped[float | None] = mapped_column(Float, nullable=True)
     score_maximum: Mapped[float] = mapped_column(Float)
+    grading_progress: Mapped[str] = mapped_column(String(16), default="FullyGraded",
+                                                  server_default="FullyGraded")
+    comment: Mapped[str | None] = mapped_column(PrintableText, nullable=True)
+    submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     state: Mapped[str] = mapped_column(String(12), index=True)  # SCORE_POST_STATES
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str | None] = mapped_column(PrintableText, nullable=True)
@@ -288,6 +379,7 @@ class League(Base):
 
     __tablename__ = "leagues"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), index=True)
     exercise_id: Mapped[str] = mapped_column(String(64), index=True)
     settings: Mapped[str] = mapped_column(Text)  # tournament.Settings as JSON
     state: Mapped[str] = mapped_column(String(16))  # LEAGUE_STATES

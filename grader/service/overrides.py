@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.service.models import (
@@ -22,6 +22,8 @@ from grader.service.models import (
 )
 
 MAX_NOTE = 2000  # characters of a comment, a request or an answer
+# A student's regrade requests: one open per attempt, and this many a day in all.
+REQUESTS_A_DAY = 5
 
 
 def extension(session: Session, student_id: int, exercise_id: str) -> Extension | None:
@@ -41,17 +43,20 @@ def own_setting(setting: ExerciseSetting, extended: Extension | None) -> Exercis
 
 
 def extend(session: Session, student_id: int, exercise_id: str, deadline: datetime | None,
-           hard_deadline: datetime | None) -> None:
-    """Set (or, with neither date, remove) the student's extension."""
+           hard_deadline: datetime | None) -> Extension | None:
+    """Set (or, with neither date, remove) the student's extension: the one made."""
     if deadline and hard_deadline and hard_deadline < deadline:
         raise ValueError("the hard deadline comes before the deadline")
     found = extension(session, student_id, exercise_id)
     if found is not None:
         session.delete(found)
         session.flush()
-    if deadline or hard_deadline:
-        session.add(Extension(student_id=student_id, exercise_id=exercise_id,
-                              deadline=deadline, hard_deadline=hard_deadline))
+    if not (deadline or hard_deadline):
+        return None
+    made = Extension(student_id=student_id, exercise_id=exercise_id, deadline=deadline,
+                     hard_deadline=hard_deadline)
+    session.add(made)
+    return made
 
 
 def note(submission: Submission, kind: str, text: str, author: str, now: datetime,
@@ -72,6 +77,20 @@ def note(submission: Submission, kind: str, text: str, author: str, now: datetim
                 score=score if kind == "score" else None, created_at=now)
 
 
+def open_request(notes: Sequence[Note]) -> bool:
+    """Whether the newest regrade request among ``notes`` (oldest first) waits for
+    its answer."""
+    asked = [one.kind for one in notes if one.kind in ("request", "answer")]
+    return bool(asked) and asked[-1] == "request"
+
+
+def requests_since(session: Session, student_id: int, since: datetime) -> int:
+    """How many regrade requests the student made from ``since`` on."""
+    return session.scalar(select(func.count()).select_from(Note).join(Submission).where(
+        Submission.student_id == student_id, Note.kind == "request",
+        Note.created_at >= since)) or 0
+
+
 def manual(notes: Sequence[Note]) -> Note | None:
     """The manual score that counts: the newest."""
     scored = [one for one in notes if one.kind == "score"]
@@ -86,12 +105,14 @@ class Request:
     answered: bool
 
 
-def requests(session: Session) -> list[Request]:
-    """Every regrade request, newest first, each with whether a later answer came."""
+def requests(session: Session, course_id: int) -> list[Request]:
+    """The course's regrade requests, newest first, each with whether a later answer
+    came."""
     rows = session.execute(select(Note, Submission, Student)
                            .join(Submission, Note.submission_id == Submission.id)
                            .join(Student, Submission.student_id == Student.id)
-                           .where(Note.kind.in_(("request", "answer")))
+                           .where(Note.kind.in_(("request", "answer")),
+                                  Student.course_id == course_id)
                            .order_by(Note.id)).all()
     found: list[Request] = []
     for one, submission, student in rows:

@@ -12,7 +12,7 @@ from grader import report_parts
 from grader.exercises import Exercise
 from grader.service import overrides, scores
 from grader.service.core import Service, allowed_after, is_open, when
-from grader.service.models import ExerciseSetting, Note, Report, Submission
+from grader.service.models import ExerciseSetting, Note, Report, Student, Submission
 
 NOT_COUNTED = "we could not grade this, it does not count"
 REPLACED = "replaced by a later hand-in before it was graded, it does not count"
@@ -107,13 +107,13 @@ def numbered(submissions: list[Submission]) -> dict[int, int]:
     return numbers
 
 
-def exercises_of(service: Service, student_id: int, reports: bool = False,
+def exercises_of(service: Service, student: Student, reports: bool = False,
                  hidden: bool = False) -> list[ExerciseView]:
     """Each exercise (those hidden from students too when ``hidden``) with the
     student's attempts (newest first) and the score that counts."""
-    taken = service.attempts(student_id, bodies=reports)
+    taken = service.attempts(student.id, bodies=reports)
     numbers = numbered(taken)
-    settings = service.own_settings(student_id)
+    settings = service.own_settings(student.course_id, student.id)
     now = service.now()
     views = []
     for exercise in service.exercises.values():
@@ -161,14 +161,14 @@ ATTEMPT_STATES = (
     .order_by(Submission.received_at.desc(), Submission.id.desc()))
 
 
-def status(service: Service, student_id: int) -> dict[str, object]:
+def status(service: Service, student: Student) -> dict[str, object]:
     """What the student's page polls while something waits: the state of each attempt
     at the exercises open to them (newest first), and ``seen``, which names these
     states. Two queries, built once, and no ORM objects: it is asked often, the
     page's own views take more."""
-    open_ids = service.open_exercises()
+    open_ids = service.open_exercises(student.course_id)
     with service.sessions() as session:
-        rows = session.execute(ATTEMPT_STATES, {"student": student_id}).all()
+        rows = session.execute(ATTEMPT_STATES, {"student": student.id}).all()
     reports: dict[int, list[ReportRow]] = {}
     replaced: dict[int, int | None] = {}
     for row in rows:
@@ -182,8 +182,9 @@ def status(service: Service, student_id: int) -> dict[str, object]:
     return {"pending": "waiting" in attempts.values(), "attempts": attempts, "seen": seen}
 
 
-def one(service: Service, submission: Submission) -> Attempt:
-    """One attempt with its report and notes, numbered among its student's."""
+def one(service: Service, submission: Submission, course_id: int) -> Attempt:
+    """One attempt (of the course's ``submission``) with its report and notes,
+    numbered among its student's."""
     mine = service.attempts(submission.student_id, submission.exercise_id)
-    setting = service.own_setting(submission.student_id, submission.exercise_id)
+    setting = service.own_setting(course_id, submission.student_id, submission.exercise_id)
     return attempt(submission, setting, True, numbered(mine)[submission.id])

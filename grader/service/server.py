@@ -22,12 +22,13 @@ def base_url(host: str, port: int) -> str:
 
 
 def import_roster(service: Service, path: Path, base: str) -> None:
-    """Add a roster CSV's students; print each new one's link (shown once)."""
+    """Add a roster CSV's students to the first course; print each new one's link
+    (shown once)."""
     try:
         rows = parse_roster(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"{path}: {exc}") from None
-    for student, token in service.import_roster(rows):
+    for student, token in service.import_roster(service.courses()[0].id, rows):
         link = f"{base}/s/{token}" if token else "already on the roster: link unchanged"
         print(f"{student.name} <{student.email}>: {link}")
 
@@ -53,13 +54,15 @@ def serve(options: Options, host: str, port: int, roster: Path | None = None,
 def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None,
          new_link: bool, watch: Watch) -> int:
     base = base_url(host, port)
-    if roster is not None:
-        import_roster(service, roster, base)
     secret = service.new_instructor_secret() if new_link else service.first_instructor_secret()
+    if roster is not None:  # into the first course, which the first start made
+        import_roster(service, roster, base)
     if secret:
-        print(f"instructor link (shown this once; keep it secret): {base}/i/{secret}")
+        print(f"the first instructor's login link (shown this once; keep it secret): "
+              f"{base}/i/{secret}")
     else:
-        print("instructor link: shown at the first start (--new-instructor-link makes a new one)")
+        print("the first instructor's login link: shown at the first start "
+              "(--new-instructor-link makes a new one)")
     sys.stdout.flush()
     service.metrics.watch(service.sessions, service.exercises, pool)
     watch.expose(service.metrics.registry)

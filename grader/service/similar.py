@@ -11,7 +11,7 @@ from grader import similarity
 from grader.exercises import Exercise
 from grader.service.core import Service
 from grader.service.models import Student
-from grader.service.webpages import Pages
+from grader.service.webpages import Pages, Scope
 
 
 def starter(exercise: Exercise) -> str:
@@ -20,11 +20,13 @@ def starter(exercise: Exercise) -> str:
                               for path in sorted(exercise.starter.glob("*.py"))})
 
 
-def latest(service: Service, exercise_id: str) -> tuple[dict[str, str], dict[str, Student]]:
-    """Each active student's latest hand-in of the exercise as one text, by student id."""
+def latest(service: Service, course_id: int,
+           exercise_id: str) -> tuple[dict[str, str], dict[str, Student]]:
+    """Each of the course's active students' latest hand-in of the exercise as one
+    text, by student id."""
     codes: dict[str, str] = {}
     students: dict[str, Student] = {}
-    for student in service.students():
+    for student in service.students(course_id):
         taken = service.attempts(student.id, exercise_id) if student.active else []
         if taken:
             newest = taken[-1]
@@ -35,9 +37,9 @@ def latest(service: Service, exercise_id: str) -> tuple[dict[str, str], dict[str
     return codes, students
 
 
-def pairs(service: Service, exercise: Exercise) -> tuple[list[similarity.Pair],
-                                                          dict[str, Student]]:
-    codes, students = latest(service, exercise.id)
+def pairs(service: Service, course_id: int,
+          exercise: Exercise) -> tuple[list[similarity.Pair], dict[str, Student]]:
+    codes, students = latest(service, course_id, exercise.id)
     return similarity.similar(codes, starter(exercise)), students
 
 
@@ -47,29 +49,31 @@ class Similar:
         self.service = web.service
 
     def routes(self) -> list[Route]:
-        return [Route("/i/similarity/{exercise}", self.page, methods=["GET"]),
-                Route("/i/similarity/{exercise}/{left:int}/{right:int}", self.pair,
-                      methods=["GET"])]
+        page = "/i/c/{course:int}/similarity/{exercise}"
+        return [Route(page, self.page, methods=["GET"]),
+                Route(f"{page}/{{left:int}}/{{right:int}}", self.pair, methods=["GET"])]
 
-    def exercise(self, request: Request) -> Exercise:
-        self.web.instructor_secret(request)
+    async def exercise(self, request: Request) -> tuple[Scope, Exercise]:
+        scope = await self.web.scope(request)
         found = self.service.exercises.get(request.path_params["exercise"])
         if found is None:
             raise HTTPException(404)
-        return found
+        return scope, found
 
     async def page(self, request: Request) -> Response:
-        exercise = self.exercise(request)
-        found, students = await run_in_threadpool(pairs, self.service, exercise)
-        return self.web.page("similarity.html", exercise=exercise, pairs=found,
-                             students=students, threshold=similarity.THRESHOLD)
+        scope, exercise = await self.exercise(request)
+        found, students = await run_in_threadpool(pairs, self.service, scope.course.id,
+                                                  exercise)
+        return self.web.course_page(scope, "similarity.html", exercise=exercise, pairs=found,
+                                    students=students, threshold=similarity.THRESHOLD)
 
     async def pair(self, request: Request) -> Response:
-        exercise = self.exercise(request)
-        found, students = await run_in_threadpool(pairs, self.service, exercise)
+        scope, exercise = await self.exercise(request)
+        found, students = await run_in_threadpool(pairs, self.service, scope.course.id,
+                                                  exercise)
         wanted = (str(request.path_params["left"]), str(request.path_params["right"]))
         for pair in found:
             if (pair.left, pair.right) == wanted:
-                return self.web.page("similarity_pair.html", exercise=exercise, pair=pair,
-                                     students=students)
+                return self.web.course_page(scope, "similarity_pair.html", exercise=exercise,
+                                            pair=pair, students=students)
         raise HTTPException(404)

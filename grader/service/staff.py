@@ -1,5 +1,8 @@
-"""The instructor's pages for one student and one attempt: extensions, new
-links, deactivation, manual scores and comments, answers and regrades."""
+"""The course staff's pages for one student and one attempt: extensions, new links,
+deactivation, manual scores and comments, answers and regrades. A TA grades
+(notes, extensions, regrades); links and deactivation are the instructor's."""
+
+from functools import partial
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
@@ -11,19 +14,19 @@ from starlette.routing import Route
 from grader.service import forms
 from grader.service.core import Refused
 from grader.service.models import Submission
-from grader.service.webpages import StaffPages
+from grader.service.webpages import Scope, StaffPages
 
-AUTHOR = "the instructor"
+COURSE = "/i/c/{course:int}"
 
 
-class Staff:
+class StudentsAndAttempts:
     def __init__(self, web: StaffPages) -> None:
         self.web = web
         self.service = web.service
 
     def routes(self) -> list[Route]:
-        student = "/i/students/{student:int}"
-        attempt = "/i/attempts/{attempt:int}"
+        student = f"{COURSE}/students/{{student:int}}"
+        attempt = f"{COURSE}/attempts/{{attempt:int}}"
         return [Route(f"{student}/link", self.new_link, methods=["POST"]),
                 Route(f"{student}/active", self.active, methods=["POST"]),
                 Route(f"{student}/extension/{{exercise}}", self.extend, methods=["POST"]),
@@ -34,44 +37,45 @@ class Staff:
                 Route(f"{attempt}/notes", self.note, methods=["POST"]),
                 Route(f"{attempt}/regrade", self.regrade_attempt, methods=["POST"])]
 
-    async def submission(self, request: Request) -> Submission:
-        self.web.instructor_secret(request)
+    async def submission(self, request: Request, scope: Scope) -> Submission:
+        """The path's attempt, when it is one of the course's students'."""
         found = await run_in_threadpool(self.service.submission, request.path_params["attempt"])
         if found is None:
             raise HTTPException(404)
+        await self.web.course_student(scope, found.student_id)  # 404 for another course's
         return found
 
-    async def student_form(self, request: Request) -> tuple[int, FormData]:
-        form = await self.web.instructor_form(request)
-        student_id: int = request.path_params["student"]
-        await run_in_threadpool(self.web._student_by_id, student_id)  # 404 when none
-        return student_id, form
+    async def student_form(self, request: Request, what: str) -> tuple[Scope, int, FormData]:
+        scope, form = await self.web.scope_form(request, what)
+        student = await self.web.course_student(scope, request.path_params["student"])
+        return scope, student.id, form
 
     async def new_link(self, request: Request) -> Response:
-        student_id, _ = await self.student_form(request)
-        token = await run_in_threadpool(self.service.new_link, student_id)
-        student = await run_in_threadpool(self.web._student_by_id, student_id)
-        return self.web.page("roster_links.html", added=[(student, token)],
-                             base=str(request.base_url).rstrip("/"), title="New link",
-                             saved=f"A new link for {student.name}: the old one no longer "
-                                   "works.")
+        scope, student_id, _ = await self.student_form(request, "manage")
+        token = await run_in_threadpool(self.service.new_link, student_id, scope.staff)
+        student = await self.web.course_student(scope, student_id)
+        return self.web.course_page(scope, "roster_links.html", added=[(student, token)],
+                                    base=str(request.base_url).rstrip("/"), title="New link",
+                                    saved=f"A new link for {student.name}: the old one no "
+                                          "longer works.")
 
     async def active(self, request: Request) -> Response:
-        student_id, form = await self.student_form(request)
+        scope, student_id, form = await self.student_form(request, "manage")
         active = form.get("active") == "1"
-        await run_in_threadpool(self.service.set_active, student_id, active)
+        await run_in_threadpool(self.service.set_active, student_id, active, scope.staff)
         said = "Reactivated" if active else "Deactivated: their link opens nothing, their " \
                                             "work is kept"
-        return RedirectResponse(f"/i/students/{student_id}?saved={said}", status_code=303)
+        return RedirectResponse(f"{scope.base}/students/{student_id}?saved={said}",
+                                status_code=303)
 
     async def extend(self, request: Request) -> Response:
-        student_id, form = await self.student_form(request)
+        scope, student_id, form = await self.student_form(request, "grade")
         exercise = request.path_params["exercise"]
-        back = f"/i/students/{student_id}"
+        back = f"{scope.base}/students/{student_id}"
         try:
             await run_in_threadpool(self.service.extend, student_id, exercise,
                                     forms.moment(form.get("deadline")),
-                                    forms.moment(form.get("hard_deadline")))
+                                    forms.moment(form.get("hard_deadline")), scope.staff)
         except ValueError:
             return self.web.message("Not saved", "Give dates as YYYY-MM-DDTHH:MM (UTC).", 400,
                                     back)
@@ -81,36 +85,42 @@ class Staff:
                                 status_code=303)
 
     async def regrade_student(self, request: Request) -> Response:
-        student_id, form = await self.student_form(request)
+        scope, student_id, form = await self.student_form(request, "grade")
         exercise = request.path_params["exercise"]
         if exercise not in self.service.exercises:
             raise HTTPException(404)
-        done = await run_in_threadpool(self.service.regrade, exercise, student_id,
-                                       bool(form.get("force")))
+        done = await run_in_threadpool(partial(
+            self.service.regrade, scope.course.id, exercise, student_id,
+            bool(form.get("force")), scope.staff))
         return self.web.message(f"Regrading {exercise}", str(done), 200,
-                                f"/i/students/{student_id}")
+                                f"{scope.base}/students/{student_id}")
 
     async def attempt(self, request: Request) -> Response:
-        secret = self.web.instructor_secret(request)
-        submission = await self.submission(request)
+        scope = await self.web.scope(request)
+        submission = await self.submission(request, scope)
         exercise = self.service.exercises[submission.exercise_id]
         return await self.web.attempt_page(
-            "instructor_attempt.html", submission, "/i", forms.instructor_subject(secret),
-            max_score=exercise.max_score, saved=request.query_params.get("saved"))
+            "instructor_attempt.html", submission, scope.base, forms.staff_subject(scope.staff),
+            scope.course.id, scope=scope, c=scope.base, max_score=exercise.max_score,
+            saved=request.query_params.get("saved"))
 
     async def files(self, request: Request) -> Response:
-        submission = await self.submission(request)
+        scope = await self.web.scope(request)
+        submission = await self.submission(request, scope)
         return await run_in_threadpool(self.web.files_zip, submission)
 
     async def note(self, request: Request) -> Response:
-        submission = await self.submission(request)
-        form = await self.web.instructor_form(request)
+        scope, form = await self.web.scope_form(request, "grade")
+        submission = await self.submission(request, scope)
         kind = str(form.get("kind") or "comment")
-        back = f"/i/attempts/{submission.id}"
+        back = f"{scope.base}/attempts/{submission.id}"
+        if kind == "request":  # the students' own
+            return self.web.message("Not saved", "Staff answer requests.", 400, back)
         try:
             score = float(str(form.get("score"))) if kind == "score" else None
-            await run_in_threadpool(self.service.add_note, submission.id, kind,
-                                    str(form.get("text") or ""), AUTHOR, score)
+            await run_in_threadpool(partial(self.service.add_note, submission.id, kind,
+                                            str(form.get("text") or ""), scope.staff.name,
+                                            score, scope.staff))
         except ValueError:
             return self.web.message("Not saved", "The manual score is a number.", 400, back)
         except Refused as why:
@@ -118,9 +128,10 @@ class Staff:
         return RedirectResponse(f"{back}?saved=Saved: the student sees it.", status_code=303)
 
     async def regrade_attempt(self, request: Request) -> Response:
-        submission = await self.submission(request)
-        form = await self.web.instructor_form(request)
-        done = await run_in_threadpool(self.service.regrade_submissions, [submission.id],
-                                       bool(form.get("force")))
+        scope, form = await self.web.scope_form(request, "grade")
+        submission = await self.submission(request, scope)
+        done = await run_in_threadpool(partial(
+            self.service.regrade_submissions, [submission.id], bool(form.get("force")),
+            scope.staff, scope.course.id, f"attempt #{submission.id}"))
         return self.web.message("Regrading one attempt", str(done), 200,
-                                f"/i/attempts/{submission.id}")
+                                f"{scope.base}/attempts/{submission.id}")

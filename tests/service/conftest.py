@@ -67,7 +67,7 @@ class Site:
 
     def enrol(self, *people: tuple[str, str]) -> list[str]:
         """Add students; their tokens."""
-        return [token for _, token in self.service.import_roster(people) if token]
+        return [token for _, token in self.service.import_roster(1, people) if token]
 
     def csrf(self, path: str) -> str:
         match = re.search(r'name="csrf" value="([^"]+)"', self.client.get(path).text)

@@ -38,6 +38,8 @@ AGS_SCOPES = ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
 NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
+TA = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
+INSTITUTION_INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/institution/person#Instructor"
 STARTS_WITHIN = 30  # seconds
 
 
@@ -68,6 +70,18 @@ class Loopback:
         self.thread.join(timeout=30)
 
 
+def lms_routes(lms: Any) -> list[Route]:
+    """An LMS's LTI routes (this simulator's, or the third-party platform's): its keys,
+    the launch's start and authorization, tokens, AGS, NRPS and the deep link's return."""
+    return [Route("/jwks", lms.jwks), Route("/launch/{hint}", lms.start_launch),
+            Route("/auth", lms.auth), Route("/token", lms.token, methods=["POST"]),
+            Route("/contexts/{context}/lineitems", lms.lineitems_of, methods=["GET", "POST"]),
+            Route("/lineitems/{item}", lms.lineitem),
+            Route("/lineitems/{item}/scores", lms.score, methods=["POST"]),
+            Route("/contexts/{context}/memberships", lms.memberships),
+            Route("/deep-link-return", lms.deep_link_return, methods=["POST"])]
+
+
 @dataclass
 class Spoil:
     """What to get wrong in a launch's id_token."""
@@ -76,6 +90,8 @@ class Spoil:
     expired: bool = False
     deployment: str | None = None
     forged: bool = False  # signed by another key under the platform's kid
+    azp: str | None = None  # an authorized party claim
+    audience: list[str] | None = None  # the aud claim, instead of the client id
 
 
 @dataclass
@@ -103,21 +119,14 @@ class Platform:
     links: dict[str, dict[str, Any]] = field(default_factory=dict)  # resource link -> item
     lineitems: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> line item
     scores: list[dict[str, Any]] = field(default_factory=list)  # each with its lineitem
-    refuse_scores: int = 0  # answer the next score posts with 503
+    refuse_scores: int = 0  # answer the next graded (FullyGraded) score posts with 503
     launches: dict[str, Prepared] = field(default_factory=dict)
     tokens: dict[str, list[str]] = field(default_factory=dict)  # access token -> scopes
     said: list[str] = field(default_factory=list)  # what the platform refused, for failures
     numbers: Any = field(default_factory=itertools.count)
 
     def __post_init__(self) -> None:
-        self.loop = Loopback(Starlette(routes=[
-            Route("/jwks", self.jwks), Route("/launch/{hint}", self.start_launch),
-            Route("/auth", self.auth), Route("/token", self.token, methods=["POST"]),
-            Route("/contexts/{context}/lineitems", self.lineitems_of, methods=["GET", "POST"]),
-            Route("/lineitems/{item}", self.lineitem),
-            Route("/lineitems/{item}/scores", self.score, methods=["POST"]),
-            Route("/contexts/{context}/memberships", self.memberships),
-            Route("/deep-link-return", self.deep_link_return, methods=["POST"])]))
+        self.loop = Loopback(Starlette(routes=lms_routes(self)))
         self.issuer = self.loop.base
 
     # -- what the test sets up -------------------------------------------------------------
@@ -129,9 +138,10 @@ class Platform:
                 "auth_login_url": f"{self.issuer}/auth",
                 "auth_token_url": f"{self.issuer}/token"}
 
-    def person(self, sub: str, name: str, email: str, role: str = LEARNER,
+    def person(self, sub: str, name: str, email: str, role: str | list[str] = LEARNER,
                context: str = "course-1") -> None:
-        self.users[sub] = {"name": name, "email": email, "roles": [role]}
+        self.users[sub] = {"name": name, "email": email,
+                           "roles": [role] if isinstance(role, str) else role}
         self.members.setdefault(context, []).append(sub)
 
     def assignment(self, link: str, exercise: str, context: str = "course-1",
@@ -149,9 +159,11 @@ class Platform:
         self.launches[hint] = Prepared(sub, context, message, link, spoil or Spoil())
         return f"{self.issuer}/launch/{hint}"
 
-    def scores_of(self, link: str) -> list[dict[str, Any]]:
+    def scores_of(self, link: str, progress: str | None = "FullyGraded") -> list[dict[str, Any]]:
+        """The scores of the link's line item, those of ``progress`` (None: all)."""
         item = self.links[link]["lineitem"]
-        return [score for score in self.scores if score["lineitem"] == item]
+        return [score for score in self.scores if score["lineitem"] == item
+                and progress in (None, score.get("gradingProgress"))]
 
     def stop(self) -> None:
         self.loop.stop()
@@ -199,7 +211,8 @@ class Platform:
     def _id_token(self, prepared: Prepared) -> str:
         spoil, now, user = prepared.spoil, int(time.time()), self.users[prepared.user]
         claims: dict[str, Any] = {
-            "iss": spoil.issuer or self.issuer, "aud": self.client_id, "sub": prepared.user,
+            "iss": spoil.issuer or self.issuer, "aud": spoil.audience or self.client_id,
+            "sub": prepared.user,
             "iat": now - 600 if spoil.expired else now,
             "exp": now - 300 if spoil.expired else now + 300, "nonce": prepared.nonce,
             **{key: value for key, value in user.items() if key != "roles"},
@@ -215,6 +228,8 @@ class Platform:
             "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
                 "scope": AGS_SCOPES,
                 "lineitems": f"{self.issuer}/contexts/{prepared.context}/lineitems"}}
+        if spoil.azp is not None:
+            claims["azp"] = spoil.azp
         if prepared.resource_link is not None:
             link = self.links[prepared.resource_link]
             claims[CLAIM + "resource_link"] = {"id": prepared.resource_link}
@@ -280,11 +295,11 @@ class Platform:
     async def score(self, request: Request) -> Response:
         if not self._allowed(request, AGS_SCOPES[2]):
             return Response(status_code=401)
-        if self.refuse_scores:
-            self.refuse_scores -= 1
-            return Response("busy", status_code=503)
         item = str(request.url).removesuffix("/scores")
         body = await request.json()
+        if self.refuse_scores and body.get("gradingProgress") == "FullyGraded":
+            self.refuse_scores -= 1
+            return Response("busy", status_code=503)
         if item not in self.lineitems or body.get("userId") not in self.users:
             return Response(status_code=404)
         self.scores.append({**body, "lineitem": item})

@@ -294,9 +294,13 @@ def test_a_student_hands_in_and_the_instructor_sees_it(site: Site, driver: WebDr
     shot(driver, "5-student-flipped-report")
 
     driver.get(site.instructor)
-    # The secret leaves the address bar for a cookie at once.
+    # The secret leaves the address bar for a cookie at once: the person's courses.
     assert driver.current_url == f"{site.base}/i"
-    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Gradebook"
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Your courses"
+    shot(driver, "6-instructor-courses")
+    follow(driver, driver.find_element(By.LINK_TEXT, "Course"))
+    assert driver.current_url == f"{site.base}/i/c/1"
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Gradebook of Course"
     table = driver.find_element(By.CSS_SELECTOR, "table.gradebook")
     columns = [words(cell) for cell in table.find_elements(By.CSS_SELECTOR, "thead th")]
     name = table.find_element(By.LINK_TEXT, "Ada")
@@ -324,7 +328,7 @@ def test_a_student_hands_in_and_the_instructor_sees_it(site: Site, driver: WebDr
         By.XPATH, "./ancestor::form//button"))
     assert "Saved" in words(driver.find_element(By.CSS_SELECTOR, "p.saved"))
     result = words(driver.find_element(By.CSS_SELECTOR, "strong.result"))
-    assert result.startswith("7/10, set by the instructor"), result
+    assert result.startswith("7/10, set by Instructor"), result
     shot(driver, "7b-instructor-manual-score")
 
 
@@ -339,6 +343,7 @@ def test_a_hostile_name_shows_as_text(site: Site, driver: WebDriver) -> None:
     shot(driver, "8-escaping-student-page")
 
     driver.get(site.instructor)
+    driver.get(f"{site.base}/i/c/1")
     no_alert(driver)
     name = driver.find_element(By.CSS_SELECTOR, "table.gradebook").find_element(By.LINK_TEXT,
                                                                                 SCRIPT)
@@ -359,6 +364,7 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
                       "    Points Possible,,,,\n\"Cy, Young\",4711,A-1,cy,Mon\n")
     driver.get(site.instructor)
+    driver.get(f"{site.base}/i/c/1")
     driver.find_element(By.ID, "roster-file").send_keys(str(roster))
     follow(driver, driver.find_element(By.ID, "roster-file").find_element(
         By.XPATH, "./ancestor::form//button"))
@@ -379,7 +385,7 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     assert "sent to your instructor" in words(driver.find_element(By.CSS_SELECTOR, "p.saved"))
     shot(driver, "12-student-regrade-request")
 
-    driver.get(f"{site.base}/i")
+    driver.get(f"{site.base}/i/c/1")
     requests = words(driver.find_element(By.CSS_SELECTOR, "ul.requests"))
     assert requests.startswith("open: Cy, Young") and "my max_value" in requests
     follow(driver, driver.find_element(By.LINK_TEXT, "Cy, Young"))
@@ -402,13 +408,29 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
 
     # Ada's latest hand-in is the same as Cy's: the pair is listed, and shown side by side.
     hand_in(driver, site.students["Ada"], FULL_MARKS)
-    driver.get(site.instructor)
+    driver.get(f"{site.base}/i/c/1")
     follow(driver, driver.find_element(By.LINK_TEXT, f"Similar hand-ins of {EXERCISE}"))
     shot(driver, "15-instructor-similarity")
     follow(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "compare Ada and Cy, Young"))
     marked = driver.find_elements(By.CSS_SELECTOR, "mark.shared")
     assert marked and "def" in " ".join(words(mark) for mark in marked)
     shot(driver, "16-instructor-similar-pair")
+
+    # A TA is added from the keyboard, and the audit log says who did what.
+    driver.get(f"{site.base}/i/c/1")
+    follow(driver, driver.find_element(By.LINK_TEXT, "Staff"))
+    driver.find_element(By.ID, "staff-name").send_keys("Tess")
+    Select(driver.find_element(By.ID, "staff-role")).select_by_visible_text("TA")
+    shot(driver, "17-instructor-staff")
+    follow(driver, driver.find_element(By.ID, "staff-name").find_element(
+        By.XPATH, "./ancestor::form//button"))
+    assert words(driver.find_element(By.TAG_NAME, "h1")) == "Tess's login link"
+    shot(driver, "18-instructor-staff-link")
+    driver.get(f"{site.base}/i/c/1/audit")
+    rows = [words(row) for row in driver.find_elements(By.CSS_SELECTOR, "table.audit tbody tr")]
+    assert rows[0].endswith("Instructor staff added Tess (#2) TA"), rows[0]
+    assert any("Instructor extension set Cy, Young" in row for row in rows)
+    shot(driver, "19-instructor-audit-log")
 
 
 class Quiet(SimpleHTTPRequestHandler):

@@ -102,7 +102,7 @@ class Grid:
 
     def enrol(self, count: int = 1) -> list[str]:
         people = [(f"Student {n}", f"s{n}@example.edu") for n in range(count)]
-        return [token for _, token in self.service.import_roster(people) if token]
+        return [token for _, token in self.service.import_roster(1, people) if token]
 
     def hand_in(self, token: str, source: bytes) -> None:
         page = self.client.get(f"/s/{token}").text
@@ -231,7 +231,7 @@ def test_a_restarted_web_process_sends_the_jobs_the_broker_lost(grid, redis_serv
 def test_a_host_grades_the_students_in_turn_not_the_oldest_job_first(grid):
     """The broker hands jobs out oldest first; the host grades the fairest in each's place."""
     grid.enrol(3)
-    first, second, third = (student.id for student in grid.service.students())
+    first, second, third = (student.id for student in grid.service.students(1))
     for exercise in ("helpers", "decision", "depth_limit"):  # the first student's three
         [solution] = solutions.reference_folder(exercise).iterdir()
         grid.service.submit(first, exercise,

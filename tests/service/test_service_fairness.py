@@ -65,7 +65,7 @@ def submit(site, student: int, data: bytes, exercise: str = "helpers") -> int:
 
 
 def ids(site, *people: tuple[str, str]) -> list[int]:
-    return [student.id for student, _ in site.service.import_roster(people)]
+    return [student.id for student, _ in site.service.import_roster(1, people)]
 
 
 def graded_by(site, job_id: int) -> int:
@@ -185,9 +185,10 @@ def test_a_newer_hand_in_replaces_the_waiting_one_and_says_so(make):
     assert not site.service.queue.take(1, "waiting", "running")  # a replaced job is not graded
     assert site.service.drain() == 1
     assert '<strong class="counted">7/10</strong>' in site.client.get(f"/s/{token}").text
-    gradebook = site.login().get("/i/students/1").text
+    gradebook = site.login().get("/i/c/1/students/1").text
     assert gradebook.count(REPLACED) == 2 and "7/10" in gradebook
-    assert site.service.regrade("helpers").queued == 0  # a replaced attempt is never graded later
+    # A replaced attempt is never graded later.
+    assert site.service.regrade(1, "helpers").queued == 0
 
     # A job being graded is not replaced: both attempts are graded.
     site.hand_in(token, (NAME, b"# attempt 3\n"))
@@ -202,7 +203,8 @@ def test_a_late_hand_in_does_not_replace_one_made_in_time(make):
     site = make(grade=graded())
     clock = site.clock
     site.service.save_setting(ExerciseSetting(
-        exercise_id="helpers", deadline=clock.now, hard_deadline=clock.now.replace(hour=14),
+        course_id=1, exercise_id="helpers", deadline=clock.now,
+        hard_deadline=clock.now.replace(hour=14),
         late_penalty=0.5, min_minutes=0.0, score_rule="best"))
     [ada] = ids(site, ADA)
     clock.advance(minutes=-1)

@@ -68,7 +68,7 @@ class Server:
             threading.Thread(target=_collect, args=(stream, lines), daemon=True).start()
         # The links are printed, and then uvicorn says it listens.
         until(lambda: self.process.poll() is not None or (
-            "Uvicorn running on" in "".join(self.err) and "instructor link" in "".join(self.out)),
+            "Uvicorn running on" in "".join(self.err) and "login link" in "".join(self.out)),
             45, "serve listens")
         assert self.process.poll() is None, "".join(self.err)
         for line in self.out:

@@ -17,44 +17,49 @@ def csrf_of(page: str) -> str:
     return match.group(1)
 
 
-def test_the_instructor_pages_need_the_secret(make):
+def test_the_staff_pages_need_a_staff_members_link(make):
     site = make()
-    for path in ("/i", "/i/grades.csv", "/i/canvas.csv", "/i/students/1"):
+    for path in ("/i", "/i/c/1", "/i/c/1/grades.csv", "/i/c/1/canvas.csv", "/i/c/1/students/1"):
         assert site.client.get(path).status_code == 403
-    assert site.client.get("/i", headers={"x-instructor-secret": "guess"}).status_code == 403
+    assert site.client.get("/i/c/1", headers={"x-instructor-secret": "guess"}).status_code == 403
     assert site.client.get("/i/not-the-secret").status_code == 404
-    assert site.client.post("/i/roster", files={"roster": ("r.csv", ROSTER)}).status_code == 403
-    # The link sets a cookie and leaves the address bar; a header does as well.
+    assert site.client.post("/i/c/1/roster",
+                            files={"roster": ("r.csv", ROSTER)}).status_code == 403
+    # The first start's link is the first instructor's: it sets a cookie and leaves the
+    # address bar for their courses; a header does as well.
     login = site.client.get(f"/i/{site.secret}")
     assert login.status_code == 303 and login.headers["location"] == "/i"
     assert "httponly" in login.headers["set-cookie"].lower()
-    assert site.client.get("/i").status_code == 200
+    courses = site.client.get("/i").text
+    assert "Signed in as Instructor." in courses and '<a href="/i/c/1">Course</a>' in courses
+    assert site.client.get("/i/c/1").status_code == 200
     assert site.service.first_instructor_secret() is None  # made once, at the first start
     newer = site.service.new_instructor_secret()  # --new-instructor-link: the old one ends
-    assert site.client.get("/i").status_code == 403
+    assert site.client.get("/i/c/1").status_code == 403
     assert site.client.get(f"/i/{newer}").status_code == 303
+    assert site.client.get("/i/c/2").status_code == 403  # no such course, and none of theirs
 
 
 def test_a_header_opens_the_pages_for_scripts(make):
     site = make()
-    response = site.client.get("/i/grades.csv", headers={"x-instructor-secret": site.secret})
+    response = site.client.get("/i/c/1/grades.csv", headers={"x-instructor-secret": site.secret})
     assert response.status_code == 200 and response.text.startswith("name,email,")
 
 
 def test_a_roster_import_shows_each_new_link_once(make):
     site = make()
     client = site.login()
-    csrf = csrf_of(client.get("/i").text)
-    forged = client.post("/i/roster", data={"csrf": "no"}, files={"roster": ("r.csv", ROSTER)})
+    csrf = csrf_of(client.get("/i/c/1").text)
+    forged = client.post("/i/c/1/roster", data={"csrf": "no"}, files={"roster": ("r.csv", ROSTER)})
     assert forged.status_code == 403 and site.count("students") == 0
-    page = client.post("/i/roster", data={"csrf": csrf},
+    page = client.post("/i/c/1/roster", data={"csrf": csrf},
                        files={"roster": ("r.csv", ROSTER)}).text
     links = re.findall(r"http://testserver/s/([\w-]+)", page)
     assert len(links) == 2
     assert "Ada Lovelace" in site.client.get(f"/s/{links[0]}").text
-    again = client.post("/i/roster", data={"csrf": csrf}, files={"roster": ("r.csv", ROSTER)})
+    again = client.post("/i/c/1/roster", data={"csrf": csrf}, files={"roster": ("r.csv", ROSTER)})
     assert re.findall(r"/s/([\w-]+)", again.text) == [] and "link unchanged" in again.text
-    bad = client.post("/i/roster", data={"csrf": csrf},
+    bad = client.post("/i/c/1/roster", data={"csrf": csrf},
                       files={"roster": ("r.csv", "who,where\nA,B\n")})
     assert bad.status_code == 400 and "name and email" in bad.text
 
@@ -64,7 +69,8 @@ def test_the_gradebook_and_its_csv_files(make, graded):
     site = make(grade=lambda exercise, files: reports[files[NAME]])
     ada, eve = site.enrol(("Ada Lovelace", "ada@example.edu"), ("=cmd()", "eve@example.edu"))
     site.service.save_setting(ExerciseSetting(
-        exercise_id="helpers", deadline=site.clock.now, late_penalty=0.5, min_minutes=0.0,
+        course_id=1, exercise_id="helpers", deadline=site.clock.now, late_penalty=0.5,
+        min_minutes=0.0,
         score_rule="best"))
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
     site.clock.advance(minutes=5)
@@ -72,18 +78,18 @@ def test_the_gradebook_and_its_csv_files(make, graded):
     site.service.drain()
     client = site.login()
 
-    page = client.get("/i").text
+    page = client.get("/i/c/1").text
     assert "Queue: 0 waiting, 0 running,\n2 done, 0 errors, 0 replaced by a later hand-in." in page
     assert "<td>10</td>" in page and '<td>5 <span class="late">late</span></td>' in page
 
-    grades = list(csv.reader(io.StringIO(client.get("/i/grades.csv").text)))
+    grades = list(csv.reader(io.StringIO(client.get("/i/c/1/grades.csv").text)))
     helpers = grades[0].index("helpers")
     assert grades[0][:2] == ["name", "email"]
     assert [(row[0], row[1], row[helpers]) for row in grades[1:]] == [
         ("'=cmd()", "eve@example.edu", "5"), ("Ada Lovelace", "ada@example.edu", "10")]
     assert grades[1][grades[0].index("gamestate")] == ""
 
-    canvas = client.get("/i/canvas.csv")
+    canvas = client.get("/i/c/1/canvas.csv")
     assert "canvas-gradebook.csv" in canvas.headers["content-disposition"]
     rows = list(csv.reader(io.StringIO(canvas.text)))
     assert rows[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -93,9 +99,9 @@ def test_the_gradebook_and_its_csv_files(make, graded):
     assert rows[3][column] == "10" and rows[2][column] == "5"
     assert len(rows[0]) == 5 + len(site.service.exercises)
 
-    student = client.get("/i/students/1").text
-    assert "Ada Lovelace" in student and 'href="/i/attempts/1">#1</a>' in student
-    attempt = client.get("/i/attempts/1").text
+    student = client.get("/i/c/1/students/1").text
+    assert "Ada Lovelace" in student and 'href="/i/c/1/attempts/1">#1</a>' in student
+    attempt = client.get("/i/c/1/attempts/1").text
     assert "<h2 id=\"report-title\">Report</h2>" in attempt and "10/10 points" in attempt
 
 
@@ -103,23 +109,23 @@ def test_settings_and_regrade_from_the_page(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     [token] = site.enrol(("Ada", "ada@example.edu"))
     client = site.login()
-    csrf = csrf_of(client.get("/i").text)
-    saved = client.post("/i/settings/helpers", data={
+    csrf = csrf_of(client.get("/i/c/1").text)
+    saved = client.post("/i/c/1/settings/helpers", data={
         "csrf": csrf, "deadline": "2026-03-01T09:00", "hard_deadline": "2026-03-09T09:00",
         "late_penalty": "20", "min_minutes": "15", "score_rule": "last", "visible": "1"})
     assert saved.status_code == 303
-    assert "Saved helpers: open to students; deadline 2026-03-01 09:00 UTC; late penalty 20%" \
-        in client.get(saved.headers["location"]).text
-    setting = site.service.setting("helpers")
+    assert ("Saved helpers: open to students; deadline 2026-03-01 09:00 UTC (hard: 2026-03-09 "
+            "09:00 UTC); late penalty 20%") in client.get(saved.headers["location"]).text
+    setting = site.service.setting(1, "helpers")
     assert (setting.late_penalty, setting.min_minutes, setting.score_rule) == (0.2, 15, "last")
     page = site.client.get(f"/s/{token}").text
     assert "Deadline: 2026-03-01 09:00 UTC" in page and "20% penalty" in page
-    bad = client.post("/i/settings/helpers", data={"csrf": csrf, "deadline": "soon"})
+    bad = client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "deadline": "soon"})
     assert bad.status_code == 400
 
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()
-    assert client.post("/i/regrade/helpers", data={}).status_code == 403
-    regrade = client.post("/i/regrade/helpers", data={"csrf": csrf})
+    assert client.post("/i/c/1/regrade/helpers", data={}).status_code == 403
+    regrade = client.post("/i/c/1/regrade/helpers", data={"csrf": csrf})
     assert regrade.status_code == 200 and "0 submission(s)" in regrade.text
     assert "1 not queued: graded already by this grader version" in regrade.text

@@ -66,11 +66,11 @@ def csrf(client: TestClient, path: str) -> str:
 
 
 def play(client: TestClient, **flags: str) -> None:
-    response = client.post("/i/league/play", data={"csrf": csrf(client, "/i/league"),
+    response = client.post("/i/c/1/league/play", data={"csrf": csrf(client, "/i/c/1/league"),
                                                    **FLAGS, **flags})
     assert response.status_code == 303, response.text
     ends = time.monotonic() + 300  # a wide margin on a loaded machine
-    while "is being played" in client.get("/i/league").text:
+    while "is being played" in client.get("/i/c/1/league").text:
         assert time.monotonic() < ends, "the league never ended"
         time.sleep(0.2)
 
@@ -108,11 +108,11 @@ def test_the_league_through_the_pages(make, quick):
         assert site.hand_in(token, agent(name), exercise="agent").status_code == 303
     assert "not opened" in text(site.client.get(f"/s/{ada}/league"))
     client = site.login()
-    assert "No league has been played yet" in text(client.get("/i/league"))
+    assert "No league has been played yet" in text(client.get("/i/c/1/league"))
     play(client)
 
-    page = client.get("/i/league").text
-    board = text(client.get("/i/league"))
+    page = client.get("/i/c/1/league").text
+    board = text(client.get("/i/c/1/league"))
     assert site.count("league_games") == 6  # 3 pairings, one opening from both sides
     assert re.search(r"1\s+Ada #1\s+[-\d.]+\s+[-\d.]+ ± [\d.]+\s+4\s+4\s+0\s+0\s+0", board)
     with site.service.sessions() as session:
@@ -121,10 +121,10 @@ def test_the_league_through_the_pages(make, quick):
     names = ["Ada #1", "Bob #2", "Cy #3"]  # rated in the order a league plays its pairings
     rows = league.table(names, [games[game_id] for first, second in combinations(names, 2)
                                 for game_id, *_ in tournament.game_ids(first, second, 1)])
-    assert [row.name for row in rows] == re.findall(r'/i/league/students/\d+">([^<]+)<', page)
+    assert [row.name for row in rows] == re.findall(r'/i/c/1/league/students/\d+">([^<]+)<', page)
     assert all(f"{row.ordinal:.2f}" in board for row in rows)
 
-    ada_page = client.get("/i/league/students/1")
+    ada_page = client.get("/i/c/1/league/students/1")
     assert len(game_links(ada_page.text)) == 4
     replay = client.get(game_links(ada_page.text)[0])
     assert replay.status_code == 200
@@ -135,8 +135,8 @@ def test_the_league_through_the_pages(make, quick):
                      r"\(the opening, placed by the referee\)</a></li>", replay.text)
 
     # Opened to the students: each sees the table and their own games, no other's.
-    form = {"csrf": csrf(client, "/i/league"), "shown": "1"}
-    assert client.post("/i/league/shown", data=form).status_code == 303
+    form = {"csrf": csrf(client, "/i/c/1/league"), "shown": "1"}
+    assert client.post("/i/c/1/league/shown", data=form).status_code == 303
     client.cookies.clear()
     own = client.get(f"/s/{bob}/league")
     assert "Bob #2 (you)" in text(own) and "Ada #1 (you)" not in text(own)
@@ -147,7 +147,7 @@ def test_the_league_through_the_pages(make, quick):
     theirs = adas - {number.search(link)[1] for link in game_links(own.text)}  # Ada v Cy
     assert len(theirs) == 2 and all(
         client.get(f"/s/{bob}/league/games/{key}").status_code == 404 for key in theirs)
-    assert client.get("/i/league").status_code == 403
+    assert client.get("/i/c/1/league").status_code == 403
 
 
 def test_a_league_played_again_plays_only_what_changed(make, quick):
@@ -183,7 +183,7 @@ def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make, quick):
     for token in site.enrol(ADA, BOB, CY):
         site.hand_in(token, agent("weak"), exercise="agent")
     settings = handin.config(seed=7).settings
-    league_id = leagues.prepare(site.service, "agent", settings)  # playing, as at a stop
+    league_id = leagues.prepare(site.service, 1, "agent", settings)  # playing, as at a stop
     names = {"Ada #1": 1, "Bob #2": 2}
     tournament.play_pairing("Ada #1", "Bob #2",
                             lambda who: sandbox.student(who, AGENTS / "weak.py", "Agent"),
@@ -207,8 +207,9 @@ def test_a_league_on_the_grading_hosts(make, quick, broker):  # noqa: F811
     client = site.login()
     play(client)
     first = stored(site)
-    assert len(first) == 6 and "stopped" not in text(client.get("/i/league"))
-    assert re.search(r"1 Ada #1 [-\d.]+ [-\d.]+ ± [\d.]+ 4 4 0 0 0", text(client.get("/i/league")))
+    assert len(first) == 6 and "stopped" not in text(client.get("/i/c/1/league"))
+    assert re.search(r"1 Ada #1 [-\d.]+ [-\d.]+ ± [\d.]+ 4 4 0 0 0",
+                     text(client.get("/i/c/1/league")))
     play(client)  # nothing missing: nothing sent
     assert stored(site) == first
 
@@ -221,18 +222,19 @@ def test_a_league_scheduled_for_later_plays_the_agents_handed_in_by_then(make, q
     later = site.clock.now + timedelta(hours=1)
     with TestClient(app.build(site.service), follow_redirects=False) as client:  # its watch
         client.get(f"/i/{site.secret}")
-        response = client.post("/i/league/play", data={
-            "csrf": csrf(client, "/i/league"), **FLAGS,
+        response = client.post("/i/c/1/league/play", data={
+            "csrf": csrf(client, "/i/c/1/league"), **FLAGS,
             "starts_at": later.isoformat(timespec="minutes")})
-        assert response.headers["location"] == "/i/league?saved=scheduled"
-        assert "scheduled for 2026-03-02 13:00 UTC" in text(client.get("/i/league"))
+        assert response.headers["location"] == "/i/c/1/league?saved=scheduled"
+        assert "scheduled for 2026-03-02 13:00 UTC" in text(client.get("/i/c/1/league"))
         time.sleep(3 * WATCH_SECONDS)
         assert site.count("league_entries") == 0 and site.count("league_games") == 0
         site.hand_in(cy, agent("weak"), exercise="agent")  # before the time: it plays
         site.clock.advance(hours=2)
         ends = time.monotonic() + 300  # a wide margin on a loaded machine
-        while "being played" in text(client.get("/i/league")) or \
-                "scheduled" in text(client.get("/i/league")):
+        # One look a round: two could see it scheduled, then playing, and stop early.
+        while (page := text(client.get("/i/c/1/league"))) and \
+                ("being played" in page or "scheduled" in page):
             assert time.monotonic() < ends, "the scheduled league was never played"
             time.sleep(0.2)
     assert site.count("league_entries") == 3 and site.count("league_games") == 6
@@ -245,9 +247,9 @@ def test_what_an_agent_printed_is_shown_to_the_instructor_and_its_student_only(m
     site.hand_in(bob, agent("flood"), exercise="agent")
     client = site.login()
     play(client)
-    form = {"csrf": csrf(client, "/i/league"), "shown": "1"}
-    assert client.post("/i/league/shown", data=form).status_code == 303
-    [first, *_] = game_links(client.get("/i/league/students/1").text)
+    form = {"csrf": csrf(client, "/i/c/1/league"), "shown": "1"}
+    assert client.post("/i/c/1/league/shown", data=form).status_code == 303
+    [first, *_] = game_links(client.get("/i/c/1/league/students/1").text)
     assert "What Bob #2 printed (capped)" in text(client.get(first))
     assert "spam spam" in text(client.get(first))
     client.cookies.clear()

@@ -48,7 +48,7 @@ def served(tools: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str, str, l
     plays): its base address, the instructor's link, the students' links."""
     service = Service(Options(data=tmp_path / "data", sandbox="local"))
     secret = service.first_instructor_secret()
-    tokens = [token for _, token in service.import_roster(ROSTER)]
+    tokens = [token for _, token in service.import_roster(1, ROSTER)]
     server = Loopback(app.build(service))
     try:
         yield server.base, f"{server.base}/i/{secret}", [f"{server.base}/s/{t}" for t in tokens]
@@ -92,7 +92,7 @@ def test_the_league_in_a_browser(served, driver: WebDriver, tmp_path: Path) -> N
         assert driver.current_url == f"{link}?handed={exercise}#{exercise}"
 
     driver.get(instructor)
-    driver.get(f"{base}/i/league")
+    driver.get(f"{base}/i/c/1/league")
     assert "No league has been played yet" in words(driver, "main")
     shot(driver, "1-none-yet")
     for field, value in (("league-openings", "1"), ("league-cpu", "0.5")):
@@ -105,7 +105,7 @@ def test_the_league_in_a_browser(served, driver: WebDriver, tmp_path: Path) -> N
     while "being played" in words(driver, "main"):
         assert time.monotonic() < ends, "the league was not played in time"
         time.sleep(1)
-        driver.get(f"{base}/i/league")  # not the address that says it was started
+        driver.get(f"{base}/i/c/1/league")  # not the address that says it was started
     rows = driver.find_elements(By.CSS_SELECTOR, "table.leaderboard tbody tr")
     assert [" ".join(row.text.split()[:3]) for row in rows][0] == "1 Ada #1"
     assert len(rows) == 3
@@ -123,7 +123,7 @@ def test_the_league_in_a_browser(served, driver: WebDriver, tmp_path: Path) -> N
         "The board after move 1: player 1")
     shot(driver, "4-replay")
 
-    driver.get(f"{base}/i/league")
+    driver.get(f"{base}/i/c/1/league")
     driver.find_element(By.ID, "league-shown").click()
     follow(driver, "#students ~ form button[type=submit]")
     assert "Students see the leaderboard" in words(driver, "p.saved")

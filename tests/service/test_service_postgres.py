@@ -95,7 +95,7 @@ def test_a_roster_import_adds_the_new_students_only(make, database):  # noqa: F8
     site = make(database=database)
     ada, bob = site.enrol(ADA, BOB)
     assert "Ada Lovelace" in site.client.get(f"/s/{ada}").text
-    again = site.service.import_roster([ADA, ("Cy", "cy@example.edu")])
+    again = site.service.import_roster(1, [ADA, ("Cy", "cy@example.edu")])
     assert [token is None for _, token in again] == [True, False]
     assert site.count("students") == 3 and site.client.get(f"/s/{bob}").status_code == 200
 
@@ -105,9 +105,9 @@ def test_text_postgresql_refuses_is_kept_with_a_stand_in(make, database):  # noq
         raise RuntimeError("a message that quotes a file: \0")
 
     site = make(grade=broken, database=database)
-    [(ada, token)] = site.service.import_roster([("A\0da", "a\0da@example.edu")])
+    [(ada, token)] = site.service.import_roster(1, [("A\0da", "a\0da@example.edu")])
     assert site.service.student(token).name == "A\ufffdda"
-    assert site.service.import_roster([("A\0da", "a\0da@example.edu")])[0][1] is None
+    assert site.service.import_roster(1, [("A\0da", "a\0da@example.edu")])[0][1] is None
     site.service.submit(ada.id, "helpers", Submission({NAME: FULL_MARKS.read_bytes()}))
     assert site.service.drain() == MAX_ATTEMPTS
     with site.service.sessions() as session:
@@ -161,7 +161,7 @@ def test_a_job_run_twice_at_once_keeps_one_report(make, graded, database):  # no
 
 def test_workers_claiming_at_once_never_take_the_same_job(make, database):  # noqa: F811
     site = make(grade=lambda exercise, files: {}, database=database)
-    students = [found.id for found, _ in site.service.import_roster(
+    students = [found.id for found, _ in site.service.import_roster(1,
         [(f"Student {n}", f"s{n}@example.edu") for n in range(20)])]
     taken = Submission({NAME: FULL_MARKS.read_bytes()})
     queued = {site.service.submit(student, exercise, taken)

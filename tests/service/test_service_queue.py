@@ -114,12 +114,12 @@ def test_regrading_adds_this_versions_reports_and_keeps_the_old(make, graded, tm
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()
-    assert site.service.regrade("helpers").queued == 0  # this version's report is there
+    assert site.service.regrade(1, "helpers").queued == 0  # this version's report is there
     site.service.engine.dispose()
 
     newer = make(grade=replaying(graded, FULL_MARKS), version="9.9")
-    assert newer.service.regrade("helpers").queued == 1
-    assert newer.service.regrade("helpers").queued == 0  # already queued
+    assert newer.service.regrade(1, "helpers").queued == 1
+    assert newer.service.regrade(1, "helpers").queued == 0  # already queued
     newer.service.drain()
     with newer.service.sessions() as session:
         versions = sorted(session.scalars(select(Report.grader_version)))
@@ -133,7 +133,7 @@ def test_regrading_retries_this_versions_error_reports(make, graded):
     site.service.drain()
     with site.service.sessions.begin() as session:
         session.execute(update(Report).values(status="error", score=None))
-    assert site.service.regrade("helpers").queued == 1
+    assert site.service.regrade(1, "helpers").queued == 1
     site.service.drain()
     assert '<strong class="counted">10/10</strong>' in site.client.get(f"/s/{token}").text
     assert site.count("reports") == 1
@@ -145,7 +145,7 @@ def test_nothing_secret_reaches_the_log(make, graded, caplog):
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()
-    site.login().get("/i")
+    site.login().get("/i/c/1")
     # The test's own HTTP client logs its requests; the service's side is checked.
     logged = "\n".join(record.getMessage() for record in caplog.records
                        if not record.name.startswith("httpx"))

@@ -46,10 +46,12 @@ class DefaultServer(Server):
     real_tag = ""
 
     def instructor_page(self) -> str:
+        """The first course's gradebook, as the first instructor's link opens it."""
         link = next(found.group(1) for line in self.out
                     if (found := re.search(r"(http://\S+/i/[\w-]+)$", line.strip())))
         with httpx2.Client(timeout=HTTP_SECONDS, follow_redirects=True) as client:
-            return client.get(link).text
+            client.get(link)  # its cookie
+            return client.get(f"{self.url}/i/c/1").text
 
     def jobs(self) -> list[tuple[str, int, str | None]]:
         with self.engine.connect() as connection:
@@ -181,13 +183,13 @@ def test_the_pool_takes_no_job_while_the_image_is_missing_and_all_once_it_is_bui
         time.sleep(HELD_SECONDS)
         job = one_job(docker_site)
         assert (job.state, job.attempts) == ("waiting", 0)
-        assert FIX in docker_site.login().get("/i").text
+        assert FIX in docker_site.login().get("/i/c/1").text
         engine.problem = None  # the image is built
         until(lambda: one_job(docker_site).state == "done", 60, "the waiting job is graded")
     finally:
         pool.stop()
     assert one_job(docker_site).attempts == 1
-    assert "Grading waits:" not in docker_site.client.get("/i").text
+    assert "Grading waits:" not in docker_site.client.get("/i/c/1").text
     assert docker_site.service.held() is None
 
 
@@ -248,7 +250,7 @@ def test_a_grading_host_without_its_image_refuses_saying_why_and_grades_once_it_
     [job] = grid.jobs()
     assert (job.state, job.attempts) == ("waiting", 0) and absent_tag in job.last_error
     secret = grid.service.first_instructor_secret()
-    page = grid.client.get("/i", headers={"x-instructor-secret": secret}).text
+    page = grid.client.get("/i/c/1", headers={"x-instructor-secret": secret}).text
     assert "Grading waits:" in page and FIX in page
     repository, _, tag = absent_tag.partition(":")
     docker_client.images.get(hosts_absent_image).tag(repository, tag)

@@ -20,7 +20,7 @@ def free_port() -> int:
 
 
 @pytest.mark.timeout(60)
-def test_serve_prints_the_instructor_link_and_serves_it(tmp_path):
+def test_serve_prints_the_first_instructors_link_and_serves_it(tmp_path):
     port = free_port()
     roster = tmp_path / "roster.csv"
     roster.write_text("name,email\nAda,ada@example.edu\n", encoding="utf-8")
@@ -39,7 +39,10 @@ def test_serve_prints_the_instructor_link_and_serves_it(tmp_path):
             assert line, f"serve stopped: {said}"
             said += line
         assert ("NOT a security boundary" in said) != local_is_boundary()  # no bubblewrap
-        page = httpx2.get(found.group(1), follow_redirects=True)
+        with httpx2.Client(follow_redirects=True) as browser:
+            courses = browser.get(found.group(1))  # the first instructor's: the first course
+            assert courses.status_code == 200 and 'href="/i/c/1">Course<' in courses.text
+            page = browser.get(f"http://127.0.0.1:{port}/i/c/1")
         assert page.status_code == 200 and "Gradebook" in page.text and "Ada" in page.text
     finally:
         server.send_signal(signal.SIGINT)

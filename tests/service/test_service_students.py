@@ -20,7 +20,7 @@ def test_a_roster_gives_each_student_a_link_of_their_own(make):
     assert "Bob &lt;b&gt;" in site.client.get(f"/s/{bob}").text  # escaped
     # Only the hash is kept; a second import keeps the link.
     assert site.count("students") == 2
-    again = site.service.import_roster([ADA])
+    again = site.service.import_roster(1, [ADA])
     assert again[0][1] is None and site.client.get(f"/s/{ada}").status_code == 200
 
 
@@ -61,7 +61,7 @@ def test_a_zip_of_the_files_is_taken(make, graded):
 def test_the_last_rule_counts_the_last_graded_attempt(make, graded):
     reports = iter([graded[FULL_MARKS], graded[FLIPPED]])
     site = make(grade=lambda exercise, files: next(reports))
-    site.service.save_setting(ExerciseSetting(exercise_id="helpers", late_penalty=0.0,
+    site.service.save_setting(ExerciseSetting(course_id=1, exercise_id="helpers", late_penalty=0.0,
                                               min_minutes=0.0, score_rule="last"))
     [token] = site.enrol(ADA)
     for path in (FULL_MARKS, FLIPPED):
@@ -73,7 +73,7 @@ def test_the_last_rule_counts_the_last_graded_attempt(make, graded):
 
 def test_the_rate_limit_says_when_and_refuses_before(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
-    site.service.save_setting(ExerciseSetting(exercise_id="helpers", late_penalty=0.0,
+    site.service.save_setting(ExerciseSetting(course_id=1, exercise_id="helpers", late_penalty=0.0,
                                               min_minutes=30, score_rule="best"))
     [token] = site.enrol(ADA)
     csrf = site.csrf(f"/s/{token}")
@@ -96,7 +96,8 @@ def test_late_work_loses_the_penalty_and_the_hard_deadline_closes(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     clock = site.clock
     site.service.save_setting(ExerciseSetting(
-        exercise_id="helpers", deadline=clock.now, hard_deadline=clock.now.replace(hour=14),
+        course_id=1, exercise_id="helpers", deadline=clock.now,
+        hard_deadline=clock.now.replace(hour=14),
         late_penalty=0.25, min_minutes=0.0, score_rule="best"))
     [token] = site.enrol(ADA)
     clock.advance(minutes=1)

@@ -27,14 +27,14 @@ def test_an_extension_takes_a_late_hand_in_on_time(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     ada, bob = site.enrol(("Ada", "ada@example.edu"), ("Bob", "bob@example.edu"))
     site.service.save_setting(ExerciseSetting(
-        exercise_id="helpers", deadline=site.clock.now, hard_deadline=site.clock.now,
+        course_id=1, exercise_id="helpers", deadline=site.clock.now, hard_deadline=site.clock.now,
         late_penalty=0.5, min_minutes=0.0, score_rule="best", visible=True))
     client = site.login()
-    csrf = csrf_of(client.get("/i/students/1").text)
-    bad = client.post("/i/students/1/extension/helpers", data={
+    csrf = csrf_of(client.get("/i/c/1/students/1").text)
+    bad = client.post("/i/c/1/students/1/extension/helpers", data={
         "csrf": csrf, "deadline": "2026-03-05T12:00", "hard_deadline": "2026-03-04T12:00"})
     assert bad.status_code == 400 and "hard deadline comes before" in bad.text
-    saved = client.post("/i/students/1/extension/helpers", data={
+    saved = client.post("/i/c/1/students/1/extension/helpers", data={
         "csrf": csrf, "deadline": "2026-03-05T12:00", "hard_deadline": "2026-03-06T12:00"})
     assert saved.status_code == 303
     assert "Extension of helpers saved." in client.get(saved.headers["location"]).text
@@ -42,7 +42,7 @@ def test_an_extension_takes_a_late_hand_in_on_time(make, graded):
     assert site.hand_in(ada, (NAME, FULL_MARKS.read_bytes())).status_code == 303
     assert site.hand_in(bob, (NAME, FULL_MARKS.read_bytes())).status_code == 403
     site.service.drain()
-    assert "<td>10</td>" in client.get("/i").text  # on time: no penalty
+    assert "<td>10</td>" in client.get("/i/c/1").text  # on time: no penalty
     assert "Deadline: 2026-03-05 12:00 UTC" in site.client.get(f"/s/{ada}").text
 
 
@@ -52,24 +52,24 @@ def test_a_manual_score_wins_is_shown_and_needs_a_comment(make, graded):
     site.hand_in(ada, (NAME, FLIPPED.read_bytes()))
     site.service.drain()
     rescored: list[str] = []
-    site.service.rescored = rescored.append
+    site.service.rescored = lambda course, exercise: rescored.append(exercise)
     client = site.login()
-    csrf = csrf_of(client.get("/i/attempts/1").text)
-    bare = client.post("/i/attempts/1/notes", data={"csrf": csrf, "kind": "score",
+    csrf = csrf_of(client.get("/i/c/1/attempts/1").text)
+    bare = client.post("/i/c/1/attempts/1/notes", data={"csrf": csrf, "kind": "score",
                                                      "score": "7", "text": " "})
     assert bare.status_code == 400 and "the text is required" in bare.text
-    over = client.post("/i/attempts/1/notes", data={"csrf": csrf, "kind": "score",
+    over = client.post("/i/c/1/attempts/1/notes", data={"csrf": csrf, "kind": "score",
                                                      "score": "11", "text": "why"})
     assert over.status_code == 400 and "from 0 to 10" in over.text
-    assert client.post("/i/attempts/1/notes", data={
+    assert client.post("/i/c/1/attempts/1/notes", data={
         "csrf": csrf, "kind": "score", "score": "7", "text": "The idea is right."}
     ).status_code == 303
     assert rescored == ["helpers"]  # the LMS is sent the new score
-    grades = list(csv.reader(io.StringIO(client.get("/i/grades.csv").text)))
+    grades = list(csv.reader(io.StringIO(client.get("/i/c/1/grades.csv").text)))
     assert grades[1][grades[0].index("helpers")] == "7"
-    assert '<span class="manual">manual</span>' in client.get("/i").text
+    assert '<span class="manual">manual</span>' in client.get("/i/c/1").text
     mine = site.client.get(f"/s/{ada}/attempts/1").text
-    assert "7/10, set by the instructor on 2026-03-02 12:00 UTC: The idea is right." in mine
+    assert "7/10, set by Instructor on 2026-03-02 12:00 UTC: The idea is right." in mine
     assert "(the grader gave 4/10)" in mine
 
 
@@ -84,11 +84,11 @@ def test_a_regrade_request_is_seen_and_answered(make, graded):
     assert asked.status_code == 303
     assert "sent to your instructor" in site.client.get(asked.headers["location"]).text
     client = site.login()
-    assert "<strong>open</strong>" in client.get("/i").text
-    assert "My max is right." in client.get("/i").text
-    client.post("/i/attempts/1/notes", data={"csrf": csrf_of(client.get("/i").text),
+    assert "<strong>open</strong>" in client.get("/i/c/1").text
+    assert "My max is right." in client.get("/i/c/1").text
+    client.post("/i/c/1/attempts/1/notes", data={"csrf": csrf_of(client.get("/i/c/1").text),
                                              "kind": "answer", "text": "Looked again: fine."})
-    assert "<strong>open</strong>" not in client.get("/i").text
+    assert "<strong>open</strong>" not in client.get("/i/c/1").text
     assert "Looked again: fine." in site.client.get(f"/s/{ada}/attempts/1").text
     # Others can't ask on her attempt.
     [bob] = site.enrol(("Bob", "bob@example.edu"))
@@ -102,12 +102,12 @@ def test_regrade_one_attempt_says_why_and_can_be_forced(make, graded):
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()
     client = site.login()
-    csrf = csrf_of(client.get("/i").text)
-    again = client.post("/i/attempts/1/regrade", data={"csrf": csrf}).text
+    csrf = csrf_of(client.get("/i/c/1").text)
+    again = client.post("/i/c/1/attempts/1/regrade", data={"csrf": csrf}).text
     assert "0 submission(s) queued" in again and "graded already by this grader" in again
-    forced = client.post("/i/attempts/1/regrade", data={"csrf": csrf, "force": "1"}).text
+    forced = client.post("/i/c/1/attempts/1/regrade", data={"csrf": csrf, "force": "1"}).text
     assert "1 submission(s) queued" in forced
-    student = client.post("/i/students/1/regrade/helpers", data={"csrf": csrf}).text
+    student = client.post("/i/c/1/students/1/regrade/helpers", data={"csrf": csrf}).text
     assert "1 not queued: waiting or being graded already" in student
     assert site.service.drain() == 1 and site.count("reports") == 1
 
@@ -123,11 +123,11 @@ def test_the_files_handed_in_are_shown_and_downloaded(make, graded):
     download = site.client.get(f"/s/{ada}/attempts/1/files.zip")
     assert zipfile.ZipFile(io.BytesIO(download.content)).read(NAME) == source
     assert site.client.get(f"/s/{bob}/attempts/1/files.zip").status_code == 404
-    assert site.client.get("/i/attempts/1/files.zip").status_code == 403
+    assert site.client.get("/i/c/1/attempts/1/files.zip").status_code == 403
     client = site.login()
-    assert zipfile.ZipFile(io.BytesIO(client.get("/i/attempts/1/files.zip").content)
+    assert zipfile.ZipFile(io.BytesIO(client.get("/i/c/1/attempts/1/files.zip").content)
                            ).read(NAME) == source
-    assert '<span class="k">def</span>' in client.get("/i/attempts/1").text
+    assert '<span class="k">def</span>' in client.get("/i/c/1/attempts/1").text
 
 
 def test_hidden_and_released_exercises_and_attempt_numbers(make, graded):
@@ -138,12 +138,12 @@ def test_hidden_and_released_exercises_and_attempt_numbers(make, graded):
     page = site.client.get(f"/s/{ada}?handed=helpers").text
     assert "Handed in: attempt #1 at helpers" in page and '>#1</a>' in page  # hers, not #2
     client = site.login()
-    csrf = csrf_of(client.get("/i").text)
-    client.post("/i/settings/helpers", data={"csrf": csrf, "late_penalty": "0"})  # hidden
+    csrf = csrf_of(client.get("/i/c/1").text)
+    client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "late_penalty": "0"})  # hidden
     assert 'id="helpers"' not in site.client.get(f"/s/{ada}").text
     assert site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()),
                         csrf=site.csrf(f"/s/{ada}")).status_code == 403
-    client.post("/i/settings/helpers", data={"csrf": csrf, "visible": "1",
+    client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "visible": "1",
                                              "release_at": "2026-03-03T09:00"})
     assert 'id="helpers"' not in site.client.get(f"/s/{ada}").text
     site.clock.advance(days=1)
@@ -153,12 +153,12 @@ def test_hidden_and_released_exercises_and_attempt_numbers(make, graded):
 def test_the_late_penalty_is_a_percentage(make):
     site = make()
     client = site.login()
-    csrf = csrf_of(client.get("/i").text)
-    over = client.post("/i/settings/helpers", data={"csrf": csrf, "late_penalty": "150"})
+    csrf = csrf_of(client.get("/i/c/1").text)
+    over = client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "late_penalty": "150"})
     assert over.status_code == 409 and "a percentage from 0 to 100" in over.text
-    assert client.post("/i/settings/helpers", data={"csrf": csrf, "late_penalty": "20%",
+    assert client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "late_penalty": "20%",
                                                     "visible": "1"}).status_code == 303
-    assert site.service.setting("helpers").late_penalty == 0.2
+    assert site.service.setting(1, "helpers").late_penalty == 0.2
 
 
 def test_a_status_the_page_polls(make, graded):
@@ -185,16 +185,16 @@ def test_a_status_the_page_polls(make, graded):
 def test_canvas_roster_in_and_canvas_grades_out(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     client = site.login()
-    csrf = csrf_of(client.get("/i").text)
-    page = client.post("/i/roster", data={"csrf": csrf},
+    csrf = csrf_of(client.get("/i/c/1").text)
+    page = client.post("/i/c/1/roster", data={"csrf": csrf},
                        files={"roster": ("r.csv", CANVAS_ROSTER)}).text
     [token] = re.findall(r"http://testserver/s/([\w-]+)", page)
     assert "1 new student(s), 0 already there." in page
-    client.post("/i/settings/helpers", data={"csrf": csrf, "visible": "1",
+    client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "visible": "1",
                                              "column_name": "Lab 1 (88)"})
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()
-    rows = list(csv.reader(io.StringIO(client.get("/i/canvas.csv").text)))
+    rows = list(csv.reader(io.StringIO(client.get("/i/c/1/canvas.csv").text)))
     column = rows[0].index("Lab 1 (88)")
     assert rows[2][:5] == ["Lovelace, Ada", "4711", "A-1", "ada", "Mon"]
     assert rows[2][column] == "10"
@@ -204,15 +204,15 @@ def test_a_new_link_and_deactivation(make):
     site = make()
     [old] = site.enrol(("Ada", "ada@example.edu"))
     client = site.login()
-    csrf = csrf_of(client.get("/i").text)
-    page = client.post("/i/students/1/link", data={"csrf": csrf}).text
+    csrf = csrf_of(client.get("/i/c/1").text)
+    page = client.post("/i/c/1/students/1/link", data={"csrf": csrf}).text
     [new] = re.findall(r"http://testserver/s/([\w-]+)", page)
     assert site.client.get(f"/s/{old}").status_code == 404
     assert site.client.get(f"/s/{new}").status_code == 200
-    client.post("/i/students/1/active", data={"csrf": csrf, "active": "0"})
+    client.post("/i/c/1/students/1/active", data={"csrf": csrf, "active": "0"})
     assert site.client.get(f"/s/{new}").status_code == 404
-    assert "(inactive)" in client.get("/i").text  # kept in the gradebook
-    client.post("/i/students/1/active", data={"csrf": csrf, "active": "1"})
+    assert "(inactive)" in client.get("/i/c/1").text  # kept in the gradebook
+    client.post("/i/c/1/students/1/active", data={"csrf": csrf, "active": "1"})
     assert site.client.get(f"/s/{new}").status_code == 200
 
 
@@ -228,12 +228,12 @@ def test_similar_hand_ins_are_listed_and_shown_side_by_side(make):
         assert site.hand_in(token, ("alphabeta.py", source.encode()),
                             exercise="alphabeta").status_code == 303
     client = site.login()
-    assert 'href="/i/similarity/alphabeta"' in client.get("/i").text
-    page = client.get("/i/similarity/alphabeta").text
-    assert page.count('href="/i/similarity/alphabeta/') == 1  # Ada and Eve, not Bob
+    assert 'href="/i/c/1/similarity/alphabeta"' in client.get("/i/c/1").text
+    page = client.get("/i/c/1/similarity/alphabeta").text
+    assert page.count('href="/i/c/1/similarity/alphabeta/') == 1  # Ada and Eve, not Bob
     assert "compare Ada and Eve" in page
-    pair = client.get("/i/similarity/alphabeta/1/2").text
+    pair = client.get("/i/c/1/similarity/alphabeta/1/2").text
     assert '<mark class="shared">' in pair and "plies" in pair
-    assert client.get("/i/similarity/alphabeta/1/3").status_code == 404
+    assert client.get("/i/c/1/similarity/alphabeta/1/3").status_code == 404
     assert site.client.get(f"/s/{ada}").status_code == 200
-    assert client.get("/i/similarity/nothing").status_code == 404
+    assert client.get("/i/c/1/similarity/nothing").status_code == 404

@@ -183,7 +183,8 @@ class Login(OIDCLogin[LaunchRequest, ToolConfDict, OneUseNonces, Cookies, Respon
 class Launch(MessageLaunch[LaunchRequest, ToolConfDict, OneUseNonces, Cookies]):
     """A launch checked as pylti1p3 checks it (signature against the platform's keys,
     issuer and client id, deployment, nonce, message), expiry and issue time
-    required, the state used once; the id_token itself is kept nowhere."""
+    required, ``aud`` and ``azp`` checked, the state used once; the id_token itself
+    is kept nowhere."""
 
     def __init__(self, request: LaunchRequest, config: ToolConfDict, storage: Launches) -> None:
         cookies = Cookies(request)
@@ -196,6 +197,23 @@ class Launch(MessageLaunch[LaunchRequest, ToolConfDict, OneUseNonces, Cookies]):
 
     def _get_request_param(self, key: str) -> str:
         return self._request.get_param(key)
+
+    def validate_registration(self) -> "Launch":
+        """The library's check of the issuer and client id, and the audience and
+        authorized party as OpenID Connect says: the token is for this tool's client id,
+        and where it names more than one audience, or an ``azp``, that is this client."""
+        super().validate_registration()
+        body = self._get_jwt_body()
+        client = self._registration.get_client_id() if self._registration else None
+        audience = body.get("aud")
+        audiences = audience if isinstance(audience, list) else [audience]
+        if client not in audiences:
+            raise LtiException("The token's audience is not this tool's client id")
+        azp = body.get("azp")
+        if (len(audiences) > 1 or azp is not None) and azp != client:
+            raise LtiException("The token's authorized party (azp) is not this tool's "
+                               "client id")
+        return self
 
     def validate_state(self) -> "Launch":
         super().validate_state()

@@ -1,13 +1,16 @@
 """Scores back to the LMS (Assignment and Grade Services).
 
-Every kept report may change a counted score (scores.counted: best or last,
-late penalty applied), and so may a change of the exercise's rules (the
-service's ``rescored``). The poster looks at the reports kept since it last
-looked (a watermark in the service's settings, so a restart misses none and
-reports written by grading hosts count too), works out each touched student's
-counted score for the exercise, and records a post for each course assignment
-(line item) of that exercise the student was seen in, unless the same score
-was sent there already. The posts are sent from that record, and a failed one
+Every hand-in and every kept report may change what the LMS should show (a
+hand-in waits: ``Pending``; graded: ``FullyGraded`` with the counted score,
+scores.counted: best or last, late penalty applied), and so may a change of the
+exercise's rules in a course (the service's ``rescored``). The poster looks at
+the hand-ins and reports kept since it last looked (watermarks in the service's
+settings, so a restart misses none and reports written by grading hosts count
+too), works out each touched student's state for the exercise, and records a
+post for each assignment (line item) of that exercise in the LMS courses of the
+student's course they were seen in, unless the same was sent there already. A
+post carries the report's summary as its comment (or the manual score's) and the
+hand-in's time. The posts are sent from that record, and a failed one
 is tried again later (RETRY_SECONDS), then kept as failed with its error: the
 instructor's LTI page shows what was sent, when, and what was not.
 """
@@ -16,6 +19,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -25,7 +29,7 @@ from pylti1p3.service_connector import ServiceConnector
 from pylti1p3.tool_config.dict import ToolConfDict
 from sqlalchemy import func, select, update
 
-from grader.service import scores
+from grader.service import overrides, pages, scores
 from grader.service.core import Service
 from grader.service.lti.adapter import TimedSession
 from grader.service.models import (
@@ -37,6 +41,7 @@ from grader.service.models import (
     LtiUser,
     Report,
     Setting,
+    Student,
     Submission,
 )
 
@@ -44,6 +49,8 @@ log = logging.getLogger("grader.service")
 POLL_SECONDS = 2.0  # how often the poster looks without being woken
 RETRY_SECONDS = (2, 10, 60, 300)  # after the 1st, 2nd, ... failure; then it has failed
 SEEN = "lti_reports_seen"  # the newest report id the poster has looked at
+HANDED = "lti_submissions_seen"  # and the newest submission id
+COMMENT = 1000  # characters of a score's comment
 
 
 class Poster:
@@ -53,7 +60,7 @@ class Poster:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._rescore: set[str] = set()  # exercises whose rules changed
+        self._rescore: set[tuple[int, str]] = set()  # courses' exercises whose rules changed
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -82,56 +89,61 @@ class Poster:
     # -- what to send ----------------------------------------------------------------
 
     def scan(self) -> int:
-        """Record posts for the reports kept since the last scan: how many."""
+        """Record posts for the hand-ins and reports kept since the last scan: how many."""
         with self.service.sessions() as session:
-            mark = session.get(Setting, SEEN)
-            seen = int(mark.value) if mark else 0
+            seen, handed = (int(mark.value) if (mark := session.get(Setting, key)) else 0
+                            for key in (SEEN, HANDED))
             newest = session.scalar(select(func.max(Report.id))) or 0
+            newest_hand_in = session.scalar(select(func.max(Submission.id))) or 0
             touched = set(session.execute(
                 select(Submission.student_id, Submission.exercise_id).join(Report)
                 .where(Report.id > seen, Report.id <= newest)))
+            touched |= set(session.execute(
+                select(Submission.student_id, Submission.exercise_id)
+                .where(Submission.id > handed, Submission.id <= newest_hand_in)))
         recorded = sum(self.record(student, exercise) for student, exercise in sorted(touched))
         with self.service.sessions.begin() as session:
             session.merge(Setting(key=SEEN, value=str(newest)))
+            session.merge(Setting(key=HANDED, value=str(newest_hand_in)))
         return recorded
 
-    def rescore(self, exercise_id: str) -> None:
-        """Look again at every score of the exercise (its rules changed), soon."""
+    def rescore(self, course_id: int, exercise_id: str) -> None:
+        """Look again at every score of the course's exercise (its rules changed), soon."""
         with self._lock:
-            self._rescore.add(exercise_id)
+            self._rescore.add((course_id, exercise_id))
         self._wake.set()
 
     def rescan(self) -> int:
         """Record posts for the exercises whose rules changed: how many."""
         with self._lock:
-            exercises, self._rescore = self._rescore, set()
-        with self.service.sessions() as session:
-            pairs = session.execute(
-                select(LtiUser.student_id, LtiResource.exercise_id).distinct()
-                .join(LtiMember, LtiMember.user_id == LtiUser.id)
-                .join(LtiResource, LtiResource.context_id == LtiMember.context_id)
-                .where(LtiResource.exercise_id.in_(exercises),
-                       LtiUser.student_id.is_not(None))).all()
-        return sum(self.record(student, exercise) for student, exercise in sorted(pairs)
-                   if student is not None)
+            changed, self._rescore = self._rescore, set()
+        recorded = 0
+        for course_id, exercise_id in sorted(changed):
+            with self.service.sessions() as session:
+                students = list(session.scalars(
+                    select(Student.id).where(Student.course_id == course_id,
+                                             Student.lti_user_id.is_not(None))))
+            recorded += sum(self.record(student, exercise_id) for student in students)
+        return recorded
 
     def record(self, student_id: int, exercise_id: str) -> int:
-        """Record the student's counted score for each line item of the exercise they
-        were seen in, where it is not what was last sent: how many were recorded."""
+        """Record the student's state for each line item of the exercise they were seen
+        in, where it is not what was last sent: how many were recorded."""
         exercise = self.service.exercises.get(exercise_id)
         with self.service.sessions() as session:
-            resources = list(session.scalars(
-                select(LtiResource.id).join(LtiMember, LtiMember.context_id ==
-                                            LtiResource.context_id)
-                .join(LtiUser, LtiUser.id == LtiMember.user_id)
-                .where(LtiUser.student_id == student_id,
-                       LtiResource.exercise_id == exercise_id,
-                       LtiResource.endpoint.is_not(None)).distinct()))
-        if exercise is None or not resources:  # a student no LMS knows: nothing to score
+            student = session.get(Student, student_id)
+            resources = [] if student is None or student.lti_user_id is None else list(
+                session.scalars(
+                    select(LtiResource.id).join(LtiContext)
+                    .join(LtiMember, LtiMember.context_id == LtiResource.context_id)
+                    .where(LtiContext.course_id == student.course_id,
+                           LtiMember.user_id == student.lti_user_id,
+                           LtiResource.exercise_id == exercise_id,
+                           LtiResource.endpoint.is_not(None)).distinct()))
+        if exercise is None or student is None or not resources:  # no LMS knows them here
             return 0
-        counted = scores.counted(self.service.attempts(student_id, exercise_id),
-                                 self.service.setting(exercise_id))
-        if counted is None:
+        state = self._state(student, exercise.id, exercise.max_score)
+        if state is None:
             return 0
         now = self.service.now()
         recorded = 0
@@ -142,20 +154,43 @@ class Poster:
                                                LtiScorePost.student_id == student_id,
                                                LtiScorePost.state != "superseded")
                     .order_by(LtiScorePost.id.desc()).limit(1))
-                if last is not None and last.score_given == counted and last.state != "failed":
+                if last is not None and last.state != "failed" and \
+                        (last.score_given, last.grading_progress) == \
+                        (state.score_given, state.grading_progress):
                     continue
                 session.execute(update(LtiScorePost).where(
                     LtiScorePost.resource_id == resource_id,
                     LtiScorePost.student_id == student_id,
                     LtiScorePost.state == "waiting").values(state="superseded"))
                 session.add(LtiScorePost(resource_id=resource_id, student_id=student_id,
-                                         score_given=counted, score_maximum=exercise.max_score,
+                                         score_given=state.score_given,
+                                         score_maximum=exercise.max_score,
+                                         grading_progress=state.grading_progress,
+                                         comment=state.comment,
+                                         submitted_at=state.submitted_at,
                                          state="waiting", attempts=0, created_at=now,
                                          next_try_at=now))
                 recorded += 1
         if recorded:
             self._wake.set()
         return recorded
+
+    def _state(self, student: Student, exercise_id: str, max_score: float) -> "Progress | None":
+        """What the LMS should show of the student's exercise now; None before a hand-in."""
+        attempts = self.service.attempts(student.id, exercise_id, bodies=True)
+        if not attempts:
+            return None
+        found = scores.counting(attempts, self.service.setting(student.course_id, exercise_id))
+        waiting = any(pages.state(attempt) == "waiting" for attempt in attempts)
+        if found is None:
+            return Progress(None, "Pending", "Handed in: waiting to be graded.",
+                            attempts[-1].received_at) if waiting else None
+        counted, score = found
+        comment = _comment(counted, score, max_score)
+        if waiting:
+            return Progress(score, "Pending", f"A newer hand-in waits to be graded. {comment}",
+                            attempts[-1].received_at)
+        return Progress(score, "FullyGraded", comment, counted.received_at)
 
     # -- sending -----------------------------------------------------------------------
 
@@ -177,8 +212,9 @@ class Poster:
                 .join(LtiPlatform, LtiPlatform.id == LtiContext.platform_id)
                 .join(LtiMember, LtiMember.context_id == LtiContext.id)
                 .join(LtiUser, LtiUser.id == LtiMember.user_id)
+                .join(Student, Student.lti_user_id == LtiUser.id)
                 .where(LtiResource.id == post.resource_id,
-                       LtiUser.student_id == post.student_id)).first() or (None,) * 4
+                       Student.id == post.student_id)).first() or (None,) * 4
         try:
             if resource is None or platform is None or user is None or context is None:
                 raise ValueError("the assignment or the student is no longer in the course")
@@ -190,8 +226,8 @@ class Poster:
             session.execute(update(LtiScorePost).where(LtiScorePost.id == post.id).values(
                 state="sent", attempts=post.attempts + 1, sent_at=self.service.now(),
                 last_error=None))
-        log.info("LTI: score %g/%g of student %d sent (post %d)", post.score_given,
-                 post.score_maximum, post.student_id, post.id)
+        log.info("LTI: %s score of student %d sent (post %d)", post.grading_progress,
+                 post.student_id, post.id)
         return True
 
     def _put(self, post: LtiScorePost, resource: LtiResource, platform: LtiPlatform,
@@ -201,10 +237,17 @@ class Poster:
         endpoint = json.loads(resource.endpoint or "{}")
         service = AssignmentsGradesService(ServiceConnector(registration, TimedSession()),
                                            endpoint)
-        grade = (Grade().set_score_given(post.score_given)
-                 .set_score_maximum(post.score_maximum).set_user_id(sub)
-                 .set_activity_progress("Completed").set_grading_progress("FullyGraded")
+        graded = post.grading_progress == "FullyGraded"
+        grade = (Grade().set_user_id(sub).set_grading_progress(post.grading_progress)
+                 .set_activity_progress("Completed" if graded else "Submitted")
                  .set_timestamp(datetime.now(UTC).isoformat()))
+        if post.score_given is not None:
+            grade.set_score_given(post.score_given).set_score_maximum(post.score_maximum)
+        if post.comment:
+            grade.set_comment(post.comment)
+        if post.submitted_at is not None:  # AGS 2.0's submission times
+            grade.set_extra_claims({"submission": {
+                "submittedAt": post.submitted_at.replace(tzinfo=UTC).isoformat()}})
         item = None
         if not endpoint.get("lineitem"):  # no line item of its own: find or make one
             item = (LineItem().set_tag(resource.exercise_id).set_label(resource.exercise_id)
@@ -223,6 +266,28 @@ class Poster:
                 next_try_at=self.service.now() + wait))
         log.warning("LTI: score post %d %s (%s)", post.id,
                     "failed for good" if last else "failed, tried again later", why[:200])
+
+
+@dataclass
+class Progress:
+    """What a post says: the score that counts (None while a first hand-in waits), the
+    AGS grading progress, the comment, and the hand-in's time."""
+
+    score_given: float | None
+    grading_progress: str
+    comment: str
+    submitted_at: datetime
+
+
+def _comment(counted: Submission, score: float, max_score: float) -> str:
+    """The counted attempt's summary: the manual score's note, or the report's message."""
+    manual = overrides.manual(counted.notes)
+    if manual is not None:
+        said = f"Set by {manual.author}: {manual.text}"
+    else:
+        report = scores.shown(counted)
+        said = str(json.loads(report.body).get("message", "")) if report else ""
+    return f"{score:g}/{max_score:g}. {said}".strip()[:COMMENT]
 
 
 def _said(exc: Exception) -> str:

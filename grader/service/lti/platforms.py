@@ -62,7 +62,9 @@ def read_file(path: Path) -> list[PlatformSpec]:
 
 
 def register(sessions: sessionmaker[Session], specs: Iterable[PlatformSpec]) -> list[str]:
-    """Add the platforms, or update those known by issuer and client id: what was done."""
+    """Add the platforms, or update those known by issuer and client id (their URLs;
+    their deployments are added to, never replaced: a launch of a deployment
+    registered once keeps working): what was done."""
     done = []
     with sessions.begin() as session:
         for spec in specs:
@@ -70,7 +72,9 @@ def register(sessions: sessionmaker[Session], specs: Iterable[PlatformSpec]) -> 
             found = session.scalar(select(LtiPlatform).where(
                 LtiPlatform.issuer == spec.issuer, LtiPlatform.client_id == spec.client_id))
             row = found or LtiPlatform(issuer=spec.issuer, client_id=spec.client_id)
-            row.deployment_ids = json.dumps(spec.deployment_ids)
+            known = json.loads(row.deployment_ids) if found else []
+            row.deployment_ids = json.dumps(
+                known + [one for one in spec.deployment_ids if one not in known])
             row.key_set_url, row.auth_audience = spec.key_set_url, spec.auth_audience
             row.auth_login_url, row.auth_token_url = spec.auth_login_url, spec.auth_token_url
             session.add(row)
