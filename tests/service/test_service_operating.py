@@ -180,7 +180,7 @@ def test_the_metrics_after_a_few_gradings(make, graded):
                                                                    ("le", "20.0"))] == 2
 
     assert seen["minimax_grader_regrades_total", ()] == 0
-    site.service.regrade("helpers", force=True)  # one run ended by load, then graded
+    site.service.regrade(1, "helpers", force=True)  # one run ended by load, then graded
     seen = samples(site.service)
     assert seen["minimax_grader_regrades_total", ()] == 2
     assert seen["minimax_grader_jobs", (("exercise", "helpers"), ("state", "waiting"))] == 2
@@ -201,15 +201,16 @@ def test_the_metrics_count_grader_errors_and_the_scores_for_the_lms(make, graded
     [ada] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()
-    [student] = site.service.students()
+    [student] = site.service.students(1)
     now = site.clock()
     with site.service.sessions.begin() as session:
         platform = LtiPlatform(issuer="https://lms.example.edu", client_id="c",
-                               deployment_ids="[]", key_set_url="k", auth_login_url="a",
+                               deployment_ids='["d"]', key_set_url="k", auth_login_url="a",
                                auth_token_url="t")
         session.add(platform)
         session.flush()
-        context = LtiContext(platform_id=platform.id, context_id="course", title="AI")
+        context = LtiContext(platform_id=platform.id, course_id=1, context_id="course",
+                             deployment_id="d", title="AI")
         session.add(context)
         session.flush()
         resource = LtiResource(context_id=context.id, resource_link_id="r",
@@ -244,7 +245,7 @@ def test_one_line_per_request_and_per_job_with_no_link_in_them(make, graded, cap
     site.clock.advance(seconds=2)
     site.service.drain()
     site.client.get(f"/i/{site.secret}")
-    [student] = site.service.students()
+    [student] = site.service.students(1)
     requests = [record for record in caplog.records if getattr(record, "event", "") == "request"]
     routes = [(record.method, record.route, record.status) for record in requests]
     assert routes == [("GET", "/s/{token}", 200), ("POST", "/s/{token}/submit/{exercise}", 303),

@@ -40,6 +40,40 @@ def rows(engine: Engine) -> Rows:
                 for name, table in tables.tables.items() if name != "alembic_version"}
 
 
+def _column(found: Rows, table: str, *names: str) -> set[tuple]:
+    columns, kept = found[table]
+    return {tuple(row[columns.index(name)] for name in names) for row in kept}
+
+
+def _tied_students(before: Rows, after: Rows) -> bool:
+    """Each student an LTI identity was tied to is tied to it still (or, tied to
+    several, to the first), from the student's side since the course migration."""
+    tied = {}
+    for user, student in sorted(_column(before, "lti_users", "id", "student_id")):
+        if student is not None:
+            tied.setdefault(student, user)
+    return set(tied.items()) <= _column(after, "students", "id", "lti_user_id")
+
+
+def _staff_credentials(before: Rows, after: Rows) -> bool:
+    """The instructor link and the staff's launch keys are the first instructor's
+    credentials since the course migration."""
+    settings = dict(_column(before, "service_settings", "key", "value"))
+    links = {settings["instructor_hash"]} if "instructor_hash" in settings else set()
+    launched = {token for token, student in _column(before, "launch_keys", "token_hash",
+                                                      "student_id") if student is None}
+    return links | launched <= {token for (token,) in
+                                _column(after, "staff_credentials", "token_hash")}
+
+
+# The columns a migration moved, where to find them now, and how to check them;
+# the rows it moved to another table (which rows, and how to check them).
+MOVED = {("lti_users", "student_id"): ("students.lti_user_id", _tied_students)}
+MOVED_ROWS = [
+    (lambda table, row: (table == "service_settings" and row["key"] == "instructor_hash")
+     or (table == "launch_keys" and row["student_id"] is None), _staff_credentials)]
+
+
 def onto_postgresql(source: Engine, url: str, revision: str) -> None:
     """The term's rows into a PostgreSQL database at the term's revision, its id
     sequences past them, as that release's service would have left it."""
@@ -97,8 +131,16 @@ def test_a_previous_releases_term_opens_with_every_row(term, database, tmp_path,
     for table, (columns, old) in before.items():
         assert table in after, f"{table} is gone"
         now_columns, now = after[table]
-        shown = {tuple(row[now_columns.index(name)] for name in columns) for row in now}
-        assert old <= shown, f"{table}: rows lost: {old - shown}"
+        kept = [name for name in columns if (table, name) not in MOVED]
+        shown = {tuple(row[now_columns.index(name)] for name in kept) for row in now}
+        was = {tuple(row[columns.index(name)] for name in kept) for row in old
+               if not any(moved(table, dict(zip(columns, row))) for moved, _ in MOVED_ROWS)}
+        assert was <= shown, f"{table}: rows lost: {was - shown}"
+    for (table, column), (where, check) in MOVED.items():
+        if table in before and column in before[table][0]:
+            assert check(before, after), f"{table}.{column}: not kept in {where}"
+    for _, check in MOVED_ROWS:
+        assert check(before, after), check.__doc__
 
     service = Service(Options(data=data, database=database), sandbox=sandbox)
     try:
@@ -121,10 +163,10 @@ def pages(service: Service, facts: dict) -> None:
     assert client.get(f"/s/{links['Cy Inactive']}").status_code == 404  # still inactive
     assert client.get("/s/launch-key").status_code == 200  # the LTI launch's link
     assert client.get(f"/i/{facts['instructor']}").status_code == 303
-    gradebook = client.get("/i").text
+    gradebook = client.get("/i/c/1").text  # the term is the first course
     assert "Ada Lovelace" in gradebook and "Bob Babbage" in gradebook
     assert "manual" in gradebook
-    assert "https://lms.example.edu" in client.get("/i/lti").text
+    assert "https://lms.example.edu" in client.get("/i/c/1/lti").text
 
     # The rules kept hold (helpers' hard deadline is past); another exercise takes a hand-in.
     [solution] = solutions.reference_folder("decision").iterdir()
@@ -137,6 +179,6 @@ def pages(service: Service, facts: dict) -> None:
                              data={"csrf": csrf.group(1)}, files=[("files", files)])
         assert handed.status_code == (403 if exercise == "helpers" else 303), handed.text
     assert service.drain() == 1
-    [student] = [each for each in service.students() if each.name == "Ada Lovelace"]
+    [student] = [each for each in service.students(1) if each.name == "Ada Lovelace"]
     [attempt] = service.attempts(student.id, "decision")
     assert attempt.reports[0].score == attempt.reports[0].max_score
