@@ -34,8 +34,8 @@ def grade(label, sandbox):
     case = next(case for case in solutions.built_in() if case.label == label)
     exercise = catalog.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)
-    verdict = (report["status"], report["score"], sorted(
-        t["name"] for t in report["tests"] if t["status"] != "passed"))
+    verdict = (report["status"], report["score"], tuple(sorted(
+        t["name"] for t in report["tests"] if t["status"] != "passed")))
     return verdict, report["sandbox"].get("used", {})
 
 
