@@ -16,6 +16,25 @@ def test_an_import_of_a_misspelt_lesson_module_suggests_the_right_one(submission
     assert "did you mean `gamestate`?" in report["message"]
 
 
+def test_a_misspelt_name_gets_the_one_the_files_define(submission):
+    """A name imported from a provided module, a function the suite calls and a
+    function called inside the student's code: each suggests what is there."""
+    source = (solution("helpers") / "minimax_helpers.py").read_text()
+    imported = grade("helpers", submission("minimax_helpers.py",
+                                           "from gamestate import Gamestate\n" + source))
+    assert "cannot import name 'Gamestate'" in imported["message"]
+    assert "did you mean `GameState`?" in imported["message"]
+    renamed = source.replace("def min_value(", "def minValue(").replace(
+        "min_value(gameState.forecast_move", "minValue(gameState.forecast_move")
+    report = grade("helpers", submission("minimax_helpers.py", renamed))
+    assert "no function or class named min_value (did you mean `minValue`?)" in \
+        failing(report)["test_min_value"]["message"]
+    called = source.replace("if terminal_test(gameState):", "if terminal_Test(gameState):")
+    report = grade("helpers", submission("minimax_helpers.py", called))
+    assert "NameError: name 'terminal_Test' is not defined (did you mean `terminal_test`?)" in \
+        failing(report)["test_max_value"]["message"]
+
+
 def test_an_import_failure_is_told_once_not_in_every_test(submission):
     report = grade("helpers", submission("minimax_helpers.py", "def min_value(:\n"))
     messages = [t["message"] for t in report["tests"]]

@@ -90,7 +90,8 @@ class Grading:
         self._spawner = spawner
         limits = job["limits"]
         self._student = Student(job["submission"], job["modules"], job["provided"],
-                                limits["output_bytes"], spawner, job["game"])
+                                limits["output_bytes"], spawner, job["game"],
+                                job["provides"])
         self._notes: list[str] = []
         self._results: dict[str, events.Event] = {}  # test name -> its verdict event
         self._sent: set[str] = set()

@@ -7,9 +7,7 @@ output is read by a thread and capped, so a flood can neither block the
 worker nor fill the supervisor's memory.
 """
 
-import ast
 import collections
-import difflib
 import importlib.util
 import os
 import re
@@ -24,6 +22,13 @@ from typing import Any, BinaryIO, NoReturn
 from grader.contracts import protocol
 from grader.harness.judging.boards import Board, grid
 from grader.harness.runtime import standins
+from grader.harness.runtime.names import (
+    Lesson,
+    meant_text,
+    nearest,
+    self_import_text,
+    self_imports,
+)
 from grader.harness.runtime.spawn import (
     BrokerSpawner,
     LocalSpawner,
@@ -96,7 +101,7 @@ class Raised(StudentFault):
     calls: protocol.Tested
     entered = 0
 
-    def __init__(self, name: str, raised: object) -> None:
+    def __init__(self, name: str, raised: object, meant: str | None = None) -> None:
         self.name = name
         self.calls = protocol.Tested()
         self.raised = raised = _plain(raised, ("type", "message", "traceback"))
@@ -104,7 +109,8 @@ class Raised(StudentFault):
         raised["message"] = " ".join(raised["message"].split())
         where = f"\n{raised['traceback']}" if raised["traceback"] else ""
         why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
-        super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}{where}")
+        super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}"
+                         f"{meant_text(meant)}{where}")
 
 
 class OutOfTurn(Raised):
@@ -160,57 +166,10 @@ def describe_import_failure(failure: dict[str, Any]) -> str:
         message: str = failure["message"]  # text, as ``_import_failure`` keeps it
         return message
     where = f"\n{failure['traceback']}" if failure.get("traceback") else ""
-    meant = f" (did you mean `{failure['meant']}`?)" if failure.get("meant") else ""
     return (
         f"importing {failure['module']}.py raised {failure['type']}: "
-        f"{failure['message']}{meant}{where}"
+        f"{failure['message']}{meant_text(failure.get('meant'))}{where}"
     )
-
-
-def close_module(failure: dict[str, Any], known: list[str]) -> str | None:
-    """The module the student probably meant, when the import of one that is not
-    there failed (``import GameState`` for gamestate), or None."""
-    wanted = re.fullmatch(r"No module named '([\w.]+)'", str(failure.get("message", "")))
-    if failure.get("type") != "ModuleNotFoundError" or not wanted:
-        return None
-    folded = {name.replace("_", "").lower(): name for name in known}
-    name = wanted.group(1).replace("_", "").lower()
-    if name in folded:
-        return folded[name]
-    close = difflib.get_close_matches(name, list(folded), 1, 0.75)
-    return folded[close[0]] if close else None
-
-
-def self_imports(folder: str, modules: list[str]) -> dict[str, str]:
-    """The student's files that import their own module (``from minimax import *``
-    inside minimax.py, which brings in nothing): name -> the import line."""
-    found: dict[str, str] = {}
-    for name in modules:
-        try:
-            source = Path(folder, f"{name}.py").read_text("utf-8", "replace")
-            tree = ast.parse(source)
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for node in ast.walk(tree):
-            imported: list[str | None]
-            if isinstance(node, ast.ImportFrom):
-                imported = [node.module]
-            elif isinstance(node, ast.Import):
-                imported = [alias.name for alias in node.names]
-            else:
-                continue
-            if name in imported:
-                found[name] = (ast.get_source_segment(source, node) or name)[:200]
-                break
-    return found
-
-
-def self_import_text(name: str, line: str, provided: list[str]) -> str:
-    """What a self-import does, and the provided module the student likely meant."""
-    meant = difflib.get_close_matches(name, [p for p in provided if p != name], 1, 0.5)
-    instead = f" Did you mean `from {meant[0]} import *`?" if meant else ""
-    return (f"{name}.py imports itself (`{line}`): that imports nothing, since {name}.py "
-            f"is the very file being imported.{instead}")
 
 
 def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
@@ -278,13 +237,14 @@ def _is_position(data: object) -> bool:
     return type(data) is not dict or "clock" not in data
 
 
-def _missing_text(name: str, on: object, origin: str | None) -> str:
-    """Why ``name`` could not be called; ``origin`` says which call made the object."""
+def _missing_text(name: str, on: object, origin: str | None, meant: str | None) -> str:
+    """Why ``name`` could not be called; ``origin`` says which call made the object,
+    ``meant`` what the student's files define under a name close to it."""
     if on == "module":
-        return f"your file has no function or class named {name}"
+        return f"your file has no function or class named {name}{meant_text(meant)}"
     if origin:
         return f"{origin}, where a GameState is due: {name} can't be called on it"
-    return f"your {on} object has no method named {name}"
+    return f"your {on} object has no method named {name}{meant_text(meant)}"
 
 
 def _returned(step: Step, value: object) -> str:
@@ -390,7 +350,7 @@ class Student:
     def __init__(self, submission: str | Path, modules: Iterable[str], provided: str | Path,
                  output_cap: int = 65536,
                  spawner: LocalSpawner | BrokerSpawner | None = None,
-                 game: str = "isolation") -> None:
+                 game: str = "isolation", provides: Iterable[str] = ()) -> None:
         self.submission = str(submission)
         self.game = game  # the kit of stand-ins the worker loads (``standins``)
         self.provided = str(provided)
@@ -407,6 +367,10 @@ class Student:
         self.out_of_turn = False  # a stand-in was entered where no search of the call goes
         self.granted: frozenset[str] = frozenset()  # the running worker's stand-ins
         self.self_imports = self_imports(self.submission, self.modules)
+        # the names the run's files define, for "did you mean": the provided
+        # modules the exercise names, and any other the folder holds
+        self.lesson = Lesson(self.submission, self.modules, self.provided,
+                             [*provides, *self.provided_modules()])
 
     def provided_modules(self) -> list[str]:
         try:
@@ -463,8 +427,8 @@ class Student:
             hello = {"import_failed": {"kind": "stopped", "message": INTERFERED_AT_IMPORT}}
         if "import_failed" in hello:
             self.import_failure = _import_failure(hello["import_failed"])
-            self.import_failure["meant"] = close_module(
-                self.import_failure, self.modules + self.provided_modules())
+            self.import_failure["meant"] = self.lesson.meant(self.import_failure["type"],
+                                                             self.import_failure["message"])
             self.stop()
             raise ImportFailed(self.import_failure)
 
@@ -550,9 +514,11 @@ class Student:
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
+            missing = str(reply["missing"])[:protocol.MAX_TEXT]
             origin = self._origin(step, chain, replies, reply, doing)
             raise (NotAState if origin else Missing)(
-                _missing_text(str(reply["missing"])[:protocol.MAX_TEXT], reply.get("on"), origin))
+                _missing_text(missing, reply.get("on"), origin,
+                              None if origin else self._meant_function(step, missing)))
         if "raised" in reply:
             maker = step.get("make") if reply.get("making") is True else None
             raise self._raised(maker or name or "your code", reply["raised"])
@@ -688,8 +654,19 @@ class Student:
             return _returned(chain[where], replies[where]["value"])
         return self.origins.get(where) if kind == "handle" else None
 
+    def _meant_function(self, step: Step, missing: str) -> str | None:
+        """What the student's files define under a name close to the one a step
+        called: in the module called, or in the classes of the student's modules."""
+        kind, where = step["target"] if step["op"] == "call" else ("", "")
+        if kind == "module" and not step.get("make"):
+            return self.lesson.missing(str(where), missing)
+        return nearest(missing, [name for module in self.modules
+                                 for name in self.lesson.names_in(module, functions=True)])
+
     def _raised(self, name: str, raised: object) -> Raised:
-        fault = Raised(name, raised)
+        data = raised if type(raised) is dict else {}
+        fault = Raised(name, raised, self.lesson.meant(
+            str(data.get("type", "")), " ".join(str(data.get("message", "")).split())))
         fault.calls, fault.entered = self._tested(), self.entered.total()
         if fault.raised["type"] == "NameError" and self.self_imports:
             fault.args = (f"{fault}\n{' '.join(self.notes())}",)
