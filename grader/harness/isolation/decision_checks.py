@@ -17,8 +17,10 @@ from grader.harness.isolation import alphabeta, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.known import known
 from grader.harness.isolation.search import Flaws, Search, Stuck, values
+from grader.harness.isolation.search_facts import smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
+from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import Answer, SearchProbe
 from grader.harness.runtime.student import Raised, StudentFault
 
@@ -273,7 +275,17 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
     checks.verdict(f"The number of terminal tests in {decider.function}", observations,
                    diagnose, shown=lambda answer: f"{answer[1]} calls to terminal_test",
                    draw=decider.game.draw,
-                   detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)))
+                   detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)),
+                   facts=lambda found: smallest_facts(found, lambda first: _traced(
+                       decider, probe, first)))
+
+
+def _traced(decider: Decider, probe: SearchProbe, case: Observation) -> Fact | None:
+    """What the student's decision did on ``case``, against the reference's walk."""
+    depth = _depth(case)
+    return traced_fact(probe, decider.function, case.state, () if depth is None else (depth,),
+                       lambda search: search.decision(case.state, depth),
+                       decider.search(None, decider.game))
 
 
 # -- the smallest tree -------------------------------------------------------------

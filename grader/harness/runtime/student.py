@@ -48,6 +48,7 @@ MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
 # Distinct tally lines one call may send: each position tested, and entered
 # (a stand-in of the search is entered only where it then tests the end).
 MAX_TALLIES = 2 * MAX_TESTED
+MAX_TRACED = 20_000  # tally lines a traced step keeps in order (a failing case is small)
 # A line that is no tally (a reply, an alarm): neither "t <label>" nor "e <label>".
 OTHER_LINE = re.compile(b"^(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
                         + b")[^\n]*", re.MULTILINE)
@@ -88,9 +89,11 @@ class WorkerDied(StudentFault):
 
 
 class TooManyCalls(StudentFault):
-    """A call made far more counted calls than its step allows: stopped."""
+    """A call made far more counted calls than its step allows: stopped (with
+    its tallies in order as far as it got, where it was traced)."""
 
     status = "failed"
+    trace: list[tuple[str, str]] = []
 
 
 class Raised(StudentFault):
@@ -100,10 +103,12 @@ class Raised(StudentFault):
 
     calls: protocol.Tested
     entered = 0
+    trace: list[tuple[str, str]]  # the step's tallies in order, where it was traced
 
     def __init__(self, name: str, raised: object, meant: str | None = None) -> None:
         self.name = name
         self.calls = protocol.Tested()
+        self.trace: list[tuple[str, str]] = []
         self.raised = raised = _plain(raised, ("type", "message", "traceback"))
         # One line: a message of many can't pass for the report's own lines.
         raised["message"] = " ".join(raised["message"].split())
@@ -175,8 +180,8 @@ def describe_import_failure(failure: dict[str, Any]) -> str:
 def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
               keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False,
               most: int | None = None, setup: dict[str, object] | None = None,
-              read: Iterable[str] = (), root: str | None = None, make: str | None = None
-              ) -> Step:
+              read: Iterable[str] = (), root: str | None = None, make: str | None = None,
+              trace: bool = False) -> Step:
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
     ("handle", number) or the value of an earlier step of the chain ("step", index);
     with ``make``, on a new object of ``target``'s class of that name, made
@@ -193,13 +198,15 @@ def call_step(target: Target, name: str, *args: object, count_in: str | None = N
     the game's kit) sets them on the target first, and the reply's ``read``
     holds the attributes named in ``read``, once the call returned. ``root``
     is the label of the position the call starts from: the ``trusted``
-    stand-ins must be entered only on positions that follow from it."""
+    stand-ins must be entered only on positions that follow from it. A step
+    to ``trace`` has its tallies kept in the order they came, as the reply's
+    ``trace``: what the facts of a failing case are read from."""
     trusted = list(trusted)
     assert name not in trusted, "a function never runs with the grader's own in its place"
     return {"op": "call", "target": list(target), "name": name, "args": list(args),
             "count_in": count_in, "keep": keep, "trusted": trusted,
             "depth_limited": depth_limited, "most": most, "setup": setup or {},
-            "read": list(read), "root": root, "make": make}
+            "read": list(read), "root": root, "make": make, "trace": trace}
 
 
 def grant(chains: Iterable[Sequence[Step]]) -> frozenset[str]:
@@ -346,6 +353,8 @@ class Student:
     counted: collections.Counter[bytes]  # the labels the step's counted stand-ins were called on
     entered: collections.Counter[bytes]  # where the step's stand-ins of the search were entered
     alarms: list[str]
+    tracing: bool  # whether the step answering keeps its tallies in order ...
+    sequence: list[bytes]  # ... here (``_trace``)
 
     def __init__(self, submission: str | Path, modules: Iterable[str], provided: str | Path,
                  output_cap: int = 65536,
@@ -506,6 +515,7 @@ class Student:
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
         self._new_step()
+        self.tracing = bool(step.get("trace"))
         try:
             reply = self._receive(due, doing, step.get("most"))
         except CallTimeout:
@@ -533,6 +543,8 @@ class Student:
             self._check_identity(step, reply, replies, doing)
             self._check_turns(step)
             reply["calls"], reply["entered"] = self._tested(), self.entered.total()
+            if step.get("trace"):
+                reply["trace"] = self._trace()
             if "handle" in reply:
                 self.origins[reply["handle"]] = _returned(step, reply["value"])
         elif not _strings(reply.get("value")):
@@ -543,6 +555,14 @@ class Student:
         """Nothing tallied yet, for the step about to answer."""
         self.tallies, self.tested_lines, self.alarms = collections.Counter(), 0, []
         self.counted, self.entered = collections.Counter(), collections.Counter()
+        self.sequence, self.tracing = [], False
+
+    def _trace(self) -> list[tuple[str, str]]:
+        """A traced step's tally lines in the order they came: (kind, label),
+        the kind "t" for a counted call and "e" for a stand-in entered."""
+        lines = b"\n".join(self.sequence).decode("utf-8", "replace").split("\n") \
+            if self.sequence else []
+        return [(line[:1], line[2:]) for line in lines]
 
     def _sort_tallies(self) -> None:
         """The step's tally lines by kind, as labels: ``counted``, ``entered``."""
@@ -598,7 +618,9 @@ class Student:
         descends = _game(self.game).descends
         if not all(descends(root, label) for label in _decoded(self.entered)):
             self.out_of_turn = True
-            raise OutOfTurn(step["name"], step["trusted"])
+            fault = OutOfTurn(step["name"], step["trusted"])
+            fault.trace = self._trace()
+            raise fault
 
     def _tested(self) -> protocol.Tested:
         """What the step's counted stand-ins were called on: labels, with how often."""
@@ -668,6 +690,7 @@ class Student:
         fault = Raised(name, raised, self.lesson.meant(
             str(data.get("type", "")), " ".join(str(data.get("message", "")).split())))
         fault.calls, fault.entered = self._tested(), self.entered.total()
+        fault.trace = self._trace()
         if fault.raised["type"] == "NameError" and self.self_imports:
             fault.args = (f"{fault}\n{' '.join(self.notes())}",)
         return fault
@@ -719,14 +742,18 @@ class Student:
             line = self._line(due, doing)
             if isinstance(line, Tallies):
                 self.tallies.update(line.split(b"\n"))
+                if self.tracing and len(self.sequence) < MAX_TRACED:
+                    self.sequence += line.split(b"\n")[:MAX_TRACED - len(self.sequence)]
                 self.tested_lines += line.count(b"\n" + protocol.TESTED) + line.startswith(
                     protocol.TESTED)
                 if len(self.tallies) > MAX_TALLIES:
                     self._interfered(doing, "more positions tested than the game has")
                 if most is not None and self.tested_lines > most:
                     self.stop()
-                    raise TooManyCalls(f"stopped while {doing}: more than {most:,} counted "
-                                       "calls, far more than the reference makes there")
+                    stopped = TooManyCalls(f"stopped while {doing}: more than {most:,} counted "
+                                           "calls, far more than the reference makes there")
+                    stopped.trace = self._trace()
+                    raise stopped
             elif line.startswith(protocol.ALARM):
                 self.alarms.append(line[len(protocol.ALARM):].decode("utf-8", "replace")[:200])
             else:

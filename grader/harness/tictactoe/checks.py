@@ -16,12 +16,15 @@ from typing import Any
 
 from grader.contracts.protocol import describe
 from grader.games import Path, tictactoe
+from grader.games.tictactoe import EMPTY
 from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation
+from grader.harness.judging.checks import Observation, Run
+from grader.harness.judging.facts import Fact
 from grader.harness.judging.fingerprints import fingerprint
-from grader.harness.judging.probes import Probe, Ref, Steps
-from grader.harness.runtime.student import call_step
+from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.runtime.student import StudentFault, call_step
 from grader.harness.tictactoe import search
+from grader.harness.tictactoe.facts import lab_fact
 from grader.harness.tictactoe.search import LabFlaws, LabSearch
 
 MODULE = "tictactoe"
@@ -116,6 +119,19 @@ class LabProbe(Probe):
 
         return self.ask(positions, script, pick)
 
+    def traced(self, name: str, board: str) -> list[tuple[str, str]]:
+        """``name`` on ``board`` once more, its tallies kept in order (as far as it got)."""
+        steps = self.steps()
+        ref = self._on_board(steps, board, name, *window(name), count_in=MODULE,
+                             trusted=[PARTNER[name]], root=board, trace=True, most=MOST_TRACED)
+        try:
+            steps.run()
+        except StudentFault as fault:
+            return getattr(fault, "trace", [])
+        assert ref.reply is not None  # it ran
+        trace: list[tuple[str, str]] = ref.reply["trace"]
+        return trace
+
 
 # -- is_end ---------------------------------------------------------------------
 
@@ -206,12 +222,27 @@ def window(name: str) -> tuple[int, ...]:
     return search.FULL_WINDOW if name.endswith("alpha_beta") else ()
 
 
-def observe_search(probe: LabProbe, name: str) -> list[Observation]:
+def _facts(probe: LabProbe, name: str) -> Callable[[list[Observation]], list[Fact]]:
+    """What ``name`` was seen to do on the wrong case with the fewest empty
+    cells (the smallest search), if anything."""
+    def facts(found: list[Observation]) -> list[Fact]:
+        wrong = [o for o in found if not o.ok]
+        if not wrong:
+            return []
+        case = max(wrong, key=lambda o: 9 - o.state.count(EMPTY))
+        origin = "the board above" if case is wrong[0] else f"the board after {where(case.path)}"
+        fact = lab_fact(case.state, name, probe.traced(name, case.state), origin)
+        return [fact] if fact else []
+
+    return facts
+
+
+def observe_search(probe: LabProbe, name: str) -> Run:
     """``name`` on every unfinished position of its player, judged for
     values, moves and the board put back (its is_end calls are kept)."""
     positions = unfinished(name)
-    return checks.collect(positions, probe.searches(name, positions, window(name)), _right,
-                          _expected)
+    return Run(checks.collect(positions, probe.searches(name, positions, window(name)), _right,
+                              _expected), _facts(probe, name))
 
 
 def check_search(name: str, observations: list[Observation],
@@ -228,7 +259,8 @@ def check_search(name: str, observations: list[Observation],
 
     _note_ties(name, observations, notes)
     call = f"{name}({', '.join(map(str, window(name)))})"
-    verdict(call, observations, _diagnosis(name, models, reproduces), detail=_detail, shown=str)
+    verdict(call, observations, _diagnosis(name, models, reproduces), detail=_detail, shown=str,
+            facts=checks.facts_of(observations))
 
 
 def _note_ties(name: str, observations: list[Observation], notes: list[str]) -> None:
@@ -277,9 +309,9 @@ class Runs:
     student's search, paid once)."""
 
     def __init__(self) -> None:
-        self._made: dict[str, list[Observation]] = {}
+        self._made: dict[str, Run] = {}
 
-    def __call__(self, probe: LabProbe, name: str) -> list[Observation]:
+    def __call__(self, probe: LabProbe, name: str) -> Run:
         if name not in self._made:
             self._made[name] = observe_search(probe, name)
         return self._made[name]
@@ -316,7 +348,8 @@ def check_calls(name: str, observations: list[Observation], models: list[tuple[s
 
     verdict(f"The number of is_end calls of {name}()", counted,
             _diagnosis(name, models, reproduces),
-            shown=lambda found: f"{found.calls.total():,} calls", detail=_uncounted)
+            shown=lambda found: f"{found.calls.total():,} calls", detail=_uncounted,
+            facts=checks.facts_of(observations))
 
 
 def _uncounted(observation: Observation) -> list[str]:
