@@ -43,10 +43,11 @@ def check_cutoff(probe: SearchProbe, name: str, positions: Positions, alpha_beta
 
     models = ([(m, f) for m, f in mistakes.ALPHA_BETA_MODELS if f.only in (None, name)]
               if alpha_beta else mistakes.models_for(name))
-    def fact(case: Observation) -> Fact | None:
+    def fact(case: Observation, origin: str) -> Fact | None:
         return traced_fact(probe, name, case.state, (*window, 0),
                            lambda search: getattr(search, name)(case.state, *window, 0),
-                           AlphaBeta(None, game) if alpha_beta else Search(None, game), trusted)
+                           AlphaBeta(None, game) if alpha_beta else Search(None, game), trusted,
+                           origin)
 
     checks.verdict(f"{name}(state, {'-inf, inf, ' if alpha_beta else ''}0)", observations,
                    lambda found: mistakes.diagnose(models, reproduces, found), draw=game.draw,

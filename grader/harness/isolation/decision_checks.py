@@ -276,16 +276,17 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
                    diagnose, shown=lambda answer: f"{answer[1]} calls to terminal_test",
                    draw=decider.game.draw,
                    detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)),
-                   facts=lambda found: smallest_facts(found, lambda first: _traced(
-                       decider, probe, first)))
+                   facts=lambda found: smallest_facts(found, lambda case, origin: _traced(
+                       decider, probe, case, origin)))
 
 
-def _traced(decider: Decider, probe: SearchProbe, case: Observation) -> Fact | None:
+def _traced(decider: Decider, probe: SearchProbe, case: Observation, origin: str
+            ) -> Fact | None:
     """What the student's decision did on ``case``, against the reference's walk."""
     depth = _depth(case)
     return traced_fact(probe, decider.function, case.state, () if depth is None else (depth,),
                        lambda search: search.decision(case.state, depth),
-                       decider.search(None, decider.game))
+                       decider.search(None, decider.game), origin=origin)
 
 
 # -- the smallest tree -------------------------------------------------------------

@@ -9,7 +9,7 @@ nothing is guessed about how the code came to it.
 """
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from grader.games import Path
 from grader.games.isolation.flawed_rules import DIRECTION_NAMES
@@ -103,16 +103,10 @@ def other_players(state: GameState) -> list[Move]:
 
 
 def move_facts(path: Path, got: list[Move]) -> Iterator[Fact]:
-    """Facts about ``got``, the moves the student's code offers after ``path``:
-    the whole answer first (another player's moves), then move by move."""
+    """Facts about ``got``, the moves the student's code offers after ``path``,
+    move by move: offered twice, offered though not legal, left out."""
     state = position(path)
     expected, offered = Counter(state.get_legal_moves()), Counter(got)
-    if state._player_locations[1 - state._parity] is not None and \
-            offered != expected and offered == Counter(other_players(state)):
-        yield Fact("other_players_moves", f"its moves are those of "
-                                          f"{player(1 - state._parity)}, who has just moved, "
-                                          f"not of {player(state._parity)}, whose turn it is")
-        return
     for move, count in offered.items():
         if count > 1:
             yield Fact("move_repeated", f"it offers {cell(move)} {count} times")
@@ -123,3 +117,17 @@ def move_facts(path: Path, got: list[Move]) -> Iterator[Fact]:
     for move in expected - offered:
         yield _missing(state, path, move)
 
+
+def other_players_fact(answered: Sequence[tuple[Path, list[Move]]]) -> Fact | None:
+    """The fact of wrong answers that are, every one of them where both players
+    stand on the board (two at least), the moves of the player who has just
+    moved: said as a whole, not move by move."""
+    placed = [(path, got) for path, got in answered
+              if None not in position(path)._player_locations]
+    if len(placed) < 2 or any(Counter(got) != Counter(other_players(position(path)))
+                              for path, got in placed):
+        return None
+    return Fact("other_players_moves", f"on each of the {len(placed)} wrong positions where "
+                                       "both players stand on the board, its moves are those "
+                                       "of the player who has just moved, not of the player "
+                                       "whose turn it is")

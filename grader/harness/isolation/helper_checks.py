@@ -102,10 +102,10 @@ def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
             _is_number(predicted) and _is_number(answer) and predicted == answer)
         return same and bool(model.entered) == called[observation.path]
 
-    def fact(case: Observation) -> Fact | None:
+    def fact(case: Observation, origin: str) -> Fact | None:
         return traced_fact(probe, name, case.state, (),
                            lambda search: getattr(search, name)(case.state), Search(game=game),
-                           trusted=[OTHER[name]])
+                           trusted=[OTHER[name]], origin=origin)
 
     checks.verdict(name, observations, lambda found: mistakes.diagnose(
         mistakes.models_for(name), reproduces, found), draw=game.draw,

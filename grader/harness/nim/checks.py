@@ -14,7 +14,7 @@ from grader.contracts.protocol import describe
 from grader.games import nim
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import Fact
+from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
 from grader.harness.nim.facts import negamax_fact
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
@@ -168,9 +168,9 @@ def _found(search: Negamax, case: Case) -> tuple[Any, int, Calls]:
 
 def observe(probe: NegamaxProbe, positions: list[tuple[Case, tuple[str]]]) -> checks.Run:
     def facts(found: list[Observation]) -> list[Fact]:
-        case = next((o.state for o in found if not o.ok), None)
-        fact = negamax_fact(case, probe.traced(case)) if case is not None else None
-        return [fact] if fact else []
+        """The fact of the first of the smallest wrong cases that shows one with a hint."""
+        return first_hinted([o.state for o in found if not o.ok][:CASES],
+                            lambda case: negamax_fact(case, probe.traced(case)))
 
     return checks.Run(checks.collect(positions, probe.searches(positions),
                                      lambda case, found: _a_rating(found[0])

@@ -108,8 +108,8 @@ def said(call: Call, ours: str, theirs: str | None, done: int, ahead: bool) -> F
                                            f"{call.player!r}) at once; your search goes on to "
                                            f"game.move({their_player!r}, {their_move})")
     if kind == "m" and their_kind == "s":
-        return Fact("search_stops_early", f"{at}, a correct search goes on to the moves; your "
-                                          "search calls score there instead")
+        return Fact(None, f"{at}, a correct search goes on to the moves; your search calls "
+                          "score there instead")
     if kind == their_kind == "m" and player != their_player:
         return Fact("same_player_searched", f"{at}, your search calls game.move("
                                             f"{their_player!r}, {their_move}): it moves for "

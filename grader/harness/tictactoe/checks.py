@@ -19,9 +19,10 @@ from grader.games import Path, tictactoe
 from grader.games.tictactoe import EMPTY
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation, Run
-from grader.harness.judging.facts import Fact
+from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.fingerprints import fingerprint
 from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.judging.traces import Node
 from grader.harness.runtime.student import StudentFault, call_step
 from grader.harness.tictactoe import search
 from grader.harness.tictactoe.facts import lab_fact
@@ -119,10 +120,13 @@ class LabProbe(Probe):
 
         return self.ask(positions, script, pick)
 
-    def traced(self, name: str, board: str) -> list[tuple[str, str]]:
-        """``name`` on ``board`` once more, its tallies kept in order (as far as it got)."""
+    def traced(self, name: str, board: str, called: tuple[int, ...] | None = None
+               ) -> list[tuple[str, str]]:
+        """``name`` on ``board`` once more (with the window ``called``, by default
+        the test's), its tallies kept in order (as far as it got)."""
         steps = self.steps()
-        ref = self._on_board(steps, board, name, *window(name), count_in=MODULE,
+        args = window(name) if called is None else called
+        ref = self._on_board(steps, board, name, *args, count_in=MODULE,
                              trusted=[PARTNER[name]], root=board, trace=True, most=MOST_TRACED)
         try:
             steps.run()
@@ -222,17 +226,47 @@ def window(name: str) -> tuple[int, ...]:
     return search.FULL_WINDOW if name.endswith("alpha_beta") else ()
 
 
+class Asked:
+    """The student's ``name`` asked about a board of the reference
+    (``traces.Student``), with the node's window, the grader's other function
+    standing in as in the test."""
+
+    def __init__(self, probe: LabProbe, name: str) -> None:
+        self.probe = probe
+        self.name = name
+
+    def value(self, node: Node) -> Any:
+        try:
+            found = self.probe.searches(self.name, [(node.state, ())], _window(node))(
+                node.state, ())
+        except StudentFault as fault:
+            return fault
+        answer = found.answer
+        return answer[0] if type(answer) is tuple and len(answer) == 3 else answer
+
+    def again(self, node: Node) -> list[str]:
+        trace = self.probe.traced(self.name, node.state, _window(node))
+        return [label for kind, label in trace if kind == "t"]
+
+
+def _window(node: Node) -> tuple[int, ...]:
+    return tuple(map(int, node.window or ()))
+
+
 def _facts(probe: LabProbe, name: str) -> Callable[[list[Observation]], list[Fact]]:
-    """What ``name`` was seen to do on the wrong case with the fewest empty
-    cells (the smallest search), if anything."""
+    """What ``name`` was seen to do on the wrong cases with the fewest empty
+    cells (the smallest searches): the first that shows a fact with a hint."""
     def facts(found: list[Observation]) -> list[Fact]:
         wrong = [o for o in found if not o.ok]
-        if not wrong:
-            return []
-        case = max(wrong, key=lambda o: 9 - o.state.count(EMPTY))
-        origin = "the board above" if case is wrong[0] else f"the board after {where(case.path)}"
-        fact = lab_fact(case.state, name, probe.traced(name, case.state), origin)
-        return [fact] if fact else []
+        smallest = sorted(wrong, key=lambda o: o.state.count(EMPTY))[:CASES]
+
+        def seen(case: Observation) -> Fact | None:
+            origin = "the board above" if case is wrong[0] else \
+                f"the board after {where(case.path)}"
+            return lab_fact(case.state, name, probe.traced(name, case.state), origin,
+                            Asked(probe, name))
+
+        return first_hinted(smallest, seen)
 
     return facts
 

@@ -103,15 +103,23 @@ def _left_marked(divergence: Divergence, origin: str) -> Fact | None:
     return None
 
 
-def said(divergence: Divergence, alpha_beta: bool, origin: str) -> Fact | None:
-    """The fact a divergence shows, in the lab's words, from ``origin``."""
+def said(divergence: Divergence, alpha_beta: bool, origin: str, checked: bool = False
+         ) -> Fact | None:
+    """The fact a divergence shows, in the lab's words, from ``origin``; a
+    window's divergence names its hint only where it is ``checked`` (the
+    student's function gives the boards it rests on the reference's values:
+    ``traces.resting``)."""
     node, kind = divergence.node, divergence.kind
     at = _at(node, origin)
     if kind == "elsewhere":
         return _left_marked(divergence, origin)
     if kind == "tested_twice":
-        return Fact("is_end_called_twice", f"{at}, your search calls is_end twice in a row "
-                                           "before it tries the empty cells there")
+        return Fact("is_end_called_twice" if checked else None,
+                    f"{at}, your search calls is_end twice in a row before it tries the empty "
+                    "cells there")
+    if kind == "untested":
+        return Fact(None, f"{at}, your search tries {_played([divergence.move])} without "
+                          "calling is_end (the class's, which counts) on the board first")
     if kind == "searched_again":
         return Fact("move_searched_twice", f"{at}, your search tries "
                                            f"{_played([divergence.move])} a second time")
@@ -130,22 +138,74 @@ def said(divergence: Divergence, alpha_beta: bool, origin: str) -> Fact | None:
     bound = f"alpha = {node.window[0]}" if node.minimising else f"beta = {node.window[1]}"
     where = f"{at} ({_function(node)}, called with alpha = {node.window[0]}, beta = " \
             f"{node.window[1]})"
+    same = " Below them, your function gives the boards the same values." if checked else ""
     if kind == "no_cutoff":
         reach = "equals" if value == node.window[1 - node.minimising] else \
             "is below" if node.minimising else "is above"
-        return Fact("no_cutoff_at_bound", f"{where}, a correct search returns after {tried}: "
-                                          f"the best value is then {value}, which {reach} "
-                                          f"{bound}. Your search goes on to "
-                                          f"{_played([divergence.move])}")
-    return Fact("cutoff_before_bound", f"{where}, after {tried} the best value is {value}, "
-                                       f"short of {bound}, so a correct search goes on to "
-                                       f"{_played([divergence.move])}; your search returns there")
+        return Fact(_skipped_row(divergence) or "no_cutoff_at_bound" if checked else None,
+                    f"{where}, a correct search returns after {tried}: the best value is then "
+                    f"{value}, which {reach} {bound}.{same} Your search goes on to "
+                    f"{_played([divergence.move])}{_row_text(divergence)}")
+    return Fact("cutoff_before_bound" if checked else None,
+                f"{where}, after {tried} the best value is {value}, short of {bound}, so a "
+                f"correct search goes on to {_played([divergence.move])}.{same} Your search "
+                "returns there")
 
 
-def lab_fact(board: str, name: str, trace: Sequence[tuple[str, str]], origin: str
-             ) -> Fact | None:
+def _skipped_row(divergence: Divergence) -> str | None:
+    """"break_leaves_inner_loop" where the student's search, going on after the
+    bound, left the rest of its row untried and went on with a later row."""
+    node, move = divergence.node, divergence.move
+    if move is None or not divergence.done:
+        return None
+    row, col = node.children[divergence.done - 1].path[-1][1]
+    later = [c for r, c in tictactoe.moves(node.state) if r == row and c > col]
+    return "break_leaves_inner_loop" if later and move[1][0] > row else None
+
+
+def _row_text(divergence: Divergence) -> str:
+    if _skipped_row(divergence) is None:
+        return ""
+    row = divergence.node.children[divergence.done - 1].path[-1][1][0]
+    return f", in a later row, though row {row} has empty cells left: it leaves that row alone"
+
+
+def value_fact(node: Node, got: Any, origin: str) -> Fact:
+    """The fact of the deepest board whose value the student's function gives
+    otherwise than a correct one, the boards below it being right
+    (``traces.localized``), with the window a correct search calls it with."""
+    window = f"{node.window[0]}, {node.window[1]}" if node.window else ""
+    call = f"{_function(node)[:-2]}({window})"
+    if tictactoe.end(node.state) is not None:
+        hint = "values_wrong_side" if got == -node.value else None
+        return Fact(hint, f"{_at(node, origin)}, where the game is over, your {call} returns "
+                          f"{got}, where {node.value} is due")
+    return Fact(None, f"{_at(node, origin)}, your {call} returns {got}, where a correct one "
+                      f"returns {node.value}, though the boards below it get the right values")
+
+
+def passed_fact(node: Node, origin: str) -> Fact:
+    """The fact of a call whose calls below, each called with a correct
+    search's window, search right, yet search otherwise within it."""
+    assert node.window is not None  # an alpha-beta node
+    other = "min_alpha_beta()" if not node.minimising else "max_alpha_beta()"
+    return Fact("window_passed_wrong", f"{_at(node, origin)}, your {_function(node)} (called "
+                                       f"with alpha = {node.window[0]}, beta = "
+                                       f"{node.window[1]}) passes the boards after its moves "
+                                       f"another window than a correct search does: called on "
+                                       f"the boards below them directly, with the window a "
+                                       f"correct search passes, your function searches each "
+                                       f"right, yet within this call, through {other} (the "
+                                       "grader's, which passes on what it is given), they are "
+                                       "searched otherwise")
+
+
+def lab_fact(board: str, name: str, trace: Sequence[tuple[str, str]], origin: str,
+             student: traces.Student | None = None) -> Fact | None:
     """The fact the student's ``name`` shows on ``board`` by its trace, said
-    from ``origin`` (how the report names ``board``)."""
+    from ``origin`` (how the report names ``board``); ``student`` is asked
+    what the student's ``name`` gives, and how it searches, a node's board
+    with its window (``traces.Student``)."""
     alpha_beta = name.endswith("alpha_beta")
     tree = record(board, name.startswith("max"), alpha_beta)
     again = traces.same_position(trace)
@@ -156,5 +216,27 @@ def lab_fact(board: str, name: str, trace: Sequence[tuple[str, str]], origin: st
                                                   "a mark placed")
     tested = [label for kind, label in trace if kind == "t"]
     divergence = traces.first_divergence(tree, tested, moves)
-    return said(divergence, alpha_beta, origin) if divergence else None
+    if divergence is None:
+        wrong = traces.localized(tree, student.value, levels=2) if student else None
+        return value_fact(*wrong, origin) if wrong else None
 
+    def theirs(node: Node) -> bool:  # the student's function's levels: every other one
+        return node.minimising == name.startswith("min")
+
+    if divergence.kind == "tested_twice":
+        told, known = traces.told_apart(
+            divergence, tree, tested,
+            lambda node: student.again(node) if student and theirs(node) else None)
+        return said(told, alpha_beta, origin, known)
+    if divergence.kind not in traces.WINDOWED or not alpha_beta or student is None:
+        return said(divergence, alpha_beta, origin)
+    # the student's function runs every other level, the grader's between
+    seen = traces.windowed(divergence, student, theirs, moves, levels=2)
+    if seen is None:
+        return said(divergence, alpha_beta, origin)
+    found, got = seen
+    if found.kind == "value":
+        return value_fact(found.node, got, origin)
+    if found.kind == "passed":
+        return passed_fact(found.node, origin)
+    return said(found, alpha_beta, origin, checked=True)
