@@ -216,7 +216,8 @@ def check_moves(probe: SearchProbe, positions: Positions,
     checks.verdict(f"The move of {decider.function}", observations,
                    lambda found: _diagnose_moves(decider, found, probe),
                    shown=lambda answer: describe(answer[0]), draw=decider.game.draw,
-                   detail=lambda first: on_a_tree(decider, probe, "move", _depth(first)))
+                   detail=lambda first: on_a_tree(decider, probe, "move", _depth(first)),
+                   facts=_facts(decider, probe))
 
 
 def _reproducer(decider: Decider) -> Callable[[Flaws, Observation], bool]:
@@ -276,8 +277,13 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
                    diagnose, shown=lambda answer: f"{answer[1]} calls to terminal_test",
                    draw=decider.game.draw,
                    detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)),
-                   facts=lambda found: smallest_facts(found, lambda case, origin: _traced(
-                       decider, probe, case, origin)))
+                   facts=_facts(decider, probe))
+
+
+def _facts(decider: Decider, probe: SearchProbe) -> Callable[[list[Observation]], list[Fact]]:
+    """What the student's decision was seen to do on the smallest wrong cases."""
+    return lambda found: smallest_facts(found, lambda case, origin: _traced(
+        decider, probe, case, origin))
 
 
 def _traced(decider: Decider, probe: SearchProbe, case: Observation, origin: str

@@ -18,7 +18,7 @@ from grader.contracts.protocol import Foreign, describe
 from grader.games import Path, State, isolation
 from grader.games.isolation.flawed_rules import GameModel
 from grader.games.isolation.rules import GameState
-from grader.harness.isolation.game_facts import move_facts, other_players_fact
+from grader.harness.isolation.game_facts import move_facts
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Diagnosis, Observation
 from grader.harness.judging.facts import Fact
@@ -243,9 +243,6 @@ def rules_facts(game: GameProbe, found: Sequence[Observation], whole: Sequence[O
         return [swapped]
     answered = [(o.path, moves) for o in checks.wrong(whole) if not checks.raised(o)
                 and (moves := as_moves(o.answer)) is not None]
-    others = other_players_fact(answered)
-    if others:
-        return [others]
     kinds = Counter(hint for path, moves in answered
                     for hint in {fact.hint for fact in move_facts(path, moves)})
     first = next((o for o in checks.wrong(found) if not checks.raised(o)

@@ -9,7 +9,7 @@ nothing is guessed about how the code came to it.
 """
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from grader.games import Path
 from grader.games.isolation.flawed_rules import DIRECTION_NAMES
@@ -94,14 +94,6 @@ def _missing(state: GameState, path: Path, move: Move) -> Fact:
                                       "with only open cells on the way")
 
 
-def other_players(state: GameState) -> list[Move]:
-    """The moves of the player who is not to move, from where that player stands."""
-    turned = object.__new__(GameState)
-    turned.__dict__.update(state.__dict__)
-    turned._parity = 1 - state._parity
-    return turned.get_legal_moves()
-
-
 def move_facts(path: Path, got: list[Move]) -> Iterator[Fact]:
     """Facts about ``got``, the moves the student's code offers after ``path``,
     move by move: offered twice, offered though not legal, left out."""
@@ -116,18 +108,3 @@ def move_facts(path: Path, got: list[Move]) -> Iterator[Fact]:
             yield fact
     for move in expected - offered:
         yield _missing(state, path, move)
-
-
-def other_players_fact(answered: Sequence[tuple[Path, list[Move]]]) -> Fact | None:
-    """The fact of wrong answers that are, every one of them where both players
-    stand on the board (two at least), the moves of the player who has just
-    moved: said as a whole, not move by move."""
-    placed = [(path, got) for path, got in answered
-              if None not in position(path)._player_locations]
-    if len(placed) < 2 or any(Counter(got) != Counter(other_players(position(path)))
-                              for path, got in placed):
-        return None
-    return Fact("other_players_moves", f"on each of the {len(placed)} wrong positions where "
-                                       "both players stand on the board, its moves are those "
-                                       "of the player who has just moved, not of the player "
-                                       "whose turn it is")

@@ -38,7 +38,7 @@ def told(facts: Sequence[Fact]) -> tuple[list[str], str]:
     facts = list(dict.fromkeys(facts))[:MOST]
     lines = [f"- {fact.says}" for fact in facts]
     return list(dict.fromkeys(f.hint for f in facts if f.hint)), "\n".join(
-        ["What your code does (seen in the calls it made):", *lines])
+        ["What your code does:", *lines])
 
 
 def first_hinted(cases: Iterable[Any], seen: Callable[[Any], "Fact | None"]) -> list[Fact]:

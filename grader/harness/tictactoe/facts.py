@@ -142,32 +142,14 @@ def said(divergence: Divergence, alpha_beta: bool, origin: str, checked: bool = 
     if kind == "no_cutoff":
         reach = "equals" if value == node.window[1 - node.minimising] else \
             "is below" if node.minimising else "is above"
-        return Fact(_skipped_row(divergence) or "no_cutoff_at_bound" if checked else None,
+        return Fact("no_cutoff_at_bound" if checked else None,
                     f"{where}, a correct search returns after {tried}: the best value is then "
                     f"{value}, which {reach} {bound}.{same} Your search goes on to "
-                    f"{_played([divergence.move])}{_row_text(divergence)}")
+                    f"{_played([divergence.move])}")
     return Fact("cutoff_before_bound" if checked else None,
                 f"{where}, after {tried} the best value is {value}, short of {bound}, so a "
                 f"correct search goes on to {_played([divergence.move])}.{same} Your search "
                 "returns there")
-
-
-def _skipped_row(divergence: Divergence) -> str | None:
-    """"break_leaves_inner_loop" where the student's search, going on after the
-    bound, left the rest of its row untried and went on with a later row."""
-    node, move = divergence.node, divergence.move
-    if move is None or not divergence.done:
-        return None
-    row, col = node.children[divergence.done - 1].path[-1][1]
-    later = [c for r, c in tictactoe.moves(node.state) if r == row and c > col]
-    return "break_leaves_inner_loop" if later and move[1][0] > row else None
-
-
-def _row_text(divergence: Divergence) -> str:
-    if _skipped_row(divergence) is None:
-        return ""
-    row = divergence.node.children[divergence.done - 1].path[-1][1][0]
-    return f", in a later row, though row {row} has empty cells left: it leaves that row alone"
 
 
 def value_fact(node: Node, got: Any, origin: str) -> Fact:
