@@ -288,8 +288,13 @@ def _facts(decider: Decider, probe: SearchProbe) -> Callable[[list[Observation]]
 
 def _traced(decider: Decider, probe: SearchProbe, case: Observation, origin: str
             ) -> Fact | None:
-    """What the student's decision did on ``case``, against the reference's walk."""
+    """What the student's decision did on ``case``, against the reference's walk.
+    Nothing where no depth is given (the decision exercise: its search is the
+    provided helpers', whose terminal tests are not the student's module's to
+    count), or where the answer is no move at all (that is the story)."""
     depth = _depth(case)
+    if depth is None or isinstance(case.answer, NotAMove):
+        return None
     return traced_fact(probe, decider.function, case.state, () if depth is None else (depth,),
                        lambda search: search.decision(case.state, depth),
                        decider.search(None, decider.game), origin=origin)

@@ -248,14 +248,14 @@ def traced_fact(probe: SearchProbe, name: str, state: State, extra: tuple[Any, .
                 trusted: Sequence[str] = (), origin: str = ABOVE) -> Fact | None:
     """The fact the student's ``name(state, *extra)``, asked again with its
     calls traced, shows against ``search`` run as ``reference(search)``."""
-    answer, trace = probe.traced(name, state, *extra, trusted=trusted)
+    _, trace = probe.traced(name, state, *extra, trusted=trusted)
     return trace_fact(trace, state, reference, search, Asked(probe, trusted),
-                      2 if trusted else 1, isinstance(answer, StudentFault), origin)
+                      2 if trusted else 1, origin)
 
 
 def trace_fact(trace: Sequence[tuple[str, str]], state: State,
                reference: Callable[[Search], Any], search: Search,
-               student: traces.Student | None = None, levels: int = 1, raised: bool = False,
+               student: traces.Student | None = None, levels: int = 1,
                origin: str = ABOVE) -> Fact | None:
     """The fact a student's trace on ``state`` shows against ``search`` run as
     ``reference(search)`` on the same case, or None, said from ``origin`` (how
@@ -263,8 +263,8 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
     window's divergence rests on and, where the walks are the same but the
     case's value is wrong, those below it down to the wrong one (``levels``:
     2 where the grader's own function stands in for the student's other,
-    between their levels). A search that ``raised`` before it tested
-    anything shows nothing: its fault is the report's story."""
+    between their levels). A search that tested nothing shows nothing (its
+    tests may be another module's, or its fault the report's story)."""
     recorder = Recorder(search, state)
     reference(search)
     tree = recorder.tree()
@@ -272,9 +272,6 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
     if again:
         return _same_position(tree, *again, origin)
     tested = [label for kind, label in trace if kind == "t"]
-    if not tested:
-        return None if raised or not tree.children else \
-            said(Divergence("not_searched", tree), origin=origin)
     moves = children(search.game)
     divergence = traces.first_divergence(tree, tested, moves)
     if divergence is None:
