@@ -115,8 +115,7 @@ def said(divergence: Divergence, alpha_beta: bool, origin: str, checked: bool = 
         return _left_marked(divergence, origin)
     if kind == "tested_twice":
         return Fact("is_end_called_twice" if checked else None,
-                    f"{at}, your search calls is_end twice in a row before it tries the empty "
-                    "cells there")
+                    f"{at}, your search calls is_end twice in a row on that board")
     if kind == "untested":
         return Fact(None, f"{at}, your search tries {_played([divergence.move])} without "
                           "calling is_end (the class's, which counts) on the board first")
@@ -138,7 +137,8 @@ def said(divergence: Divergence, alpha_beta: bool, origin: str, checked: bool = 
     bound = f"alpha = {node.window[0]}" if node.minimising else f"beta = {node.window[1]}"
     where = f"{at} ({_function(node)}, called with alpha = {node.window[0]}, beta = " \
             f"{node.window[1]})"
-    same = " Below them, your function gives the boards the same values." if checked else ""
+    same = f" Your {_function(node)} gives the boards below those moves values a correct " \
+        "search may give them." if checked else ""
     if kind == "no_cutoff":
         reach = "equals" if value == node.window[1 - node.minimising] else \
             "is below" if node.minimising else "is above"
@@ -147,9 +147,9 @@ def said(divergence: Divergence, alpha_beta: bool, origin: str, checked: bool = 
                     f"{value}, which {reach} {bound}.{same} Your search goes on to "
                     f"{_played([divergence.move])}")
     return Fact("cutoff_before_bound" if checked else None,
-                f"{where}, after {tried} the best value is {value}, short of {bound}, so a "
-                f"correct search goes on to {_played([divergence.move])}.{same} Your search "
-                "returns there")
+                f"{where}: once {tried} {'is' if len(done) == 1 else 'are'} tried, the best "
+                f"value is {value}, short of {bound}, so a correct search goes on to "
+                f"{_played([divergence.move])}.{same} Your search returns there")
 
 
 def value_fact(node: Node, got: Any, origin: str) -> Fact:
