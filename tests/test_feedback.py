@@ -143,3 +143,19 @@ def test_a_story_told_once_is_told_again_where_it_fits():
     other = [Observation(None, (), answer, answer == 0) for answer in (0, 2)]
     assert diagnose(models, fits, other, story=later) == ["third"]
     assert later.told == ["second", "third"]
+
+
+def test_where_no_model_gives_the_answers_the_report_says_what_the_code_did(graded_locally):
+    """A window passed wrong in max_value (its own value as alpha), which no
+    model gives: the count test says where, from the trace, with its hint,
+    and does not end "no mistake the grader knows"."""
+    from grader.contracts.hints import HINTS
+    from grader.harness.judging.checks import UNKNOWN
+
+    report = graded_locally(built_in_case("alphabeta/max_passes_its_value"))
+    test = failing(report)["test_call_counts"]
+    assert "What your code does:" in test["message"]
+    assert "passes the positions after its moves another window" in test["message"]
+    assert UNKNOWN not in test["message"]
+    assert test["mistakes"] == ["window_passed_wrong"]
+    assert test["hint"] == HINTS["window_passed_wrong"]
