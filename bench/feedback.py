@@ -5,9 +5,11 @@
 Grades every case of the exercises' corpora (and each reference solution) in the
 local sandbox and prints, for each exercise: the cases; the verdicts that
 are right (full marks or not, as expect.toml says); the known mistakes the
-cases hold, how many of them a test names, how many go unnamed; and the
-wrong hints, mistakes named in a case that does not have them (there must
-be none). The cases behind every miss are listed under the table.
+cases hold, how many of them a test names, how many go unnamed; how many
+reports end a test with "no mistake the grader knows" (neither a model nor
+a fact of the trace said what the code does); and the wrong hints, mistakes
+named in a case that does not have them (there must be none). The cases
+behind every miss are listed under the table.
 """
 
 import argparse
@@ -17,20 +19,23 @@ from concurrent.futures import ProcessPoolExecutor
 from common import checkout_cases
 
 from grader import exercises, grading
+from grader.harness.judging.checks import UNKNOWN
 from grader.sandbox.local import LocalSandbox
 from grader.solutions import Case
 
 COLUMNS = ("exercise", "cases", "verdicts right", "known mistakes", "named", "unnamed",
-           "wrong hints")
+           "no mistake known", "wrong hints")
 
 
-def _graded(case: Case) -> tuple[Case, bool, set[str]]:
-    """(case, whether its verdict is right, the mistakes its report names)."""
+def _graded(case: Case) -> tuple[Case, bool, set[str], bool]:
+    """(case, whether its verdict is right, the mistakes its report names,
+    whether a test of it ends "no mistake the grader knows")."""
     exercise = exercises.load(case.exercise)
     report = grading.grade(exercise, case.path, LocalSandbox(), exercise.limits)
     full = report["status"] == "graded" and report["score"] == report["max_score"]
     named = {m for test in report["tests"] for m in test["mistakes"]}
-    return case, full == case.full_marks, named
+    return case, full == case.full_marks, named, any(UNKNOWN in test["message"]
+                                                     for test in report["tests"])
 
 
 def measure(cases: list[Case], jobs: int) -> tuple[dict[str, Counter[str]], list[str]]:
@@ -38,15 +43,17 @@ def measure(cases: list[Case], jobs: int) -> tuple[dict[str, Counter[str]], list
     rows: dict[str, Counter[str]] = {}
     misses = []
     with ProcessPoolExecutor(jobs) as pool:
-        for case, verdict, named in pool.map(_graded, cases):
+        for case, verdict, named, unknown in pool.map(_graded, cases):
             row = rows.setdefault(case.exercise, Counter())
             unnamed, wrong = case.mistakes - named, named - case.mistakes
             row.update({"cases": 1, "verdicts right": verdict,
                         "known mistakes": len(case.mistakes),
                         "named": len(case.mistakes & named), "unnamed": len(unnamed),
-                        "wrong hints": len(wrong)})
+                        "no mistake known": unknown, "wrong hints": len(wrong)})
             if not verdict:
                 misses.append(f"{case.label}: wrong verdict")
+            if unknown:
+                misses.append(f"{case.label}: a test ends \"no mistake the grader knows\"")
             if unnamed or wrong:
                 misses.append(f"{case.label}: unnamed {sorted(unnamed)}, "
                               f"wrongly named {sorted(wrong)}")

@@ -16,6 +16,25 @@ def test_an_import_of_a_misspelt_lesson_module_suggests_the_right_one(submission
     assert "did you mean `gamestate`?" in report["message"]
 
 
+def test_a_misspelt_name_gets_the_one_the_files_define(submission):
+    """A name imported from a provided module, a function the suite calls and a
+    function called inside the student's code: each suggests what is there."""
+    source = (solution("helpers") / "minimax_helpers.py").read_text()
+    imported = grade("helpers", submission("minimax_helpers.py",
+                                           "from gamestate import Gamestate\n" + source))
+    assert "cannot import name 'Gamestate'" in imported["message"]
+    assert "did you mean `GameState`?" in imported["message"]
+    renamed = source.replace("def min_value(", "def minValue(").replace(
+        "min_value(gameState.forecast_move", "minValue(gameState.forecast_move")
+    report = grade("helpers", submission("minimax_helpers.py", renamed))
+    assert "no function or class named min_value (did you mean `minValue`?)" in \
+        failing(report)["test_min_value"]["message"]
+    called = source.replace("if terminal_test(gameState):", "if terminal_Test(gameState):")
+    report = grade("helpers", submission("minimax_helpers.py", called))
+    assert "NameError: name 'terminal_Test' is not defined (did you mean `terminal_test`?)" in \
+        failing(report)["test_max_value"]["message"]
+
+
 def test_an_import_failure_is_told_once_not_in_every_test(submission):
     report = grade("helpers", submission("minimax_helpers.py", "def min_value(:\n"))
     messages = [t["message"] for t in report["tests"]]
@@ -124,3 +143,19 @@ def test_a_story_told_once_is_told_again_where_it_fits():
     other = [Observation(None, (), answer, answer == 0) for answer in (0, 2)]
     assert diagnose(models, fits, other, story=later) == ["third"]
     assert later.told == ["second", "third"]
+
+
+def test_where_no_model_gives_the_answers_the_report_says_what_the_code_did(graded_locally):
+    """A window passed wrong in max_value (its own value as alpha), which no
+    model gives: the count test says where, from the trace, with its hint,
+    and does not end "no mistake the grader knows"."""
+    from grader.contracts.hints import HINTS
+    from grader.harness.judging.checks import UNKNOWN
+
+    report = graded_locally(built_in_case("alphabeta/max_passes_its_value"))
+    test = failing(report)["test_call_counts"]
+    assert "What your code does:" in test["message"]
+    assert "passes the positions after its moves another window" in test["message"]
+    assert UNKNOWN not in test["message"]
+    assert test["mistakes"] == ["window_passed_wrong"]
+    assert test["hint"] == HINTS["window_passed_wrong"]

@@ -203,6 +203,7 @@ FAIR = {
         "prune_before_undo": {"test_max_alpha_beta", "test_min_alpha_beta",
                               "test_is_end_calls"},
         "is_end_called_twice": {"test_is_end_calls"},
+        "no_cutoff_at_bound": {"test_is_end_calls"},
     },
     "nim_negamax": {
         # a rating mistake shows on Nim; the other games don't charge it again
@@ -215,6 +216,7 @@ FAIR = {
         "depth_not_decremented": {"test_moves_and_ratings", "test_calls"},
         "no_hand_over": {"test_stuck_player_passes"},
         "hard_coded_nim": {"test_other_games", "test_stuck_player_passes"},
+        "moves_left_unsearched": {"test_moves_and_ratings", "test_calls"},
     },
 }
 CASES = [case for case in solutions.built_in()

@@ -134,7 +134,8 @@ def test_a_previous_releases_term_opens_with_every_row(term, database, tmp_path,
         kept = [name for name in columns if (table, name) not in MOVED]
         shown = {tuple(row[now_columns.index(name)] for name in kept) for row in now}
         was = {tuple(row[columns.index(name)] for name in kept) for row in old
-               if not any(moved(table, dict(zip(columns, row))) for moved, _ in MOVED_ROWS)}
+               if not any(moved(table, dict(zip(columns, row, strict=True)))
+                          for moved, _ in MOVED_ROWS)}
         assert was <= shown, f"{table}: rows lost: {was - shown}"
     for (table, column), (where, check) in MOVED.items():
         if table in before and column in before[table][0]:

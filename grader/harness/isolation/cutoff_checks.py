@@ -14,8 +14,10 @@ from typing import Any
 from grader.games import Path, State
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.search import Search
+from grader.harness.isolation.search_facts import smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
+from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import SearchProbe
 
 OTHER = {"min_value": "max_value", "max_value": "min_value"}
@@ -41,5 +43,12 @@ def check_cutoff(probe: SearchProbe, name: str, positions: Positions, alpha_beta
 
     models = ([(m, f) for m, f in mistakes.ALPHA_BETA_MODELS if f.only in (None, name)]
               if alpha_beta else mistakes.models_for(name))
+    def fact(case: Observation, origin: str) -> Fact | None:
+        return traced_fact(probe, name, case.state, (*window, 0),
+                           lambda search: getattr(search, name)(case.state, *window, 0),
+                           AlphaBeta(None, game) if alpha_beta else Search(None, game), trusted,
+                           origin)
+
     checks.verdict(f"{name}(state, {'-inf, inf, ' if alpha_beta else ''}0)", observations,
-                   lambda found: mistakes.diagnose(models, reproduces, found), draw=game.draw)
+                   lambda found: mistakes.diagnose(models, reproduces, found), draw=game.draw,
+                   facts=lambda found: smallest_facts(found, fact))

@@ -17,8 +17,10 @@ from grader.harness.isolation import alphabeta, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.known import known
 from grader.harness.isolation.search import Flaws, Search, Stuck, values
+from grader.harness.isolation.search_facts import smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
+from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import Answer, SearchProbe
 from grader.harness.runtime.student import Raised, StudentFault
 
@@ -214,7 +216,8 @@ def check_moves(probe: SearchProbe, positions: Positions,
     checks.verdict(f"The move of {decider.function}", observations,
                    lambda found: _diagnose_moves(decider, found, probe),
                    shown=lambda answer: describe(answer[0]), draw=decider.game.draw,
-                   detail=lambda first: on_a_tree(decider, probe, "move", _depth(first)))
+                   detail=lambda first: on_a_tree(decider, probe, "move", _depth(first)),
+                   facts=_facts(decider, probe))
 
 
 def _reproducer(decider: Decider) -> Callable[[Flaws, Observation], bool]:
@@ -273,7 +276,28 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
     checks.verdict(f"The number of terminal tests in {decider.function}", observations,
                    diagnose, shown=lambda answer: f"{answer[1]} calls to terminal_test",
                    draw=decider.game.draw,
-                   detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)))
+                   detail=lambda first: on_a_tree(decider, probe, "calls", _depth(first)),
+                   facts=_facts(decider, probe))
+
+
+def _facts(decider: Decider, probe: SearchProbe) -> Callable[[list[Observation]], list[Fact]]:
+    """What the student's decision was seen to do on the smallest wrong cases."""
+    return lambda found: smallest_facts(found, lambda case, origin: _traced(
+        decider, probe, case, origin))
+
+
+def _traced(decider: Decider, probe: SearchProbe, case: Observation, origin: str
+            ) -> Fact | None:
+    """What the student's decision did on ``case``, against the reference's walk.
+    Nothing where no depth is given (the decision exercise: its search is the
+    provided helpers', whose terminal tests are not the student's module's to
+    count), or where the answer is no move at all (that is the story)."""
+    depth = _depth(case)
+    if depth is None or isinstance(case.answer, NotAMove):
+        return None
+    return traced_fact(probe, decider.function, case.state, () if depth is None else (depth,),
+                       lambda search: search.decision(case.state, depth),
+                       decider.search(None, decider.game), origin=origin)
 
 
 # -- the smallest tree -------------------------------------------------------------

@@ -18,8 +18,10 @@ from grader.contracts.protocol import Foreign, describe
 from grader.games import Path, State, isolation
 from grader.games.isolation.flawed_rules import GameModel
 from grader.games.isolation.rules import GameState
+from grader.harness.isolation.game_facts import move_facts
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Diagnosis, Observation
+from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import Answer, GameProbe, GameSteps, Ref
 from grader.harness.runtime.student import Missing, NotAState, Raised, StudentFault
 
@@ -198,13 +200,62 @@ def check_legal_moves(game: GameProbe, positions: Sequence[tuple[State, Path]],
     mistake is named from the answers on the whole game, whatever the test's
     positions, so that every rules test names the same one."""
     observations = _moves_observations(game, positions)
+    asked: list[list[Observation]] = []
 
-    def diagnose(found: list[Observation]) -> Diagnosis:
-        whole = observations if len(positions) == len(LESSON) else \
-            _moves_observations(game, LESSON)
-        return diagnose_rules(game, whole)
+    def whole() -> list[Observation]:
+        if not asked:
+            asked.append(observations if len(positions) == len(LESSON) else
+                         _moves_observations(game, LESSON))
+        return asked[0]
 
-    checks.verdict(what, observations, diagnose, detail=rules_detail)
+    checks.verdict(what, observations, lambda found: diagnose_rules(game, whole()),
+                   detail=rules_detail, facts=lambda found: rules_facts(game, found, whole()))
+
+
+def transposed(game: GameProbe) -> Fact | None:
+    """Whether the student's class plays the lesson's game with x and y swapped:
+    replayed with every move read as (y, x), it gives the lesson's moves, read
+    the same way, on every position (whatever it does with a move off its board)."""
+    swapped = [(state, tuple(move[::-1] for move in path)) for state, path in LESSON]
+    answers = ask_moves(game, swapped)
+    for state, path in swapped:
+        try:
+            answer = answers(state, path)
+        except StudentFault:
+            return None
+        if not same_moves([move[::-1] for move in state.get_legal_moves()], answer):
+            return None
+    return Fact("board_transposed", f"replayed with every move read as (y, x), your "
+                                    f"GameState gives the lesson's legal moves, read the same "
+                                    f"way, on all {len(LESSON)} positions: it plays the "
+                                    "lesson's board turned on its side, 2 cells wide and 3 "
+                                    "tall, so its moves come out as (y, x)")
+
+
+def rules_facts(game: GameProbe, found: Sequence[Observation], whole: Sequence[Observation]
+                ) -> list[Fact]:
+    """What the student's rules were seen to do where no model gives its answers:
+    the lesson's game turned on its side, or else the facts of the smallest
+    wrong answer of ``found``, each with how many wrong answers of the whole
+    game show one of its kind."""
+    swapped = transposed(game)
+    if swapped:
+        return [swapped]
+    answered = [(o.path, moves) for o in checks.wrong(whole) if not checks.raised(o)
+                and (moves := as_moves(o.answer)) is not None]
+    kinds = Counter(hint for path, moves in answered
+                    for hint in {fact.hint for fact in move_facts(path, moves)})
+    first = next((o for o in checks.wrong(found) if not checks.raised(o)
+                  and as_moves(o.answer) is not None), None)
+    if first is None:
+        return []
+    place = checks.where(first.path)
+    place = "At " + place if not first.path else place[0].upper() + place[1:]
+    facts: dict[str | None, Fact] = {}
+    for fact in move_facts(first.path, as_moves(first.answer) or []):
+        seen = f" (seen on {kinds[fact.hint]} of the {len(checks.wrong(whole))} wrong positions)"
+        facts.setdefault(fact.hint, Fact(fact.hint, f"{place}, {fact.says}{seen}"))
+    return list(facts.values())
 
 
 # -- the student's own game ----------------------------------------------------------

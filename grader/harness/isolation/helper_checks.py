@@ -13,8 +13,10 @@ from typing import Any
 
 from grader.games import Path, State
 from grader.harness.isolation.search import Search, Stuck, values
+from grader.harness.isolation.search_facts import smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
+from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import Answer, SearchProbe
 
 OTHER = {"min_value": "max_value", "max_value": "min_value"}
@@ -100,5 +102,11 @@ def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
             _is_number(predicted) and _is_number(answer) and predicted == answer)
         return same and bool(model.entered) == called[observation.path]
 
+    def fact(case: Observation, origin: str) -> Fact | None:
+        return traced_fact(probe, name, case.state, (),
+                           lambda search: getattr(search, name)(case.state), Search(game=game),
+                           trusted=[OTHER[name]], origin=origin)
+
     checks.verdict(name, observations, lambda found: mistakes.diagnose(
-        mistakes.models_for(name), reproduces, found), draw=game.draw)
+        mistakes.models_for(name), reproduces, found), draw=game.draw,
+        facts=lambda found: smallest_facts(found, fact))

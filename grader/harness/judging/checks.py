@@ -13,6 +13,7 @@ from typing import Any, TypeGuard
 from grader.contracts.protocol import describe
 from grader.games import Path, State, isolation
 from grader.harness.judging.boards import grid
+from grader.harness.judging.facts import Finder, told
 from grader.harness.runtime.student import NotAState, Raised, StudentFault
 from grader.harness.runtime.verdict import Mismatch
 
@@ -78,6 +79,22 @@ def collect(positions: Iterable[tuple[State, Path]], ask: Callable[[State, Path]
     return observations
 
 
+class Run(list[Observation]):
+    """The observations of one run of the student's code, made once and judged
+    by more than one test, with how to find the facts of a failing case
+    (``facts``: it asks the case again, its calls traced)."""
+
+    def __init__(self, observations: Iterable[Observation], facts: Finder | None = None
+                 ) -> None:
+        super().__init__(observations)
+        self.facts = facts
+
+
+def facts_of(observations: Sequence[Observation]) -> Finder | None:
+    """The fact finder of a run's observations, if they are a ``Run``."""
+    return observations.facts if isinstance(observations, Run) else None
+
+
 def wrong(observations: Iterable[Observation]) -> list[Observation]:
     return [o for o in observations if not o.ok]
 
@@ -114,11 +131,14 @@ def verdict(what: str, observations: list[Observation],
             shown: Callable[[Any], str] = describe,
             detail: Callable[[Observation], list[str]] | None = None,
             draw: Callable[[State], str] = isolation.draw,
-            place: Callable[[Path], str] = where, cases: str | None = None) -> None:
+            place: Callable[[Path], str] = where, cases: str | None = None,
+            facts: Finder | None = None) -> None:
     """Fail with the smallest wrong answer, if any.
 
     ``diagnose(observations)`` names the mistakes whose models reproduce the
     answers: a list of ids, or (ids, a sentence saying what the code does).
+    Where none does, ``facts(observations)`` says what the code was seen to
+    do, and names the hints that follow (``grader.harness.judging.facts``).
     ``shown`` turns an answer into text; ``detail(observation)`` adds lines
     about the smallest wrong one; ``draw`` draws its position, ``place`` says
     how it is reached (the game's own ways); ``cases`` names what was asked
@@ -131,6 +151,9 @@ def verdict(what: str, observations: list[Observation],
     # also answers None, and on one position "None everywhere" says little.
     found = (diagnose(observations) if diagnose else []) or returned_a_stub(observations)
     found, said = found if isinstance(found, tuple) else (found, "")
+    if not found and facts:
+        seen = facts(observations)
+        found, said = told(seen) if seen else (found, said)
     first = bad[0]
     got = str(first.answer) if raised(first) else shown(first.answer)
     cases = cases or ("cases (position and depth)" if first.extra else "positions")

@@ -23,6 +23,7 @@ from grader.harness.runtime.student import (
     inspect_step,
 )
 
+MOST_TRACED = 20_000  # counted calls a traced case may make (a failing case is small)
 # ``answer(state, path)``: what the student's code gave on a position.
 Answer = Callable[[State, Path], Any]
 
@@ -186,6 +187,25 @@ class SearchProbe(Probe):
         steps.run()
         assert ref.reply is not None  # the step ran
         return ref.value, ref.reply["calls"]
+
+    def traced(self, name: str, state: State, *extra: object, trusted: Iterable[str] = ()
+               ) -> tuple[Any, list[tuple[str, str]]]:
+        """``name(state, *extra)`` asked once more, the grader's functions named
+        in ``trusted`` standing in, with its tallies kept in the order they came:
+        (its value, or the fault that stopped it; the tallies as far as it got)."""
+        trusted = list(trusted)
+        steps = self.steps()
+        ref = steps.add(call_step(("module", self.module), name,
+                                  {"trusted": self.game.to_data(state)}, *extra,
+                                  count_in=self.module, trusted=trusted,
+                                  depth_limited=bool(extra), most=MOST_TRACED, trace=True,
+                                  root=self.game.label(state) if trusted else None))
+        try:
+            steps.run()
+        except StudentFault as fault:
+            return fault, getattr(fault, "trace", [])
+        assert ref.reply is not None  # it ran
+        return ref.value, ref.reply["trace"]
 
     def plain(self, name: str, positions: Iterable[tuple[State, Path]]) -> Answer:
         """The value, with the student's own helpers left in place."""

@@ -14,9 +14,11 @@ from grader.contracts.protocol import describe
 from grader.games import nim
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
-from grader.harness.judging.probes import Probe, Ref, Steps
+from grader.harness.judging.facts import CASES, Fact, first_hinted
+from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.nim.facts import negamax_fact
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
-from grader.harness.runtime.student import CallTimeout, TooManyCalls, call_step
+from grader.harness.runtime.student import CallTimeout, StudentFault, TooManyCalls, call_step
 
 MODULE = "negamax"
 # A search stopped once it makes this many times the reference's calls (and
@@ -87,6 +89,27 @@ class NegamaxProbe(Probe):
             return ref.value, Calls.of(ref.reply["calls"])
 
         asked = self.ask(positions, script, pick)
+        return self._answer(asked)
+
+    def traced(self, case: Case) -> list[tuple[str, str]]:
+        """``case`` asked once more, its counted calls kept in order (as far as it got)."""
+        game, player, depth = case
+        steps = self.steps()
+        ref = steps.add(call_step(("module", MODULE), "minimax", {"trusted": nim.describe(game)},
+                                  player, depth, {"trusted": ["score"]},
+                                  most=min(_most(case), MOST_TRACED), trace=True))
+        try:
+            steps.run()
+        except StudentFault as fault:
+            return getattr(fault, "trace", [])
+        assert ref.reply is not None  # it ran
+        trace: list[tuple[str, str]] = ref.reply["trace"]
+        return trace
+
+    @staticmethod
+    def _answer(asked: Callable[[Case, Any], Any]) -> Callable[[Case, Any], Any]:
+        """``asked``, where a search stopped for its time or its calls answers
+        ``Late`` for its case and for the cases its stop left unasked."""
         stopped: dict[int, Case] = {}  # a fault -> the case it stopped (the rest: not run)
 
         def answer(case: Case, path: Any) -> Any:
@@ -143,11 +166,17 @@ def _found(search: Negamax, case: Case) -> tuple[Any, int, Calls]:
     return found
 
 
-def observe(probe: NegamaxProbe, positions: list[tuple[Case, tuple[str]]]) -> list[Observation]:
-    return checks.collect(positions, probe.searches(positions),
-                          lambda case, found: _a_rating(found[0])
-                          and _answer(found[0]) == _reference(case),
-                          lambda case: f"(move, rating) = {_reference(case)!r}")
+def observe(probe: NegamaxProbe, positions: list[tuple[Case, tuple[str]]]) -> checks.Run:
+    def facts(found: list[Observation]) -> list[Fact]:
+        """The fact of the first of the smallest wrong cases that shows one with a hint."""
+        return first_hinted([o.state for o in found if not o.ok][:CASES],
+                            lambda case: negamax_fact(case, probe.traced(case)))
+
+    return checks.Run(checks.collect(positions, probe.searches(positions),
+                                     lambda case, found: _a_rating(found[0])
+                                     and _answer(found[0]) == _reference(case),
+                                     lambda case: f"(move, rating) = {_reference(case)!r}"),
+                      facts)
 
 
 def _diagnose(reproduces: Callable[[NegamaxFlaws, Observation], float]
@@ -224,7 +253,7 @@ def check_answers(what: str, observations: list[Observation],
             o.ok = o.ok or any(_reproduces(flaws, stopper) for flaws in charged)
     diagnose = _diagnose(_reproduces)
     verdict(what, observations, lambda found: diagnose([*found, *evidence]),
-            shown=lambda found: describe(found[0]))
+            shown=lambda found: describe(found[0]), facts=checks.facts_of(observations))
 
 
 def check_calls(observations: list[Observation]) -> None:
@@ -245,7 +274,8 @@ def check_calls(observations: list[Observation]) -> None:
         return float(model is not None and observation.answer[1] == model[2])
 
     verdict("The number of calls of score and move", counted, _diagnose(reproduces),
-            shown=lambda found: repr(found[0]) if isinstance(found[0], Late) else _calls(found[1]))
+            shown=lambda found: repr(found[0]) if isinstance(found[0], Late) else _calls(found[1]),
+            facts=checks.facts_of(observations))
 
 
 def _calls(calls: Calls) -> str:

@@ -111,7 +111,8 @@ class Grading:
         limits = job["limits"]
         self._clock = OwnClock(job.get("clock", ""))
         self._student = Student(job["submission"], job["modules"], job["provided"],
-                                limits["output_bytes"], spawner, job["game"], self._clock)
+                                limits["output_bytes"], spawner, job["game"], self._clock,
+                                job["provides"])
         self._overloaded: str | None = None  # why the machine stopped the run
         self._notes: list[str] = []
         self._results: dict[str, events.Event] = {}  # test name -> its verdict event

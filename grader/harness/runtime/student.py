@@ -8,9 +8,7 @@ output is read by a thread and capped, so a flood can neither block the
 worker nor fill the supervisor's memory.
 """
 
-import ast
 import collections
-import difflib
 import importlib.util
 import os
 import re
@@ -25,6 +23,13 @@ from grader.contracts import protocol
 from grader.contracts.owntime import Deadline, Overloaded, OwnClock
 from grader.harness.judging.boards import Board, grid
 from grader.harness.runtime import standins
+from grader.harness.runtime.names import (
+    Lesson,
+    meant_text,
+    nearest,
+    self_import_text,
+    self_imports,
+)
 from grader.harness.runtime.spawn import (
     BrokerSpawner,
     LocalSpawner,
@@ -47,6 +52,7 @@ MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
 # Distinct tally lines one call may send: each position tested, and entered
 # (a stand-in of the search is entered only where it then tests the end).
 MAX_TALLIES = 2 * MAX_TESTED
+MAX_TRACED = 20_000  # tally lines a traced step keeps in order (a failing case is small)
 # A line that is no tally (a reply, an alarm): neither "t <label>" nor "e <label>".
 OTHER_LINE = re.compile(b"^(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
                         + b")[^\n]*", re.MULTILINE)
@@ -87,9 +93,11 @@ class WorkerDied(StudentFault):
 
 
 class TooManyCalls(StudentFault):
-    """A call made far more counted calls than its step allows: stopped."""
+    """A call made far more counted calls than its step allows: stopped (with
+    its tallies in order as far as it got, where it was traced)."""
 
     status = "failed"
+    trace: list[tuple[str, str]] = []
 
 
 class Raised(StudentFault):
@@ -99,16 +107,19 @@ class Raised(StudentFault):
 
     calls: protocol.Tested
     entered = 0
+    trace: list[tuple[str, str]]  # the step's tallies in order, where it was traced
 
-    def __init__(self, name: str, raised: object) -> None:
+    def __init__(self, name: str, raised: object, meant: str | None = None) -> None:
         self.name = name
         self.calls = protocol.Tested()
+        self.trace: list[tuple[str, str]] = []
         self.raised = raised = _plain(raised, ("type", "message", "traceback"))
         # One line: a message of many can't pass for the report's own lines.
         raised["message"] = " ".join(raised["message"].split())
         where = f"\n{raised['traceback']}" if raised["traceback"] else ""
         why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
-        super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}{where}")
+        super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}"
+                         f"{meant_text(meant)}{where}")
 
 
 class OutOfTurn(Raised):
@@ -164,64 +175,17 @@ def describe_import_failure(failure: dict[str, Any]) -> str:
         message: str = failure["message"]  # text, as ``_import_failure`` keeps it
         return message
     where = f"\n{failure['traceback']}" if failure.get("traceback") else ""
-    meant = f" (did you mean `{failure['meant']}`?)" if failure.get("meant") else ""
     return (
         f"importing {failure['module']}.py raised {failure['type']}: "
-        f"{failure['message']}{meant}{where}"
+        f"{failure['message']}{meant_text(failure.get('meant'))}{where}"
     )
-
-
-def close_module(failure: dict[str, Any], known: list[str]) -> str | None:
-    """The module the student probably meant, when the import of one that is not
-    there failed (``import GameState`` for gamestate), or None."""
-    wanted = re.fullmatch(r"No module named '([\w.]+)'", str(failure.get("message", "")))
-    if failure.get("type") != "ModuleNotFoundError" or not wanted:
-        return None
-    folded = {name.replace("_", "").lower(): name for name in known}
-    name = wanted.group(1).replace("_", "").lower()
-    if name in folded:
-        return folded[name]
-    close = difflib.get_close_matches(name, list(folded), 1, 0.75)
-    return folded[close[0]] if close else None
-
-
-def self_imports(folder: str, modules: list[str]) -> dict[str, str]:
-    """The student's files that import their own module (``from minimax import *``
-    inside minimax.py, which brings in nothing): name -> the import line."""
-    found: dict[str, str] = {}
-    for name in modules:
-        try:
-            source = Path(folder, f"{name}.py").read_text("utf-8", "replace")
-            tree = ast.parse(source)
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for node in ast.walk(tree):
-            imported: list[str | None]
-            if isinstance(node, ast.ImportFrom):
-                imported = [node.module]
-            elif isinstance(node, ast.Import):
-                imported = [alias.name for alias in node.names]
-            else:
-                continue
-            if name in imported:
-                found[name] = (ast.get_source_segment(source, node) or name)[:200]
-                break
-    return found
-
-
-def self_import_text(name: str, line: str, provided: list[str]) -> str:
-    """What a self-import does, and the provided module the student likely meant."""
-    meant = difflib.get_close_matches(name, [p for p in provided if p != name], 1, 0.5)
-    instead = f" Did you mean `from {meant[0]} import *`?" if meant else ""
-    return (f"{name}.py imports itself (`{line}`): that imports nothing, since {name}.py "
-            f"is the very file being imported.{instead}")
 
 
 def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
               keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False,
               most: int | None = None, setup: dict[str, object] | None = None,
-              read: Iterable[str] = (), root: str | None = None, make: str | None = None
-              ) -> Step:
+              read: Iterable[str] = (), root: str | None = None, make: str | None = None,
+              trace: bool = False) -> Step:
     """A step that calls ``name`` on ``target``: ("module", name), a kept object
     ("handle", number) or the value of an earlier step of the chain ("step", index);
     with ``make``, on a new object of ``target``'s class of that name, made
@@ -238,13 +202,15 @@ def call_step(target: Target, name: str, *args: object, count_in: str | None = N
     the game's kit) sets them on the target first, and the reply's ``read``
     holds the attributes named in ``read``, once the call returned. ``root``
     is the label of the position the call starts from: the ``trusted``
-    stand-ins must be entered only on positions that follow from it."""
+    stand-ins must be entered only on positions that follow from it. A step
+    to ``trace`` has its tallies kept in the order they came, as the reply's
+    ``trace``: what the facts of a failing case are read from."""
     trusted = list(trusted)
     assert name not in trusted, "a function never runs with the grader's own in its place"
     return {"op": "call", "target": list(target), "name": name, "args": list(args),
             "count_in": count_in, "keep": keep, "trusted": trusted,
             "depth_limited": depth_limited, "most": most, "setup": setup or {},
-            "read": list(read), "root": root, "make": make}
+            "read": list(read), "root": root, "make": make, "trace": trace}
 
 
 def grant(chains: Iterable[Sequence[Step]]) -> frozenset[str]:
@@ -282,13 +248,14 @@ def _is_position(data: object) -> bool:
     return type(data) is not dict or "clock" not in data
 
 
-def _missing_text(name: str, on: object, origin: str | None) -> str:
-    """Why ``name`` could not be called; ``origin`` says which call made the object."""
+def _missing_text(name: str, on: object, origin: str | None, meant: str | None) -> str:
+    """Why ``name`` could not be called; ``origin`` says which call made the object,
+    ``meant`` what the student's files define under a name close to it."""
     if on == "module":
-        return f"your file has no function or class named {name}"
+        return f"your file has no function or class named {name}{meant_text(meant)}"
     if origin:
         return f"{origin}, where a GameState is due: {name} can't be called on it"
-    return f"your {on} object has no method named {name}"
+    return f"your {on} object has no method named {name}{meant_text(meant)}"
 
 
 def _returned(step: Step, value: object) -> str:
@@ -390,11 +357,14 @@ class Student:
     counted: collections.Counter[bytes]  # the labels the step's counted stand-ins were called on
     entered: collections.Counter[bytes]  # where the step's stand-ins of the search were entered
     alarms: list[str]
+    tracing: bool  # whether the step answering keeps its tallies in order ...
+    sequence: list[bytes]  # ... here (``_trace``)
 
     def __init__(self, submission: str | Path, modules: Iterable[str], provided: str | Path,
                  output_cap: int = 65536,
                  spawner: LocalSpawner | BrokerSpawner | None = None,
-                 game: str = "isolation", clock: OwnClock | None = None) -> None:
+                 game: str = "isolation", clock: OwnClock | None = None,
+                 provides: Iterable[str] = ()) -> None:
         self.submission = str(submission)
         self.clock = clock or OwnClock()
         self.game = game  # the kit of stand-ins the worker loads (``standins``)
@@ -412,6 +382,10 @@ class Student:
         self.out_of_turn = False  # a stand-in was entered where no search of the call goes
         self.granted: frozenset[str] = frozenset()  # the running worker's stand-ins
         self.self_imports = self_imports(self.submission, self.modules)
+        # the names the run's files define, for "did you mean": the provided
+        # modules the exercise names, and any other the folder holds
+        self.lesson = Lesson(self.submission, self.modules, self.provided,
+                             [*provides, *self.provided_modules()])
 
     def provided_modules(self) -> list[str]:
         try:
@@ -468,8 +442,8 @@ class Student:
             hello = {"import_failed": {"kind": "stopped", "message": INTERFERED_AT_IMPORT}}
         if "import_failed" in hello:
             self.import_failure = _import_failure(hello["import_failed"])
-            self.import_failure["meant"] = close_module(
-                self.import_failure, self.modules + self.provided_modules())
+            self.import_failure["meant"] = self.lesson.meant(self.import_failure["type"],
+                                                             self.import_failure["message"])
             self.stop()
             raise ImportFailed(self.import_failure)
 
@@ -548,6 +522,7 @@ class Student:
         reports. Nothing in the reply is trusted to have its keys or types."""
         doing = _doing(step)
         self._new_step()
+        self.tracing = bool(step.get("trace"))
         try:
             reply = self._receive(due, doing, step.get("most"))
         except CallTimeout:
@@ -556,9 +531,11 @@ class Student:
         self._believable(reply, doing)
         name = step.get("name")
         if "missing" in reply:
+            missing = str(reply["missing"])[:protocol.MAX_TEXT]
             origin = self._origin(step, chain, replies, reply, doing)
             raise (NotAState if origin else Missing)(
-                _missing_text(str(reply["missing"])[:protocol.MAX_TEXT], reply.get("on"), origin))
+                _missing_text(missing, reply.get("on"), origin,
+                              None if origin else self._meant_function(step, missing)))
         if "raised" in reply:
             maker = step.get("make") if reply.get("making") is True else None
             raise self._raised(maker or name or "your code", reply["raised"])
@@ -573,6 +550,8 @@ class Student:
             self._check_identity(step, reply, replies, doing)
             self._check_turns(step)
             reply["calls"], reply["entered"] = self._tested(), self.entered.total()
+            if step.get("trace"):
+                reply["trace"] = self._trace()
             if "handle" in reply:
                 self.origins[reply["handle"]] = _returned(step, reply["value"])
         elif not _strings(reply.get("value")):
@@ -583,6 +562,14 @@ class Student:
         """Nothing tallied yet, for the step about to answer."""
         self.tallies, self.tested_lines, self.alarms = collections.Counter(), 0, []
         self.counted, self.entered = collections.Counter(), collections.Counter()
+        self.sequence, self.tracing = [], False
+
+    def _trace(self) -> list[tuple[str, str]]:
+        """A traced step's tally lines in the order they came: (kind, label),
+        the kind "t" for a counted call and "e" for a stand-in entered."""
+        lines = b"\n".join(self.sequence).decode("utf-8", "replace").split("\n") \
+            if self.sequence else []
+        return [(line[:1], line[2:]) for line in lines]
 
     def _sort_tallies(self) -> None:
         """The step's tally lines by kind, as labels: ``counted``, ``entered``."""
@@ -638,7 +625,9 @@ class Student:
         descends = _game(self.game).descends
         if not all(descends(root, label) for label in _decoded(self.entered)):
             self.out_of_turn = True
-            raise OutOfTurn(step["name"], step["trusted"])
+            fault = OutOfTurn(step["name"], step["trusted"])
+            fault.trace = self._trace()
+            raise fault
 
     def _tested(self) -> protocol.Tested:
         """What the step's counted stand-ins were called on: labels, with how often."""
@@ -694,9 +683,21 @@ class Student:
             return _returned(chain[where], replies[where]["value"])
         return self.origins.get(where) if kind == "handle" else None
 
+    def _meant_function(self, step: Step, missing: str) -> str | None:
+        """What the student's files define under a name close to the one a step
+        called: in the module called, or in the classes of the student's modules."""
+        kind, where = step["target"] if step["op"] == "call" else ("", "")
+        if kind == "module" and not step.get("make"):
+            return self.lesson.missing(str(where), missing)
+        return nearest(missing, [name for module in self.modules
+                                 for name in self.lesson.names_in(module, functions=True)])
+
     def _raised(self, name: str, raised: object) -> Raised:
-        fault = Raised(name, raised)
+        data = raised if type(raised) is dict else {}
+        fault = Raised(name, raised, self.lesson.meant(
+            str(data.get("type", "")), " ".join(str(data.get("message", "")).split())))
         fault.calls, fault.entered = self._tested(), self.entered.total()
+        fault.trace = self._trace()
         if fault.raised["type"] == "NameError" and self.self_imports:
             fault.args = (f"{fault}\n{' '.join(self.notes())}",)
         return fault
@@ -754,14 +755,18 @@ class Student:
             line = self._line(due, doing)
             if isinstance(line, Tallies):
                 self.tallies.update(line.split(b"\n"))
+                if self.tracing and len(self.sequence) < MAX_TRACED:
+                    self.sequence += line.split(b"\n")[:MAX_TRACED - len(self.sequence)]
                 self.tested_lines += line.count(b"\n" + protocol.TESTED) + line.startswith(
                     protocol.TESTED)
                 if len(self.tallies) > MAX_TALLIES:
                     self._interfered(doing, "more positions tested than the game has")
                 if most is not None and self.tested_lines > most:
                     self.stop()
-                    raise TooManyCalls(f"stopped while {doing}: more than {most:,} counted "
-                                       "calls, far more than the reference makes there")
+                    stopped = TooManyCalls(f"stopped while {doing}: more than {most:,} counted "
+                                           "calls, far more than the reference makes there")
+                    stopped.trace = self._trace()
+                    raise stopped
             elif line.startswith(protocol.ALARM):
                 self.alarms.append(line[len(protocol.ALARM):].decode("utf-8", "replace")[:200])
             else:

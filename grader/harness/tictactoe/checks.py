@@ -16,12 +16,16 @@ from typing import Any
 
 from grader.contracts.protocol import describe
 from grader.games import Path, tictactoe
+from grader.games.tictactoe import EMPTY
 from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation
+from grader.harness.judging.checks import Observation, Run
+from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.fingerprints import fingerprint
-from grader.harness.judging.probes import Probe, Ref, Steps
-from grader.harness.runtime.student import call_step
+from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.judging.traces import Node
+from grader.harness.runtime.student import StudentFault, call_step
 from grader.harness.tictactoe import search
+from grader.harness.tictactoe.facts import lab_fact
 from grader.harness.tictactoe.search import LabFlaws, LabSearch
 
 MODULE = "tictactoe"
@@ -116,6 +120,22 @@ class LabProbe(Probe):
 
         return self.ask(positions, script, pick)
 
+    def traced(self, name: str, board: str, called: tuple[int, ...] | None = None
+               ) -> list[tuple[str, str]]:
+        """``name`` on ``board`` once more (with the window ``called``, by default
+        the test's), its tallies kept in order (as far as it got)."""
+        steps = self.steps()
+        args = window(name) if called is None else called
+        ref = self._on_board(steps, board, name, *args, count_in=MODULE,
+                             trusted=[PARTNER[name]], root=board, trace=True, most=MOST_TRACED)
+        try:
+            steps.run()
+        except StudentFault as fault:
+            return getattr(fault, "trace", [])
+        assert ref.reply is not None  # it ran
+        trace: list[tuple[str, str]] = ref.reply["trace"]
+        return trace
+
 
 # -- is_end ---------------------------------------------------------------------
 
@@ -206,12 +226,57 @@ def window(name: str) -> tuple[int, ...]:
     return search.FULL_WINDOW if name.endswith("alpha_beta") else ()
 
 
-def observe_search(probe: LabProbe, name: str) -> list[Observation]:
+class Asked:
+    """The student's ``name`` asked about a board of the reference
+    (``traces.Student``), with the node's window, the grader's other function
+    standing in as in the test."""
+
+    def __init__(self, probe: LabProbe, name: str) -> None:
+        self.probe = probe
+        self.name = name
+
+    def value(self, node: Node) -> Any:
+        try:
+            found = self.probe.searches(self.name, [(node.state, ())], _window(node))(
+                node.state, ())
+        except StudentFault as fault:
+            return fault
+        answer = found.answer
+        return answer[0] if type(answer) is tuple and len(answer) == 3 else answer
+
+    def again(self, node: Node) -> list[str]:
+        trace = self.probe.traced(self.name, node.state, _window(node))
+        return [label for kind, label in trace if kind == "t"]
+
+
+def _window(node: Node) -> tuple[int, ...]:
+    return tuple(map(int, node.window or ()))
+
+
+def _facts(probe: LabProbe, name: str) -> Callable[[list[Observation]], list[Fact]]:
+    """What ``name`` was seen to do on the wrong cases with the fewest empty
+    cells (the smallest searches): the first that shows a fact with a hint."""
+    def facts(found: list[Observation]) -> list[Fact]:
+        wrong = [o for o in found if not o.ok]
+        smallest = sorted(wrong, key=lambda o: o.state.count(EMPTY))[:CASES]
+
+        def seen(case: Observation) -> Fact | None:
+            origin = "the board above" if case is wrong[0] else \
+                f"the board after {where(case.path)}"
+            return lab_fact(case.state, name, probe.traced(name, case.state), origin,
+                            Asked(probe, name))
+
+        return first_hinted(smallest, seen)
+
+    return facts
+
+
+def observe_search(probe: LabProbe, name: str) -> Run:
     """``name`` on every unfinished position of its player, judged for
     values, moves and the board put back (its is_end calls are kept)."""
     positions = unfinished(name)
-    return checks.collect(positions, probe.searches(name, positions, window(name)), _right,
-                          _expected)
+    return Run(checks.collect(positions, probe.searches(name, positions, window(name)), _right,
+                              _expected), _facts(probe, name))
 
 
 def check_search(name: str, observations: list[Observation],
@@ -228,7 +293,8 @@ def check_search(name: str, observations: list[Observation],
 
     _note_ties(name, observations, notes)
     call = f"{name}({', '.join(map(str, window(name)))})"
-    verdict(call, observations, _diagnosis(name, models, reproduces), detail=_detail, shown=str)
+    verdict(call, observations, _diagnosis(name, models, reproduces), detail=_detail, shown=str,
+            facts=checks.facts_of(observations))
 
 
 def _note_ties(name: str, observations: list[Observation], notes: list[str]) -> None:
@@ -277,9 +343,9 @@ class Runs:
     student's search, paid once)."""
 
     def __init__(self) -> None:
-        self._made: dict[str, list[Observation]] = {}
+        self._made: dict[str, Run] = {}
 
-    def __call__(self, probe: LabProbe, name: str) -> list[Observation]:
+    def __call__(self, probe: LabProbe, name: str) -> Run:
         if name not in self._made:
             self._made[name] = observe_search(probe, name)
         return self._made[name]
@@ -316,7 +382,8 @@ def check_calls(name: str, observations: list[Observation], models: list[tuple[s
 
     verdict(f"The number of is_end calls of {name}()", counted,
             _diagnosis(name, models, reproduces),
-            shown=lambda found: f"{found.calls.total():,} calls", detail=_uncounted)
+            shown=lambda found: f"{found.calls.total():,} calls", detail=_uncounted,
+            facts=checks.facts_of(observations))
 
 
 def _uncounted(observation: Observation) -> list[str]:
