@@ -89,6 +89,18 @@ class Steps:
             raise fault
 
 
+    def trace(self, ref: Ref) -> list[tuple[str, str]]:
+        """Run the queued calls, one of them ``ref``, asked with ``trace=True``: its
+        counted calls in order, as far as it got (a fault keeps what it traced)."""
+        try:
+            self.run()
+        except StudentFault as fault:
+            return getattr(fault, "trace", [])
+        assert ref.reply is not None  # it ran
+        trace: list[tuple[str, str]] = ref.reply["trace"]
+        return trace
+
+
 def _values(wanted: Ref | list[Ref]) -> Any:
     return [ref.value for ref in wanted] if isinstance(wanted, list) else wanted.value
 

@@ -18,7 +18,7 @@ from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
 from grader.harness.nim.facts import negamax_fact
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
-from grader.harness.runtime.student import CallTimeout, StudentFault, TooManyCalls, call_step
+from grader.harness.runtime.student import CallTimeout, TooManyCalls, call_step
 
 MODULE = "negamax"
 # A search stopped once it makes this many times the reference's calls (and
@@ -98,13 +98,7 @@ class NegamaxProbe(Probe):
         ref = steps.add(call_step(("module", MODULE), "minimax", {"trusted": nim.describe(game)},
                                   player, depth, {"trusted": ["score"]},
                                   most=min(_most(case), MOST_TRACED), trace=True))
-        try:
-            steps.run()
-        except StudentFault as fault:
-            return getattr(fault, "trace", [])
-        assert ref.reply is not None  # it ran
-        trace: list[tuple[str, str]] = ref.reply["trace"]
-        return trace
+        return steps.trace(ref)
 
     @staticmethod
     def _answer(asked: Callable[[Case, Any], Any]) -> Callable[[Case, Any], Any]:

@@ -128,13 +128,7 @@ class LabProbe(Probe):
         args = window(name) if called is None else called
         ref = self._on_board(steps, board, name, *args, count_in=MODULE,
                              trusted=[PARTNER[name]], root=board, trace=True, most=MOST_TRACED)
-        try:
-            steps.run()
-        except StudentFault as fault:
-            return getattr(fault, "trace", [])
-        assert ref.reply is not None  # it ran
-        trace: list[tuple[str, str]] = ref.reply["trace"]
-        return trace
+        return steps.trace(ref)
 
 
 # -- is_end ---------------------------------------------------------------------
