@@ -7,25 +7,15 @@ known mistakes whose models explain the answers, if any.
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from grader.contracts.protocol import describe
 from grader.games import Path, State, isolation
 from grader.harness.judging.boards import grid
 from grader.harness.judging.facts import Finder, told
+from grader.harness.judging.observation import Observation as Observation  # re-exported
 from grader.harness.runtime.student import NotAState, Raised, StudentFault
 from grader.harness.runtime.verdict import Mismatch
-
-
-@dataclass
-class Observation:
-    state: State
-    path: Path
-    answer: Any  # the student's decoded answer, or the Raised fault
-    ok: bool
-    extra: dict[str, Any] = field(default_factory=dict)  # shown with the answer (the depth, say)
-    expected: str = ""  # what was due, as text; filled in for wrong answers only
 
 
 def is_move(value: object) -> TypeGuard[tuple[int, int]]:

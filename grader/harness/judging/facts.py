@@ -12,10 +12,9 @@ names the hint that follows from it (ids of ``hints.toml``, as a model's).
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # checks states the facts it is handed: it imports this module
-    from grader.harness.judging.checks import Observation
+from grader.harness.judging.observation import Observation
 
 MOST = 4  # facts a report states for one test: the first ones found, the smallest first
 CASES = 3  # wrong cases whose facts are looked for until one names a hint
@@ -30,7 +29,7 @@ class Fact:
 
 
 # A fact finder: the facts it observed in a failing test's answers.
-Finder = Callable[[list["Observation"]], Sequence[Fact]]
+Finder = Callable[[list[Observation]], Sequence[Fact]]
 
 
 def told(facts: Sequence[Fact]) -> tuple[list[str], str]:
