@@ -148,8 +148,11 @@ def _batch_options(args: argparse.Namespace, exercise: exercises.Exercise) -> ba
     jobs = _jobs(args)
     limits = _limits(exercise, args)
     _batch_output(args)
+    exclude = Path(args.similar_exclude) if args.similar_exclude else None
+    if exclude and not exclude.is_dir():
+        raise UsageError(f"--similar-exclude {exclude}: not a folder")
     return batch.Options(jobs=jobs, resume=args.resume, retry_errors=args.retry_errors,
-                         limits=limits)
+                         limits=limits, similar_exclude=exclude)
 
 
 def _limit_words(args: argparse.Namespace) -> list[str]:
@@ -460,6 +463,9 @@ def parser() -> argparse.ArgumentParser:
                       help="as --resume, and grade again the students whose report is an error")
     many.add_argument("--force", action="store_true", help=(
         "write into OUTDIR even though it holds files that are not a batch's results"))
+    many.add_argument("--similar-exclude", metavar="DIR", help=(
+        "a folder of published solutions (its .py files, at any depth): code found there "
+        "is no evidence of copying, as the starter's is not"))
     _limit_flags(many)
     _exercises_flag(many)
 

@@ -53,6 +53,7 @@ class Options:
     resume: bool = False
     retry_errors: bool = False
     limits: exercises.Limits | None = None  # None: the exercise's own
+    similar_exclude: Path | None = None  # published solutions: no evidence of copying
 
 
 def foreign(out: Path) -> list[str]:
@@ -291,7 +292,8 @@ class Batch:
                                                    thread_name_prefix="grade") as pool:
                 interrupted = self._run_all(groups, pool)
             identical = [students for students in self.alike.values() if len(students) > 1]
-            pairs = (similar.compared(self.exercise, self.codes, self.out)
+            pairs = (similar.compared(self.exercise, self.codes, self.out,
+                                      self.options.similar_exclude)
                      if similar.available() else None)
             overview = summary.summarize(self.exercise, self.reports, self.sandbox.name,
                                          roster.ignored, identical, pairs)

@@ -26,15 +26,17 @@ def texts(submission: intake.Submission) -> Files:
     return {name: data.decode("utf-8", "replace") for name, data in submission.files.items()}
 
 
-def compared(exercise: Exercise, files: Mapping[str, Files], out: Path) -> list[dict[str, Any]]:
-    """The similar pairs, as the summary lists them; each pair's page written."""
+def compared(exercise: Exercise, files: Mapping[str, Files], out: Path,
+             exclude: Path | None = None) -> list[dict[str, Any]]:
+    """The similar pairs, as the summary lists them; each pair's page written. The
+    starter's code, and that of the Python files under ``exclude`` (the solutions
+    the instructor published), is no evidence."""
     # Here, not at the top: a batch without copydetect still grades (see ``available``).
     from grader.batch.page import pair_page
-    from grader.similarity import joined, similar
+    from grader.similarity import folder_code, joined, similar
 
-    starter = joined({path.name: path.read_text(encoding="utf-8", errors="replace")
-                      for path in sorted(exercise.starter.glob("*.py"))})
-    found = similar({student: joined(mine) for student, mine in files.items()}, starter)
+    known = folder_code(exercise.starter) + (folder_code(exclude) if exclude else [])
+    found = similar({student: joined(mine) for student, mine in files.items()}, known=known)
     for stale in (out / FOLDER).glob("*.html"):  # an earlier run's pairs
         stale.unlink()
     entries = []

@@ -420,3 +420,21 @@ class LeagueGame(Base):
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 0: first, 1: second
     reason: Mapped[str] = mapped_column(PrintableText)
     body: Mapped[str] = mapped_column(Text, deferred=True)  # referee.Game as JSON
+
+
+class SimilarReview(Base):
+    """A staff member's look at a similar pair of one exercise: their note, and the
+    two hand-ins (``Submission.digest``) it was about. It holds while both are
+    the students' latest; a new hand-in of either asks for a new look."""
+
+    __tablename__ = "similar_reviews"
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), primary_key=True)
+    exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    left_id: Mapped[int] = mapped_column(ForeignKey("students.id"), primary_key=True)
+    right_id: Mapped[int] = mapped_column(ForeignKey("students.id"), primary_key=True)
+    left_digest: Mapped[str] = mapped_column(String(64))
+    right_digest: Mapped[str] = mapped_column(String(64))
+    note: Mapped[str] = mapped_column(PrintableText)
+    author: Mapped[str] = mapped_column(Printable(200))  # the name, as it was then
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime)

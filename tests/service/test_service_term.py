@@ -230,10 +230,61 @@ def test_similar_hand_ins_are_listed_and_shown_side_by_side(make):
     client = site.login()
     assert 'href="/i/c/1/similarity/alphabeta"' in client.get("/i/c/1").text
     page = client.get("/i/c/1/similarity/alphabeta").text
-    assert page.count('href="/i/c/1/similarity/alphabeta/') == 1  # Ada and Eve, not Bob
-    assert "compare Ada and Eve" in page
+    flagged, others = page.split("The most similar of the others")
+    assert flagged.count('href="/i/c/1/similarity/alphabeta/') == 1  # Ada and Eve, not Bob
+    assert "compare Ada and Eve" in flagged and "compare Ada and Bob" in others
     pair = client.get("/i/c/1/similarity/alphabeta/1/2").text
-    assert '<mark class="shared">' in pair and "plies" in pair
-    assert client.get("/i/c/1/similarity/alphabeta/1/3").status_code == 404
+    assert '<mark class="shared">' in pair and "plies" in pair and "Not reviewed yet" in pair
+    assert client.get("/i/c/1/similarity/alphabeta/1/9").status_code == 404
     assert site.client.get(f"/s/{ada}").status_code == 200
     assert client.get("/i/c/1/similarity/nothing").status_code == 404
+
+
+def review_form(client, path: str) -> dict[str, str]:
+    page = client.get(path).text
+    return {name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
+            for name in ("csrf", "left_digest", "right_digest")}
+
+
+def test_a_reviewed_pair_stays_marked_until_either_hands_in_again(make):
+    from tests.test_similarity import SOLUTION, disguised
+
+    site = make()
+    ada, eve = site.enrol(("Ada", "ada@example.edu"), ("Eve", "eve@example.edu"))
+    original = SOLUTION.read_text()
+    for token, source in ((ada, original), (eve, disguised(original))):
+        site.hand_in(token, ("alphabeta.py", source.encode()), exercise="alphabeta")
+    client = site.login()
+    path = "/i/c/1/similarity/alphabeta/1/2"
+    form = review_form(client, path)
+    done = client.post(f"{path}/review", data={**form, "note": "Asked: they studied together."})
+    assert done.status_code == 303 and done.headers["location"] == f"{path}?saved=1"
+    assert "by Instructor: Asked: they studied together." in client.get(
+        "/i/c/1/similarity/alphabeta").text
+    assert "Reviewed by Instructor" in client.get(path).text
+    assert "similar pair reviewed" in client.get("/i/c/1/audit").text
+    refused = client.post(f"{path}/review", data={**form, "note": " "})
+    assert refused.status_code == 400
+    site.hand_in(eve, ("alphabeta.py", disguised(original).replace("lo", "low").encode()),
+                 exercise="alphabeta")
+    assert "Not reviewed yet" in client.get(path).text  # Eve's new hand-in asks for a look
+    stale = client.post(f"{path}/review", data={**form, "note": "The old files."})
+    assert stale.status_code == 400 and "handed in since" in stale.text
+    assert site.count("similar_reviews") == 1
+
+
+def test_the_solutions_published_for_an_exercise_are_no_evidence(make, tmp_path):
+    from tests.test_similarity import SOLUTION, disguised
+
+    site = make()
+    ada, eve = site.enrol(("Ada", "ada@example.edu"), ("Eve", "eve@example.edu"))
+    original = SOLUTION.read_text()
+    for token, source in ((ada, original), (eve, disguised(original))):
+        site.hand_in(token, ("alphabeta.py", source.encode()), exercise="alphabeta")
+    client = site.login()
+    assert "compare Ada and Eve" in client.get("/i/c/1/similarity/alphabeta").text
+    published = tmp_path / "data" / "published" / "alphabeta" / "lesson 5"
+    published.mkdir(parents=True)
+    (published / "solution.py").write_text(original)
+    page = client.get("/i/c/1/similarity/alphabeta").text
+    assert "No pair is flagged." in page and "compare Ada and Eve" not in page
