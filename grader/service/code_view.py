@@ -90,9 +90,13 @@ def shown(store: Store, highlights: Highlights, submission: Submission) -> list[
 
 
 def zipped(store: Store, submission: Submission) -> bytes:
-    """The attempt's files in one zip, as they were handed in."""
+    """The attempt's files in one zip, as they were handed in, dated then: the same
+    bytes at every download (a restored term's too)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for stored in submission.files:
-            archive.writestr(stored.name, store.get(stored.sha256))
+            member = zipfile.ZipInfo(stored.name, submission.received_at.timetuple()[:6])
+            member.compress_type = zipfile.ZIP_DEFLATED
+            member.external_attr = 0o600 << 16  # as writestr gives a name
+            archive.writestr(member, store.get(stored.sha256))
     return out.getvalue()

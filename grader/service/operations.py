@@ -1,4 +1,5 @@
-"""The operator's side: ``minimax-grader db upgrade`` and ``status``, and what
+"""The operator's side: ``minimax-grader db upgrade``, ``status``, ``backup`` and
+``restore``, and what
 ``serve``, ``worker`` and ``match-host`` share: their log format, their metrics'
 port, and the database's and broker's URLs from the environment, so that a
 password is in no command line (``ps`` shows those to every user).
@@ -11,6 +12,7 @@ import argparse
 import json
 import logging
 import os
+import sys
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -89,6 +91,21 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
         "and grading slots (exit status 0 ready, 1 not ready, 2 no answer)"))
     status.add_argument("--url", default="http://127.0.0.1:8000",
                         help="the service's address (default: http://127.0.0.1:8000)")
+    keep = commands.add_parser("backup", help=(
+        "copy the term (database with its LTI keys, stored files, published solutions) into "
+        "DEST, a new folder or a new .tar.gz, with a manifest; the service may run"))
+    keep.add_argument("destination", metavar="DEST")
+    bring = commands.add_parser("restore", help=(
+        "bring a backup (its folder or .tar.gz) back into a service's data folder or "
+        "database, after checking its manifest; stop the service first"))
+    bring.add_argument("source", metavar="SRC")
+    bring.add_argument("--force", action="store_true",
+                       help="replace the term the target holds (refused otherwise)")
+    for command in (keep, bring):
+        command.add_argument("--data", default="grader-data", metavar="DIR",
+                             help="the service's data folder (default: ./grader-data)")
+        url_flag(command, "--database", DATABASE, "the service's SQLAlchemy database URL, if "
+                                                  "not DIR's SQLite file")
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -127,4 +144,31 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0 if said["ready"] else 1
 
 
-COMMANDS = {"db": cmd_db, "status": cmd_status}
+def cmd_backup(args: argparse.Namespace) -> int:
+    from grader.service import backup
+
+    try:
+        made = backup.backup(backup.Place(Path(args.data), args.database),
+                             Path(args.destination))
+    except backup.Refused as why:
+        print(f"minimax-grader backup: not done: {why}", file=sys.stderr)
+        return 1
+    print(f"backed up into {args.destination}: {backup.summary(made)}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from grader.service import backup
+
+    place = backup.Place(Path(args.data), args.database)
+    try:
+        made = backup.restore(Path(args.source), place, args.force)
+    except backup.Refused as why:
+        print(f"minimax-grader restore: not done: {why}", file=sys.stderr)
+        return 1
+    where = args.data if place.kind == "sqlite" else f"{args.data} and the database"
+    print(f"restored {args.source} into {where}: {backup.summary(made)}")
+    return 0
+
+
+COMMANDS = {"db": cmd_db, "status": cmd_status, "backup": cmd_backup, "restore": cmd_restore}
