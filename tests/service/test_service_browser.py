@@ -415,6 +415,11 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     marked = driver.find_elements(By.CSS_SELECTOR, "mark.shared")
     assert marked and "def" in " ".join(words(mark) for mark in marked)
     shot(driver, "16-instructor-similar-pair")
+    driver.find_element(By.ID, "note").send_keys("Asked both: Cy had shared the file.")
+    follow(driver, driver.find_element(By.XPATH, "//button[. = 'Mark reviewed']"))
+    assert words(driver.find_element(By.CSS_SELECTOR, "p[role=status]")).startswith("Saved")
+    assert "Reviewed by" in driver.find_element(By.TAG_NAME, "main").text
+    shot(driver, "16b-instructor-similar-pair-reviewed")
 
     # A TA is added from the keyboard, and the audit log says who did what.
     driver.get(f"{site.base}/i/c/1")
