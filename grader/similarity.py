@@ -78,9 +78,9 @@ class Pair:
     right: str
     left_share: float  # of the left's code found in the right's
     right_share: float
-    shared: int  # characters of filtered code the two have in common (the larger side's)
     left_html: Markup  # the code with the shared passages marked
     right_html: Markup
+    shared: int = 0  # characters of filtered code the two have in common (the larger side's)
 
     @property
     def share(self) -> float:
@@ -96,9 +96,9 @@ def compare(left: str, right: str, codes: Mapping[str, CodeFingerprint]) -> Pair
                                                                               codes[right])
     shared = max(left_share * codes[left].token_coverage,
                  right_share * codes[right].token_coverage)
-    return Pair(left, right, float(left_share), float(right_share), round(shared),
+    return Pair(left, right, float(left_share), float(right_share),
                 _marked(codes[left].raw_code, left_slices),
-                _marked(codes[right].raw_code, right_slices))
+                _marked(codes[right].raw_code, right_slices), round(shared))
 
 
 def _marked(code: str, slices: np.ndarray) -> Markup:
