@@ -85,6 +85,7 @@ def backup(place: Place, destination: Path) -> dict[str, Any]:
         raise Refused(f"{destination} exists{'' if archive else ' and is not empty'}: "
                       "a backup goes to a new place")
     if archive:
+        destination.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=destination.parent) as work:
             made = _write(place, Path(work))
             with tarfile.open(destination, "w:gz") as out:
