@@ -149,7 +149,8 @@ class Similar:
                 return self.web.course_page(
                     scope, "similarity_pair.html", exercise=exercise, pair=pair,
                     students=found.latest.students, review=found.reviews.get(wanted),
-                    digests=found.latest.digests, saved=request.query_params.get("saved"))
+                    digests=found.latest.digests,
+                    reviewed=request.query_params.get("reviewed") == "1")
         raise HTTPException(404)
 
     async def review(self, request: Request) -> Response:
@@ -164,4 +165,4 @@ class Similar:
                                             scope.staff))
         except ValueError as why:
             return self.web.message("Not saved", f"{str(why).capitalize()}.", 400, back)
-        return RedirectResponse(f"{back}?saved=1", status_code=303)
+        return RedirectResponse(f"{back}?reviewed=1", status_code=303)
