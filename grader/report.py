@@ -136,6 +136,29 @@ def _board(event: Event, message: str) -> dict[str, Any] | None:
     return {"columns": columns, "rows": kept, "note": clean(note, 200), "drawn": clean(drawn)}
 
 
+TREE_NODES = 200  # nodes a tree may have to be drawn; a bigger one is shown as text only
+
+
+def _tree(event: Event, message: str) -> dict[str, Any] | None:
+    """The event's drawn tree, where it follows the schema, its nodes come in
+    preorder (each parent before its children, the root first), its moves lead
+    to nodes it has, and the message holds its text; else None."""
+    tree = event.get("tree")
+    if not isinstance(tree, dict) or not _validator().evolve(
+            schema=schema()["$defs"]["tree"]).is_valid(tree):
+        return None
+    nodes, drawn = tree["nodes"], clean(tree["drawn"])
+    ordered = nodes[0]["parent"] is None and all(
+        type(node["parent"]) is int and node["parent"] < index
+        for index, node in enumerate(nodes[1:], 1))
+    led = [*tree["best"], *([] if tree["chosen"] is None else [tree["chosen"]])]
+    if not ordered or any(m >= len(nodes) or nodes[m]["parent"] != 0 for m in led) \
+            or drawn not in message:
+        return None
+    return {**tree, "nodes": [{**node, "label": clean(node["label"], 20)} for node in nodes],
+            "drawn": drawn}
+
+
 def hint(found: Sequence[str], hints: Mapping[str, str]) -> str | None:
     """The hint for the mistakes diagnosed in one test (two when both fit), in
     the words of ``hints`` (its exercise's: ``Exercise.hints``)."""
@@ -178,6 +201,9 @@ def _test_entry(spec: TestSpec, event: Event | None, run: Run, hints: Mapping[st
         board = _board(event, message)
         if board is not None:
             entry["board"] = board
+        tree = _tree(event, message)
+        if tree is not None:
+            entry["tree"] = tree
     entry.update(status=status, message=message,
                  score=spec.points if status == "passed" else 0)
     return entry, internal
