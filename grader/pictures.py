@@ -186,7 +186,7 @@ LEGEND = ("▲ max moves there, ▼ min does. A thick solid outline: the referen
           "how often each called terminal_test on it (ref, you), its value for max, and "
           "whether the move to it is best or yours; a thick edge is your move.")
 
-CSS = """
+CSS = """\
 svg.picture { display: block; max-width: 100%; height: auto; font-family: sans-serif; }
 svg.picture text { fill: #222; }
 figure.picture { margin: 1rem 0; }
