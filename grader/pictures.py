@@ -78,6 +78,32 @@ def board(part: dict[str, Any], number: int, described: str) -> str:
                 described, body)
 
 
+# -- piles of coins ------------------------------------------------------------------
+
+COIN = 8  # a coin's step up its pile, px
+
+
+def piles(part: dict[str, Any], number: int, described: str) -> str:
+    """Nim's piles (``part``: each pile's label and coins, a note) as SVG, a stack
+    of coins each with its name and count in words, described by the element
+    ``described`` (the sentence that says them)."""
+    tallest = max(pile["coins"] for pile in part["piles"])
+    height = 24 + COIN * tallest + 50
+    body = []
+    for index, pile in enumerate(part["piles"]):
+        x = 80 + 160 * index
+        base = height - 50
+        for coin in range(pile["coins"]):
+            body.append(f'<ellipse cx="{x}" cy="{base - COIN * coin:g}" rx="22" ry="7" '
+                        'fill="#fff" stroke="#222" stroke-width="1.5" class="coin"/>')
+        count = "empty" if not pile["coins"] else \
+            f"{pile['coins']} coin" + ("" if pile["coins"] == 1 else "s")
+        body += [_text(x, height - 28, pile["label"]), _text(x, height - 12, count, 12, "count")]
+    said = "; ".join(f"{pile['label']}: {pile['coins']}" for pile in part["piles"])
+    return _svg(160 * len(part["piles"]), height, f"piles-{number}-title",
+                f"The piles ({said}), {part['note']}", described, body)
+
+
 # -- the tree -----------------------------------------------------------------------
 
 def _places(nodes: list[dict[str, Any]]) -> list[tuple[float, float]]:

@@ -114,12 +114,32 @@ def _strings(value: object, cap: int) -> list[str] | None:
     return [clean(item, cap) for item in value]
 
 
+PILE = 100  # coins a pile may have to be drawn; a bigger one is shown as text only
+
+
+def _piles(board: dict[str, Any], message: str) -> dict[str, Any] | None:
+    """Piles of coins, checked and cleaned, where they are whole and the message
+    holds the sentence that says them; else None."""
+    piles, note, drawn = board.get("piles"), board.get("note"), board.get("drawn")
+    if not isinstance(piles, list) or not 0 < len(piles) <= 2 or not all(
+            isinstance(pile, dict) and pile.keys() == {"label", "coins"}
+            and isinstance(pile["label"], str) and type(pile["coins"]) is int
+            and 0 <= pile["coins"] <= PILE for pile in piles):
+        return None
+    if not isinstance(note, str) or not isinstance(drawn, str) or clean(drawn) not in message:
+        return None
+    return {"piles": [{"label": clean(pile["label"], 40), "coins": pile["coins"]}
+                      for pile in piles], "note": clean(note, 200), "drawn": clean(drawn)}
+
+
 def _board(event: Event, message: str) -> dict[str, Any] | None:
     """The event's board, checked and cleaned, where it is whole and the message
     holds its drawing (a page shows the table in the drawing's place); else None."""
     board = event.get("board")
     if not isinstance(board, dict):
         return None
+    if "piles" in board:
+        return _piles(board, message)
     columns = _strings(board.get("columns"), 40)
     rows = board.get("rows")
     if columns is None or not isinstance(rows, list) or not 0 < len(rows) <= BOARD_SIDE:

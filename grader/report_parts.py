@@ -78,7 +78,9 @@ def parts(test: dict[str, Any]) -> list[Part]:
     """A report's test (its JSON) as the parts its page shows, in order: its
     board in place of the board's drawing, its tree where the tree's drawing is."""
     message = test["message"]
-    found = [*([_board(test["board"])] if test.get("board") else []),
+    board = test.get("board")
+    found = [*([{"kind": "piles", **board} if "piles" in board else _board(board)]
+               if board else []),
              *([{"kind": "tree", **test["tree"]}] if test.get("tree") else [])]
     shown, rest = [], message
     for part in sorted((p for p in found if p["drawn"] in message),
@@ -110,6 +112,13 @@ def _board_html(part: Part, number: int) -> str:
             f"<thead><tr>{corner}{head}</tr></thead>\n<tbody>{rows}</tbody></table>")
 
 
+def _piles_html(part: Part, number: int) -> str:
+    """Piles of coins: their picture, described by the sentence that says them."""
+    described = f"piles-{number}"
+    return (f"{pictures.piles(part, number, described)}\n"
+            f'<p class="message" id="{described}">{html.escape(part["drawn"])}</p>')
+
+
 def _tree_html(part: Part, number: int) -> str:
     """A drawn tree as a figure: its picture, described by its text drawing
     (shown as the message shows it), and a caption saying how to read it."""
@@ -127,6 +136,8 @@ def to_html(shown: list[Part], number: int) -> str:
     for part in shown:
         if part["kind"] == "board":
             out.append(_board_html(part, number))
+        elif part["kind"] == "piles":
+            out.append(_piles_html(part, number))
         elif part["kind"] == "tree":
             out.append(_tree_html(part, number))
         elif part["kind"] == "values":

@@ -5,6 +5,7 @@ the data say, every string escaped, and no WCAG violation on a page holding both
 
 import re
 import xml.etree.ElementTree as ET
+from html import escape
 
 import browser
 import pytest
@@ -114,6 +115,22 @@ def test_a_board_is_drawn_cell_by_cell_from_its_marks(game):
         assert shown == [m for m in marks if m not in "#." and not m.isdigit()]
 
 
+def test_nim_s_piles_are_drawn_coin_by_coin_beside_their_sentence(graded_locally):
+    graded = graded_locally(built_in_case("nim_negamax/no_hand_over"))
+    [test] = [t for t in graded["tests"] if t["status"] == "failed"]
+    board = test["board"]
+    assert board["drawn"] in test["message"] and board["drawn"].startswith("each player")
+    html = report_parts.to_html(report_parts.parts(test), 4)
+    [picture] = svgs(html)
+    assert picture.get("aria-describedby") == "piles-4"
+    assert f'<p class="message" id="piles-4">{escape(board["drawn"])}</p>' in html
+    coins = [e for e in picture.iter(f"{SVG}ellipse") if "coin" in classes(e)]
+    assert len(coins) == sum(pile["coins"] for pile in board["piles"])
+    counts = [t.text for t in picture.iter(f"{SVG}text") if "count" in classes(t)]
+    assert counts == [f"{p['coins']} coin{'s' * (p['coins'] != 1)}" if p["coins"] else "empty"
+                      for p in board["piles"]]
+
+
 EXERCISE = exercises.load("alphabeta")
 
 
@@ -177,11 +194,31 @@ def test_a_tree_that_is_not_whole_is_left_out(forged):
     assert [part["kind"] for part in report_parts.parts(test)] == ["text"]
 
 
+@pytest.mark.parametrize("forged", [
+    [{"label": "the pile", "coins": -1}],
+    [{"label": "the pile", "coins": 101}],
+    [{"label": "the pile", "coins": "3"}],
+    [{"label": "the pile", "coins": 3, "script": SCRIPT}],
+    [{"label": "a", "coins": 1}] * 3,
+    [],
+])
+def test_piles_that_are_not_whole_are_left_out(forged):
+    drawn = "Nim: Nim(3), A to move, depth 2"
+    _, test = built(drawn, board={"piles": forged, "note": "A to move", "drawn": drawn})
+    assert "board" not in test
+
+
 def test_a_batch_report_page_with_both_pictures_has_no_wcag_violation(graded_locally, driver,
                                                                      tmp_path):
+    piles = graded_locally(built_in_case("nim_negamax/no_hand_over"))
     graded = graded_locally(built_in_case("alphabeta/prune_strict_bound"))
     shown = tmp_path / "reports" / "s1.html"
     shown.parent.mkdir()
+    shown.with_name("s2.html").write_text(page.report_page("s2", piles), encoding="utf-8")
+    driver.get(shown.with_name("s2.html").as_uri())
+    coins = driver.find_element(By.CSS_SELECTOR, "svg[role=img][aria-describedby^=piles]")
+    assert coins.find_elements(By.CSS_SELECTOR, "ellipse.coin")
+    browser.accessible(driver)
     shown.write_text(page.report_page("s1", graded), encoding="utf-8")
     driver.get(shown.as_uri())
     figure = driver.find_element(By.CSS_SELECTOR, "figure.picture")

@@ -123,7 +123,8 @@ def verdict(what: str, observations: list[Observation],
             detail: Callable[[Observation], list[str]] | None = None,
             draw: Callable[[State], str] = isolation.draw,
             place: Callable[[Path], str] = where, cases: str | None = None,
-            facts: Finder | None = None) -> None:
+            facts: Finder | None = None,
+            board: Callable[[State, str], dict[str, Any] | None] | None = None) -> None:
     """Fail with the smallest wrong answer, if any.
 
     ``diagnose(observations)`` names the mistakes whose models reproduce the
@@ -133,7 +134,8 @@ def verdict(what: str, observations: list[Observation],
     ``shown`` turns an answer into text; ``detail(observation)`` adds lines
     about the smallest wrong one; ``draw`` draws its position, ``place`` says
     how it is reached (the game's own ways); ``cases`` names what was asked
-    ("positions" by default).
+    ("positions" by default); ``board(state, drawing)`` gives the position as
+    data where its drawing is no grid (Nim's piles; ``boards.piles``).
     """
     bad = wrong(observations)
     if not bad:
@@ -167,5 +169,6 @@ def verdict(what: str, observations: list[Observation],
         lines += ["", UNKNOWN]
     # The text keeps the drawing (the text report, the CLI); a page shows the
     # board as a table in its place.
-    raise Mismatch("\n".join(lines), found, board=grid(drawing),
+    raise Mismatch("\n".join(lines), found,
+                   board=board(first.state, drawing) if board else grid(drawing),
                    tree=getattr(more, "picture", None))  # a drawn tree's data (trees.Shown)
