@@ -114,12 +114,32 @@ def _strings(value: object, cap: int) -> list[str] | None:
     return [clean(item, cap) for item in value]
 
 
+PILE = 100  # coins a pile may have to be drawn; a bigger one is shown as text only
+
+
+def _piles(board: dict[str, Any], message: str) -> dict[str, Any] | None:
+    """Piles of coins, checked and cleaned, where they are whole and the message
+    holds the sentence that says them; else None."""
+    piles, note, drawn = board.get("piles"), board.get("note"), board.get("drawn")
+    if not isinstance(piles, list) or not 0 < len(piles) <= 2 or not all(
+            isinstance(pile, dict) and pile.keys() == {"label", "coins"}
+            and isinstance(pile["label"], str) and type(pile["coins"]) is int
+            and 0 <= pile["coins"] <= PILE for pile in piles):
+        return None
+    if not isinstance(note, str) or not isinstance(drawn, str) or clean(drawn) not in message:
+        return None
+    return {"piles": [{"label": clean(pile["label"], 40), "coins": pile["coins"]}
+                      for pile in piles], "note": clean(note, 200), "drawn": clean(drawn)}
+
+
 def _board(event: Event, message: str) -> dict[str, Any] | None:
     """The event's board, checked and cleaned, where it is whole and the message
     holds its drawing (a page shows the table in the drawing's place); else None."""
     board = event.get("board")
     if not isinstance(board, dict):
         return None
+    if "piles" in board:
+        return _piles(board, message)
     columns = _strings(board.get("columns"), 40)
     rows = board.get("rows")
     if columns is None or not isinstance(rows, list) or not 0 < len(rows) <= BOARD_SIDE:
@@ -134,6 +154,29 @@ def _board(event: Event, message: str) -> dict[str, Any] | None:
     if not isinstance(note, str) or not isinstance(drawn, str) or clean(drawn) not in message:
         return None
     return {"columns": columns, "rows": kept, "note": clean(note, 200), "drawn": clean(drawn)}
+
+
+TREE_NODES = 200  # nodes a tree may have to be drawn; a bigger one is shown as text only
+
+
+def _tree(event: Event, message: str) -> dict[str, Any] | None:
+    """The event's drawn tree, where it follows the schema, its nodes come in
+    preorder (each parent before its children, the root first), its moves lead
+    to nodes it has, and the message holds its text; else None."""
+    tree = event.get("tree")
+    if not isinstance(tree, dict) or not _validator().evolve(
+            schema=schema()["$defs"]["tree"]).is_valid(tree):
+        return None
+    nodes, drawn = tree["nodes"], clean(tree["drawn"])
+    ordered = nodes[0]["parent"] is None and all(
+        type(node["parent"]) is int and node["parent"] < index
+        for index, node in enumerate(nodes[1:], 1))
+    led = [*tree["best"], *([] if tree["chosen"] is None else [tree["chosen"]])]
+    if not ordered or any(m >= len(nodes) or nodes[m]["parent"] != 0 for m in led) \
+            or drawn not in message:
+        return None
+    return {**tree, "nodes": [{**node, "label": clean(node["label"], 20)} for node in nodes],
+            "drawn": drawn}
 
 
 def hint(found: Sequence[str], hints: Mapping[str, str]) -> str | None:
@@ -178,6 +221,9 @@ def _test_entry(spec: TestSpec, event: Event | None, run: Run, hints: Mapping[st
         board = _board(event, message)
         if board is not None:
             entry["board"] = board
+        tree = _tree(event, message)
+        if tree is not None:
+            entry["tree"] = tree
     entry.update(status=status, message=message,
                  score=spec.points if status == "passed" else 0)
     return entry, internal

@@ -2,15 +2,18 @@
 
 The text report prints a test's message as it is, with the position drawn in
 it. A page shows the same message in parts a screen reader can read: the
-drawing gives way to its board (a table, with a summary in words), and the
-lines that name values ("expected: ...", "got: ...") become a list of terms
-and values. Nothing is added or left out: the parts, read in order, say what
-the message says.
+drawing gives way to its board (a picture and a table, with a summary in
+words), a drawn game tree becomes a figure (its picture, described by its text
+drawing, and a caption saying how to read it), and the lines that name values
+("expected: ...", "got: ...") become a list of terms and values. Nothing is
+left out: the parts, read in order, say what the message says.
 """
 
 import html
 import re
 from typing import Any
+
+from grader import pictures
 
 Part = dict[str, Any]  # {"kind": "text", "text"} | {"kind": "values", "values"} | board
 # A line that names a value: a short name, a colon, the value ("got:      (0, 1)").
@@ -63,18 +66,30 @@ def _text(text: str) -> list[Part]:
             for part in _values(block)]
 
 
-def parts(test: dict[str, Any]) -> list[Part]:
-    """A report's test (its JSON) as the parts its page shows, in order."""
-    message, board = test["message"], test.get("board")
-    if not board or board["drawn"] not in message:
-        return _text(message)
-    before, _, after = message.partition(board["drawn"])
+def _board(board: dict[str, Any]) -> Part:
     rows = [{"label": row["label"],
              "cells": [{"mark": cell, "word": word(cell)} for cell in row["cells"]]}
             for row in board["rows"]]
-    shown = {"kind": "board", "columns": board["columns"], "rows": rows,
-             "note": board["note"], "summary": summary(board)}
-    return [*_text(before), shown, *_text(after)]
+    return {"kind": "board", "columns": board["columns"], "rows": rows,
+            "note": board["note"], "summary": summary(board), "drawn": board["drawn"]}
+
+
+def parts(test: dict[str, Any]) -> list[Part]:
+    """A report's test (its JSON) as the parts its page shows, in order: its
+    board in place of the board's drawing, its tree where the tree's drawing is."""
+    message = test["message"]
+    board = test.get("board")
+    found = [*([{"kind": "piles", **board} if "piles" in board else _board(board)]
+               if board else []),
+             *([{"kind": "tree", **test["tree"]}] if test.get("tree") else [])]
+    shown, rest = [], message
+    for part in sorted((p for p in found if p["drawn"] in message),
+                       key=lambda p: message.index(p["drawn"])):
+        before, there, after = rest.partition(part["drawn"])
+        if there:  # not inside a drawing already shown
+            shown += [*_text(before), part]
+            rest = after
+    return [*shown, *_text(rest)]
 
 
 def _board_html(part: Part, number: int) -> str:
@@ -91,9 +106,27 @@ def _board_html(part: Part, number: int) -> str:
                   for cell in row["cells"]) + "</tr>"
         for row in part["rows"])
     return (f'<p class="sr-only" id="{described}">{html.escape(part["summary"])}</p>\n'
+            f"{pictures.board(part, number, described)}\n"
             f'<table class="board" aria-describedby="{described}">'
             f'<caption>The position: {html.escape(part["note"])}</caption>\n'
             f"<thead><tr>{corner}{head}</tr></thead>\n<tbody>{rows}</tbody></table>")
+
+
+def _piles_html(part: Part, number: int) -> str:
+    """Piles of coins: their picture, described by the sentence that says them."""
+    described = f"piles-{number}"
+    return (f"{pictures.piles(part, number, described)}\n"
+            f'<p class="message" id="{described}">{html.escape(part["drawn"])}</p>')
+
+
+def _tree_html(part: Part, number: int) -> str:
+    """A drawn tree as a figure: its picture, described by its text drawing
+    (shown as the message shows it), and a caption saying how to read it."""
+    described = f"tree-{number}-text"
+    return (f'<figure class="picture">\n{pictures.tree(part, number, described)}\n'
+            f'<p class="message" id="{described}">{html.escape(part["drawn"])}</p>\n'
+            f"<figcaption>The smallest game tree found, drawn: {html.escape(pictures.LEGEND)}"
+            "</figcaption>\n</figure>")
 
 
 def to_html(shown: list[Part], number: int) -> str:
@@ -103,6 +136,10 @@ def to_html(shown: list[Part], number: int) -> str:
     for part in shown:
         if part["kind"] == "board":
             out.append(_board_html(part, number))
+        elif part["kind"] == "piles":
+            out.append(_piles_html(part, number))
+        elif part["kind"] == "tree":
+            out.append(_tree_html(part, number))
         elif part["kind"] == "values":
             out.append('<dl class="values">' + "".join(
                 f"<dt>{html.escape(name)}</dt><dd>{html.escape(value)}</dd>"
@@ -124,4 +161,4 @@ table.board td, table.board th { text-align: center; min-width: 2.5rem;
 dl.values { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; }
 dl.values dt { font-weight: bold; }
 dl.values dd { margin: 0; font-family: ui-monospace, monospace; white-space: pre-wrap; }
-"""
+""" + pictures.CSS

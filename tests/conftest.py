@@ -203,6 +203,20 @@ def chromium():
     return path
 
 
+@pytest.fixture
+def driver(chromium, tmp_path):
+    """Chromium driven by selenium (chromedriver on PATH), for the batch's pages under
+    axe-core; skipped loudly without chromedriver, under CI failed."""
+    import browser
+
+    chromedriver = shutil.which("chromedriver")
+    if chromedriver is None:
+        skip_loudly("the batch's pages under axe-core", "no chromedriver on PATH "
+                    "(Debian: apt-get install chromium-driver)")
+    with browser.driven(chromium, chromedriver, tmp_path) as chrome:
+        yield chrome
+
+
 def pytest_terminal_summary(terminalreporter):
     hostile_summary(terminalreporter)
     if UNTESTED:

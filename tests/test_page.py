@@ -2,7 +2,6 @@
 
 import json
 import re
-import shutil
 import statistics
 from collections import Counter
 from html.parser import HTMLParser
@@ -10,8 +9,7 @@ from urllib.parse import unquote
 
 import browser
 import jsonschema
-import pytest
-from conftest import ROOT, skip_loudly
+from conftest import ROOT
 from markupsafe import Markup
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -427,17 +425,6 @@ def test_a_browser_shows_the_page(chromium, tmp_path, capsys):
     assert png.stat().st_size > 10 * empty.stat().st_size
     with capsys.disabled():
         print(f"\nscreenshot of the summary page: {png.relative_to(ROOT)}")
-
-
-@pytest.fixture
-def driver(chromium, tmp_path):
-    """Chromium driven by selenium (chromedriver on PATH), for axe-core."""
-    chromedriver = shutil.which("chromedriver")
-    if chromedriver is None:
-        skip_loudly("the summary page under axe-core", "no chromedriver on PATH "
-                    "(Debian: apt-get install chromium-driver)")
-    with browser.driven(chromium, chromedriver, tmp_path) as chrome:
-        yield chrome
 
 
 def test_axe_finds_no_wcag_violation_on_the_summary_and_a_pair_page(driver, tmp_path):

@@ -60,13 +60,16 @@ def start(name: str) -> Event:
 
 
 def verdict(name: str, status: str, message: str, mistakes: list[str], internal: bool,
-            duration_ms: int, board: dict[str, Any] | None = None) -> Event:
+            duration_ms: int, board: dict[str, Any] | None = None,
+            tree: dict[str, Any] | None = None) -> Event:
     if status not in STATUSES:
         raise ValueError(f"unknown status {status!r}")
     event = {"event": "test", "name": name, "status": status, "message": capped(message),
              "mistakes": mistakes, "internal": internal, "duration_ms": duration_ms}
     if board is not None:  # only then: a host of an older version reads the same event
         event["board"] = board
+    if tree is not None:
+        event["tree"] = tree
     return event
 
 

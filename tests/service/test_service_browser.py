@@ -42,6 +42,9 @@ EXERCISE = "helpers"
 SCRIPT = "<script>alert(1)</script>"
 ROSTER = [("Ada", "ada@example.edu"), (SCRIPT, "mallory@example.edu")]
 GRADED_WITHIN = 60  # seconds; a helpers submission grades in about one
+# An alpha-beta search that prunes only past the bound: its report shows a tree.
+PRUNES_ON_EQUAL = ROOT / "solutions" / "alphabeta" / "corpus" / "prune_strict_bound" / \
+    "alphabeta.py"
 SERVER_STARTS_WITHIN = 30
 FULL_MARKS_SUMMARY = "10/10 points: 4 of 4 tests passed."
 HINT = "Hint: Your terminal values are the wrong way round."
@@ -186,13 +189,13 @@ def follow(driver: WebDriver, element: WebElement) -> None:
     browser.gone(driver, element)
 
 
-def hand_in(driver: WebDriver, link: str, path: Path) -> None:
-    """Hands ``path`` in for EXERCISE through the student page's own form."""
+def hand_in(driver: WebDriver, link: str, path: Path, exercise: str = EXERCISE) -> None:
+    """Hands ``path`` in for ``exercise`` through the student page's own form."""
     driver.get(link)
-    section = driver.find_element(By.ID, EXERCISE)
+    section = driver.find_element(By.ID, exercise)
     section.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(path))
     follow(driver, section.find_element(By.CSS_SELECTOR, "button[type=submit]"))
-    assert driver.current_url == f"{link}?handed={EXERCISE}#{EXERCISE}", \
+    assert driver.current_url == f"{link}?handed={exercise}#{exercise}", \
         driver.find_element(By.TAG_NAME, "main").text
     # The page reloads itself once the grading is done: the line is read in one
     # script, so that no reload falls between finding it and reading it.
@@ -203,12 +206,14 @@ def hand_in(driver: WebDriver, link: str, path: Path) -> None:
     assert saved.startswith("Handed in: attempt #"), saved
 
 
-def graded_attempt(driver: WebDriver, count: int) -> WebElement:
+def graded_attempt(driver: WebDriver, count: int, exercise: str = EXERCISE,
+                   within: float = GRADED_WITHIN) -> WebElement:
     """Waits, never reloading, until the student's page (its script polls and reloads
-    it) shows ``count`` attempts of EXERCISE and the newest is no longer waiting; that row."""
+    it) shows ``count`` attempts of ``exercise`` and the newest is no longer waiting
+    (for ``within`` seconds at most); that row."""
 
     def settled(page: WebDriver) -> WebElement | None:
-        rows = page.find_element(By.ID, EXERCISE).find_elements(By.CSS_SELECTOR,
+        rows = page.find_element(By.ID, exercise).find_elements(By.CSS_SELECTOR,
                                                                 "tr[data-attempt]")
         if len(rows) == count and rows[0].get_attribute("class") != "waiting":
             return rows[0]
@@ -216,9 +221,9 @@ def graded_attempt(driver: WebDriver, count: int) -> WebElement:
 
     # The page may reload itself while it is read: a row gone stale (or, as Chrome
     # may say it, a node no longer in the document) is looked at again.
-    row = WebDriverWait(driver, GRADED_WITHIN, poll_frequency=0.5,
+    row = WebDriverWait(driver, within, poll_frequency=0.5,
                         ignored_exceptions=[WebDriverException]).until(
-        settled, f"attempt {count} of {EXERCISE} not graded in {GRADED_WITHIN} s")
+        settled, f"attempt {count} of {exercise} not graded in {within:g} s")
     assert row.get_attribute("class") == "graded", words(row)
     return row
 
@@ -356,6 +361,36 @@ def test_a_hostile_name_shows_as_text(site: Site, driver: WebDriver) -> None:
     assert scripts(driver) == []
     shot(driver, "10-escaping-instructor-student-page")
 
+
+
+@pytest.mark.timeout(400)  # an alpha-beta hand-in grades in half a minute, and more when busy
+def test_a_report_draws_its_position_and_its_smallest_tree(site: Site,
+                                                           driver: WebDriver) -> None:
+    link = site.students["Ada"]
+    hand_in(driver, link, PRUNES_ON_EQUAL, "alphabeta")
+    row = graded_attempt(driver, 1, "alphabeta", within=300)
+    follow(driver, row.find_element(By.TAG_NAME, "a"))
+    section = next(s for s in driver.find_elements(By.CSS_SELECTOR, "section.test")
+                   if s.find_elements(By.CSS_SELECTOR, "figure.picture"))
+    # The position: a picture, described by the board in words, above its table.
+    board = section.find_element(By.CSS_SELECTOR, "svg.picture[aria-describedby^=board]")
+    said = driver.find_element(By.ID, board.get_attribute("aria-describedby"))
+    assert said.get_attribute("textContent").startswith("Board 3 x 2, ")
+    assert board.find_elements(By.CSS_SELECTOR, "rect.closed")  # the blocked cell, hatched
+    # The tree: a figure whose picture the text drawing describes, each node marked.
+    figure = section.find_element(By.CSS_SELECTOR, "figure.picture")
+    tree = figure.find_element(By.TAG_NAME, "svg")
+    drawing = driver.find_element(By.ID, tree.get_attribute("aria-describedby"))
+    assert "terminal_test: reference" in drawing.text
+    title = tree.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+    assert title.startswith("The game tree: ")
+    assert len(tree.find_elements(By.CSS_SELECTOR, "g.node")) == \
+        len(re.findall(r"\bn\d+ (?:max|min) to move", drawing.text))
+    # the strict bound searches on past where the reference prunes
+    assert tree.find_elements(By.CSS_SELECTOR, "g.node.pruned.student")
+    assert "The smallest game tree found, drawn" in words(
+        figure.find_element(By.TAG_NAME, "figcaption"))
+    shot(driver, "5b-student-report-with-pictures")
 
 
 def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,

@@ -292,6 +292,7 @@ def _tree_lines(probe: SearchProbe) -> list[str]:
         return []
     run, best = _tree_reference(found.tree, found.extra)
     fits = f"depths 1 to {run.finished[-1]} fit" if run.finished else "not even depth 1 fits"
-    return [*trees.shown(found, f"{FUNCTION}(root, time_left)", None, run.calls, best),
-            f"time_left() started at {found.extra[0]['trusted']['clock']} and dropped by {TICK} "
-            f"at each terminal test: {fits}."]
+    lines = trees.shown(found, f"{FUNCTION}(root, time_left)", None, run.calls, best)
+    lines.append(f"time_left() started at {found.extra[0]['trusted']['clock']} and dropped by "
+                 f"{TICK} at each terminal test: {fits}.")
+    return lines

@@ -144,6 +144,65 @@ def draw(tree: Tree, depth: int | None, ours: Tested, theirs: Tested) -> list[st
     return [f"{text.ljust(width)}   terminal_test: {tests}" for text, tests in rows]
 
 
+def _values(children: list[list[int]], depth: int | None) -> dict[int, int]:
+    """Each node's minimax value from the root's (max's) view, for the nodes
+    within ``depth`` (a leaf: +1 where min is stuck, -1 where max is; the
+    cutoff: 0)."""
+    values: dict[int, int] = {}
+
+    def value(node: int, level: int) -> int:
+        below = [value(child, level + 1) for child in children[node]
+                 if depth is None or level < depth]
+        if not children[node]:
+            values[node] = 1 if level % 2 else -1
+        elif not below:
+            values[node] = 0
+        else:
+            values[node] = max(below) if level % 2 == 0 else min(below)
+        return values[node]
+
+    value(0, 0)
+    return values
+
+
+def picture(tree: Tree, depth: int | None, ours: Tested, theirs: Tested, best: set[Any],
+            move: object, drawn: list[str]) -> dict[str, Any]:
+    """The tree as the report's plain data (its "tree"), which pages draw: each
+    node in preorder with its parent, who moves there, its value, the terminal
+    tests of both searches, and whether the reference pruned it (a node below
+    the root, within the depth, it never tested: the root is the decision's own,
+    never tested); the best moves and the student's, as the nodes
+    they lead to; ``drawn``, the text lines the message shows it in."""
+    children = game.numbered(tree)
+    values = _values(children, depth)
+    parents = {child: node for node, below in enumerate(children) for child in below}
+    nodes = []
+    for node in range(len(children)):
+        label = game.label(game.TreeState(children, node))
+        nodes.append({"label": label, "parent": parents.get(node),
+                      "mover": "max" if _level(node, parents) % 2 == 0 else "min",
+                      "value": values.get(node), "reference": ours[label],
+                      "student": theirs[label],
+                      "pruned": node in parents and node in values and ours[label] == 0})
+    chosen = move[1] if is_move(move) and move in game.legal_moves(game.from_data(tree)) \
+        else None
+    return {"depth": depth, "nodes": nodes, "best": sorted(m[1] for m in best),
+            "chosen": chosen, "drawn": "\n".join(drawn)}
+
+
+def _level(node: int, parents: dict[int, int]) -> int:
+    return 0 if node not in parents else 1 + _level(parents[node], parents)
+
+
+class Shown(list[str]):
+    """A report's lines showing a tree, with the tree as plain data
+    (``picture``, see ``picture``): a page draws it, the lines stay its text."""
+
+    def __init__(self, lines: list[str], tree: dict[str, Any]) -> None:
+        super().__init__(lines)
+        self.picture = tree
+
+
 _SHOWN: set[Hashable] = set()  # what was searched for this session
 
 
@@ -157,15 +216,17 @@ def once(key: Hashable, lines: Callable[[], list[str]]) -> list[str]:
 
 
 def shown(found: Found, call: str, depth: int | None, calls: Tested, best: set[Any]
-          ) -> list[str]:
+          ) -> Shown:
     """The report's lines for ``found``: the student's ``call`` on the tree
-    against the reference's terminal tests (``calls``) and best moves."""
+    against the reference's terminal tests (``calls``) and best moves; the
+    tree as data beside them."""
     move, tested = found.student
-    return ["", f"The smallest game tree found on which your {call} differs (n0 is the root, "
-                "where max moves):", "",
-            *draw(found.tree, depth, calls, tested), "",
-            f"expected: {_moves_text(best)} ({_tests_text(calls.total())})",
-            f"got:      {_move_text(move)} ({_tests_text(tested.total())})"]
+    drawn = draw(found.tree, depth, calls, tested)
+    return Shown(["", f"The smallest game tree found on which your {call} differs (n0 is the "
+                      "root, where max moves):", "", *drawn, "",
+                  f"expected: {_moves_text(best)} ({_tests_text(calls.total())})",
+                  f"got:      {_move_text(move)} ({_tests_text(tested.total())})"],
+                 picture(found.tree, depth, calls, tested, best, move, drawn))
 
 
 def _move_text(move: object) -> str:

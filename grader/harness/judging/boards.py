@@ -12,7 +12,8 @@ of the grid games share one layout, which is what is read:
 - a last line saying whose move it is (``player 1 to move``).
 
 A drawing of another shape (Nim's sentence, a node of a drawn tree) is no grid:
-``grid`` gives None, and the report keeps the text alone.
+``grid`` gives None. Nim's piles are given by its checks instead (``piles``):
+each pile's name and coins, beside the sentence that says them.
 """
 
 from typing import Any
@@ -38,3 +39,9 @@ def grid(drawing: str) -> Board | None:
             return None
         rows.append({"label": " ".join(label), "cells": cells})
     return {"columns": columns, "rows": rows, "note": lines[-1].strip(), "drawn": drawing}
+
+
+def piles(coins: dict[str, int], note: str, drawing: str) -> Board:
+    """Piles of coins (name -> how many), as the event's "board" (``piles``)."""
+    return {"piles": [{"label": label, "coins": count} for label, count in coins.items()],
+            "note": note, "drawn": drawing}

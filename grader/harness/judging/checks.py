@@ -109,7 +109,8 @@ def each(names: Iterable[str], check: Callable[[str], None]) -> None:
     if failures:
         raise Mismatch("\n\n".join(f.message for f in failures),
                        list(dict.fromkeys(m for f in failures for m in f.mistakes)),
-                       board=failures[0].board)  # the first one's, drawn first
+                       board=failures[0].board,  # the first one's, drawn first
+                       tree=next((f.tree for f in failures if f.tree), None))
 
 
 UNKNOWN = ("No mistake the grader knows gives these answers: compare yours with the "
@@ -122,7 +123,8 @@ def verdict(what: str, observations: list[Observation],
             detail: Callable[[Observation], list[str]] | None = None,
             draw: Callable[[State], str] = isolation.draw,
             place: Callable[[Path], str] = where, cases: str | None = None,
-            facts: Finder | None = None) -> None:
+            facts: Finder | None = None,
+            board: Callable[[State, str], dict[str, Any] | None] | None = None) -> None:
     """Fail with the smallest wrong answer, if any.
 
     ``diagnose(observations)`` names the mistakes whose models reproduce the
@@ -132,7 +134,8 @@ def verdict(what: str, observations: list[Observation],
     ``shown`` turns an answer into text; ``detail(observation)`` adds lines
     about the smallest wrong one; ``draw`` draws its position, ``place`` says
     how it is reached (the game's own ways); ``cases`` names what was asked
-    ("positions" by default).
+    ("positions" by default); ``board(state, drawing)`` gives the position as
+    data where its drawing is no grid (Nim's piles; ``boards.piles``).
     """
     bad = wrong(observations)
     if not bad:
@@ -148,6 +151,7 @@ def verdict(what: str, observations: list[Observation],
     got = str(first.answer) if raised(first) else shown(first.answer)
     cases = cases or ("cases (position and depth)" if first.extra else "positions")
     drawing = draw(first.state)
+    more = detail(first) if detail else []
     lines = [
         f"{what} is wrong on {len(bad)} of {len(observations)} {cases}. The smallest one, "
         f"reached from {place(first.path)}:",
@@ -157,7 +161,7 @@ def verdict(what: str, observations: list[Observation],
         *[f"{key}: {value}" for key, value in first.extra.items()],
         f"expected: {first.expected}",
         f"got:      {got}",
-        *(detail(first) if detail else []),
+        *more,
     ]
     if said:
         lines += ["", said]
@@ -165,4 +169,6 @@ def verdict(what: str, observations: list[Observation],
         lines += ["", UNKNOWN]
     # The text keeps the drawing (the text report, the CLI); a page shows the
     # board as a table in its place.
-    raise Mismatch("\n".join(lines), found, board=grid(drawing))
+    raise Mismatch("\n".join(lines), found,
+                   board=board(first.state, drawing) if board else grid(drawing),
+                   tree=getattr(more, "picture", None))  # a drawn tree's data (trees.Shown)

@@ -12,7 +12,7 @@ from typing import Any
 
 from grader.contracts.protocol import describe
 from grader.games import nim
-from grader.harness.judging import checks, mistakes
+from grader.harness.judging import boards, checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
@@ -63,7 +63,16 @@ def _draw(case: Case) -> str:
     return f"{what[type(game).__name__]}: {game_text(game)}, {player} to move, depth {depth}"
 
 
-verdict = partial(checks.verdict, draw=_draw, place=lambda path: path[0], cases="calls")
+def _piles(case: Case, drawing: str) -> boards.Board:
+    """The case's pile (or each player's) as data, for pages to draw."""
+    game, player, depth = case
+    coins = (dict(zip((f"{name}'s pile" for name in game.players()), game.piles, strict=True))
+             if isinstance(game, nim.OwnPiles) else {"the pile": game.coins})
+    return boards.piles(coins, f"{player} to move, depth {depth}", drawing)
+
+
+verdict = partial(checks.verdict, draw=_draw, place=lambda path: path[0], cases="calls",
+                  board=_piles)
 
 
 def cases(games: Sequence[Any], depths: Sequence[int]) -> list[tuple[Case, tuple[str]]]:

@@ -157,7 +157,7 @@ class Grading:
         if report.when == "call" or (report.failed and name not in self._results):
             mistakes: list[str]
             status, message, mistakes, internal = "passed", "", [], False
-            board = None
+            board = tree = None
             if not report.passed:
                 assert call.excinfo is not None  # what made the report fail
                 status, message, mistakes, internal = _status(call.excinfo, self._import_told,
@@ -165,8 +165,9 @@ class Grading:
                 self._import_told |= isinstance(call.excinfo.value, ImportFailed)
                 # a Mismatch's position as a grid, for the report page's table
                 board = getattr(call.excinfo.value, "board", None)
+                tree = getattr(call.excinfo.value, "tree", None)  # and its tree, to draw
             self._results[name] = events.verdict(name, status, message, mistakes, internal,
-                                                 int(call.duration * 1000), board)
+                                                 int(call.duration * 1000), board, tree)
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         # Sent before the test runs, so that a run killed at its time limit
