@@ -1,6 +1,7 @@
 """What a grading costs beside its floor, side by side in one run (issue 29's goals 1 to 3).
 
     python bench/grading_cost.py [--runs R] [--batch N] [--goal 1 2 3] [--image TAG[@layers] ...]
+    python bench/grading_cost.py --local [--runs R] [--goal 1 3]
 
 The floor of a grading is what it can't do without: a fresh container of
 the grading image (a bare ``docker run --rm``) and the work of the checks,
@@ -22,6 +23,12 @@ the suite asks of it (every position, every depth, every budget of the clock).
 Beside each bare container it times one that only imports pytest (and
 pytest-timeout), as every grading's supervisor must: how much of a goal's
 margin over its floor that import alone takes, since the floor has none.
+
+With ``--local``, goals 1 and 3 are graded in the local sandbox only (no
+engine needed), each beside the CPU its processes took (the judge's and
+the workers', the kernel's count of the run's group) against the CPU of
+the work in this process: the CPU moves less than the wall clock with a
+busy machine's load.
 
 Each ``--image`` (by default the checkout's) is graded in turn, in the same
 run, to compare two versions of the harness; ``TAG@layers`` grades it
@@ -81,6 +88,7 @@ def _full_marks(exercise, path, box):
     report = grading.grade(exercise, path, box, exercise.limits)
     if report["score"] != report["max_score"]:
         raise SystemExit(f"{exercise.id} in {box.name}: {report['message'][:300]}")
+    return report
 
 
 def _command_line(exercise, tag):
@@ -230,6 +238,40 @@ def games(images, runs):
             _pytest_share(image_, search)
 
 
+def _graded_cpu(exercise, runs):
+    """Medians of grading the reference locally: (wall seconds, CPU seconds of
+    the run's processes as its report gives them, the kernel's count)."""
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        report = _full_marks(exercise, None, LocalSandbox())
+        samples.append((time.perf_counter() - started, report["sandbox"]["used"]["cpu_seconds"]))
+    return tuple(statistics.median(column) for column in zip(*samples, strict=True))
+
+
+def _work_cpu(run, runs):
+    """Medians of ``run()`` in this process: (wall seconds, CPU seconds)."""
+    samples = []
+    for _ in range(runs):
+        wall, cpu = time.perf_counter(), time.process_time()
+        run()
+        samples.append((time.perf_counter() - wall, time.process_time() - cpu))
+    return tuple(statistics.median(column) for column in zip(*samples, strict=True))
+
+
+def local(runs, goals):
+    """Goals 1 and 3 in the local sandbox, wall and CPU against the work's."""
+    print("in the local sandbox, wall and CPU seconds against the work's (in process)")
+    cases = {SINGLE: _depth_limit} if 1 in goals else {}
+    cases |= REFERENCES if 3 in goals else {}
+    for name, reference in cases.items():
+        exercise = exercises.load(name)
+        work, work_cpu = _work_cpu(reference, runs)
+        wall, cpu = _graded_cpu(exercise, runs)
+        print(f"  {name}: wall {wall:.2f} s against {work:.2f} s: {wall / work:.2f}x; "
+              f"CPU {cpu:.2f} s against {work_cpu:.2f} s: {cpu / work_cpu:.2f}x")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="gradings of each, for the median")
@@ -238,7 +280,14 @@ def main():
     parser.add_argument("--image", action="append",
                         help="grading image to measure (repeatable; the checkout's by default); "
                              f"TAG{LAYERS}: graded from its layers, without its code volumes")
+    parser.add_argument("--local", action="store_true",
+                        help="the local sandbox only, with CPU beside wall (goals 1 and 3)")
     args = parser.parse_args()
+    if args.local:
+        print(f"on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
+              f"medians of {args.runs} runs")
+        local(args.runs, args.goal)
+        return
     client = image.connect()
     tags = args.image or [image.default_tag()]
     print(f"on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "

@@ -1,6 +1,9 @@
 """The worker and its client: plain data only, deadlines, deaths, capped output."""
 
+import collections
+import functools
 import importlib.util
+import json
 import os
 import socket
 import tempfile
@@ -9,6 +12,8 @@ import types
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from grader.contracts import protocol
 from grader.contracts.owntime import OwnClock
@@ -22,8 +27,10 @@ from grader.harness.runtime.student import (
     Missing,
     Raised,
     Student,
+    StudentFault,
     WorkerDied,
     call_step,
+    inspect_step,
 )
 from grader.harness.runtime.zygote import ForkSpawner
 
@@ -221,6 +228,57 @@ def test_wire_refuses_malformed_messages():
     for bad in [{"list": 3}, {"what": 1}, [1, 2], "text", {"bool": "yes"}]:
         with pytest.raises(protocol.BadMessage):
             protocol.decode(bad)
+
+
+# What a worker may send the judge, as the student's code can write it on the
+# pipe: replies with any of the keys a reply has and any JSON in them, tally
+# and alarm lines with any label, and any bytes at all.
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=3), max_leaves=10)
+REPLY_KEYS = ("value", "on", "id", "handle", "read", "raised", "missing", "made", "making",
+              "bad_request", "changed")
+LINES = st.one_of(
+    st.binary(max_size=40),
+    st.tuples(st.sampled_from([protocol.TESTED, protocol.ENTERED, protocol.ALARM]),
+              st.binary(max_size=20)).map(b"".join),
+    st.dictionaries(st.sampled_from(REPLY_KEYS), ANY_JSON, max_size=5).map(
+        lambda reply: json.dumps(reply).encode()),
+    ANY_JSON.map(lambda value: json.dumps(value).encode()),
+).map(lambda line: line.replace(b"\n", b""))
+ANSWER = b'{"value": null, "on": 1, "id": 2}'  # a well-formed reply, after the fuzzed lines
+
+
+@functools.cache
+def _unstarted():
+    """A Student whose worker is never started: its lines are given by the test."""
+    folder = Path(tempfile.mkdtemp(prefix="minimax-grader-fuzz-"))
+    (folder / "code.py").write_text(STUDENT_CODE)
+    return Student(folder, ["code"], folder)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(LINES, max_size=8), st.sampled_from(["call", "shares"]),
+       st.sampled_from([None, 3]))
+def test_whatever_a_worker_sends_is_an_answer_or_the_students_fault(lines, op, most):
+    """Every message kind the judge reads from a worker (replies, tallies,
+    alarms) is untrusted input: any of it ends as an answer or a
+    StudentFault (a graded failure), never another exception."""
+    student = _unstarted()
+    step = call_step(("module", "code"), "echo", 1, count_in="code", most=most) \
+        if op == "call" else inspect_step("shares", ("step", 0), ("step", 0))
+    student._new_step()
+    student.lines, student.pending = collections.deque(), bytearray()
+    student.ids, student.origins = {}, {}
+    student._queue(b"\n".join([*lines, ANSWER]) + b"\n")
+    try:
+        reply = student._answer(step, soon(), [step], [])
+    except StudentFault:
+        return
+    assert type(reply) is dict
+    if op == "call":
+        assert isinstance(reply["calls"], protocol.Tested) and type(reply["entered"]) is int
 
 
 class CleanKills(LocalSpawner):

@@ -678,6 +678,8 @@ class Student:
             except protocol.BadMessage as exc:
                 self._interfered(doing, f"an unreadable answer from {step['make']}: {exc}")
             return _returned({"name": step["make"]}, made)
+        if step["op"] != "call":  # an inspection: no worker says its objects lack a method
+            return None
         kind, where = step["target"]
         if kind == "step" and where < len(replies) and chain[where]["op"] == "call":
             return _returned(chain[where], replies[where]["value"])
