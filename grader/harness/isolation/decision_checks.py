@@ -18,7 +18,7 @@ from grader.harness.isolation import alphabeta, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.known import known
 from grader.harness.isolation.search import Flaws, Search, Stuck, values
-from grader.harness.isolation.search_facts import smallest_facts, traced_fact
+from grader.harness.isolation.search_facts import ABOVE, smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact
@@ -344,16 +344,43 @@ def _facts(decider: Decider, probe: SearchProbe) -> Callable[[list[Observation]]
 
 def _traced(decider: Decider, probe: SearchProbe, case: Observation, origin: str
             ) -> Fact | None:
-    """What the student's decision did on ``case``, against the reference's walk.
-    Nothing where no depth is given (the decision exercise: its search is the
-    provided helpers', whose terminal tests are not the student's module's to
-    count), or where the answer is no move at all (that is the story)."""
+    """What the student's decision did on ``case``, against the reference's walk;
+    where no depth is given (the decision exercise: its search is the provided
+    helpers', whose terminal tests are not the student's module's to count),
+    the move it chose against the values of the moves. Nothing where the
+    answer is no move at all (that is the story)."""
     depth = _depth(case)
-    if depth is None or isinstance(case.answer, NotAMove):
+    if isinstance(case.answer, NotAMove):
         return None
+    if depth is None:
+        return _chosen_fact(decider, case, origin)
     return traced_fact(probe, decider.function, case.state, () if depth is None else (depth,),
                        lambda search: search.decision(case.state, depth),
                        decider.search(None, decider.game), origin=origin)
+
+
+def _chosen_fact(decider: Decider, case: Observation, origin: str) -> Fact | None:
+    """The move the student's decision chose on ``case``, beside what each
+    move is worth, as min_value (the provided one) scores the position after
+    it: an observation, with no hint (the same choice comes of many codes)."""
+    if checks.raised(case) or not checks.is_move(case.answer[0]):
+        return None
+    move = case.answer[0]
+    scores = values(decider.game).scores(case.state, None)
+    worth = "; ".join(f"{m} {_signed(v)}" for m, v in scores.items())
+    best = max(scores.values())
+    at = "On the position above" if origin == ABOVE else f"On {origin}"
+    if move not in scores:
+        return Fact(None, f"{at}, your {decider.function} returns {move}, which is not one of "
+                          f"its legal moves: min_value of the position after each of them "
+                          f"gives {worth}")
+    return Fact(None, f"{at}, your {decider.function} returns {move}, worth {_signed(scores[move])}"
+                      f" to the player to move; min_value of the position after each move "
+                      f"gives {worth}: a correct decision returns one worth {_signed(best)}")
+
+
+def _signed(value: Any) -> str:
+    return f"{value:+g}" if value else "0"
 
 
 # -- the smallest tree -------------------------------------------------------------
