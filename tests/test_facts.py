@@ -561,6 +561,8 @@ NEGAMAX_MUTATIONS = {
     "only the first move searched": ([("    for move in moves:", "    for move in moves[:1]:")],
                                      {"moves_left_unsearched"}),
     "the rating not negated": ([("        rating = -rating\n", "")], set()),
+    "Nim's moves known by heart": ([("    moves = game.moves(player)\n",
+                                     "    moves = [1, 2, 3]\n")], set()),
     "a tie keeps the last": ([("rating > best_rating", "rating >= best_rating")], set()),
 }
 
@@ -660,3 +662,18 @@ def test_a_run_of_no_whole_depths_shows_no_depth_fact():
     observation = Observation(state, path, (None, calls), False,
                               {"time_left() at the start": "40 ticks", "depths that fit": "1 to 2"})
     assert depths_fact(observation, isolation) is None
+
+
+@pytest.mark.parametrize("moves", [
+    "    moves = [1, 2, 3]\n",  # Nim's rules known by heart
+    "    moves = list(range(1, min(3, game.coins + 1) + 1))\n",  # the pile read, one off
+    "    moves = [take for take in (1, 2, 3) if take <= game.coins + 1]\n",
+])
+def test_a_move_the_game_does_not_offer_is_said_without_a_hint(moves):
+    source = mutated(NEGAMAX, ("    moves = game.moves(player)\n", moves))
+    student = inprocess.module(source)
+    case = (nim.Nim(2), "A", 2)
+    _, trace = inprocess.negamax(student, *case)
+    fact = negamax_fact(case, trace)
+    assert fact is not None and fact.hint is None, fact
+    assert "does not offer there (it offers 1)" in fact.says and "game.move('B', " in fact.says
