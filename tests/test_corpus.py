@@ -51,7 +51,7 @@ FAIR = {
     "direction_missing": (RULES, "your moves never go"),
     "direction_doubled": (RULES, "come out twice"),
     "direction_replaced": (RULES, "come out twice"),
-    "turn_not_handed_over": (RULES, "the same player is to move again"),
+    "turn_not_handed_over": (RULES, "the player who just moved"),
     "cell_left_open": (RULES, "leaves is open again"),
     "one_step": (RULES, "like a king"),
     "closed_cell_offered": (RULES, "a closed cell"),

@@ -561,6 +561,8 @@ NEGAMAX_MUTATIONS = {
     "only the first move searched": ([("    for move in moves:", "    for move in moves[:1]:")],
                                      {"moves_left_unsearched"}),
     "the rating not negated": ([("        rating = -rating\n", "")], set()),
+    "Nim's moves known by heart": ([("    moves = game.moves(player)\n",
+                                     "    moves = [1, 2, 3]\n")], set()),
     "a tie keeps the last": ([("rating > best_rating", "rating >= best_rating")], set()),
 }
 
@@ -578,3 +580,100 @@ def test_a_fact_about_a_mutated_negamax_is_explained_by_the_mutation(chosen):
     fact = _negamax_fact(source)
     allowed = set().union(*(NEGAMAX_MUTATIONS[name][1] for name in chosen))
     assert fact is None or fact.hint is None or fact.hint in allowed, (chosen, fact)
+
+
+# -- the decision exercise: the move chosen, beside what each move is worth ----------
+
+DECISION_SHAPES = {
+    "a loop over the lesson's 3 columns": (
+        "def minimax_decision(gameState):\n"
+        "    legal = gameState.get_legal_moves()\n"
+        "    best_move, best_score = None, float('-inf')\n"
+        "    for y in range(2):\n"
+        "        for x in range(3):\n"
+        "            if (x, y) in legal:\n"
+        "                score = min_value(gameState.forecast_move((x, y)))\n"
+        "                if score > best_score:\n"
+        "                    best_move, best_score = (x, y), score\n"
+        "    return best_move\n"),
+    "a comprehension and max(key=...)": (
+        "def minimax_decision(gameState):\n"
+        "    moves = [m for m in gameState.get_legal_moves() if m[0] < 3]\n"
+        "    return max(moves, key=lambda m: min_value(gameState.forecast_move(m)))\n"),
+    "a helper function that keeps the smallest": (
+        "def _worth(gameState, move):\n"
+        "    return min_value(gameState.forecast_move(move))\n\n\n"
+        "def minimax_decision(gameState):\n"
+        "    return min(gameState.get_legal_moves(), key=lambda m: _worth(gameState, m))\n"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(DECISION_SHAPES))
+def test_a_decision_s_move_is_said_beside_what_each_move_is_worth(shape):
+    from grader.harness.isolation.decision_checks import MINIMAX, _chosen_fact
+    from grader.harness.isolation.search import values
+    from grader.harness.isolation.search_facts import ABOVE
+
+    student = inprocess.module(HELPERS + "\n\n" + DECISION_SHAPES[shape])
+    reference = values(isolation)
+    wrong = []
+    for state, path in [*POSITIONS, *isolation.larger("decision")]:
+        move, _ = inprocess.isolation(student, "minimax_decision", state)
+        scores = reference.scores(state, None)
+        if scores.get(move) != max(scores.values()):
+            wrong.append(Observation(state, path, (move, None), False))
+    assert wrong
+    scores = reference.scores(wrong[0].state, None)
+    fact = _chosen_fact(MINIMAX, wrong[0], ABOVE)
+    assert fact is not None and fact.hint is None
+    assert f"returns {wrong[0].answer[0]}, worth " in fact.says
+    assert f"a correct decision returns one worth {max(scores.values()):+g}" in fact.says
+    assert all(f"{m} " in fact.says for m in scores)  # every move, with its worth
+
+
+# -- iterative deepening: the depths whose terminal tests a run made ---------------
+
+@pytest.mark.parametrize("finished, cut, said", [
+    ([3, 4], 5, "depths 3 to 4 in full, then part of depth 5 (none of depths 1 to 2)"),
+    ([2], None, "depth 2 in full (none of depth 1)"),
+    ([1, 2, 3], None, "depths 1 to 3 in full; a correct one"),
+])
+def test_the_depths_a_run_searched_are_said_as_its_terminal_tests_show(finished, cut, said):
+    from grader.harness.isolation import deepening
+    from grader.harness.isolation.deepening_checks import depths_fact
+
+    state, path = POSITIONS[0]
+    calls = sum((deepening.depth_calls(state, depth) for depth in finished), Counter())
+    if cut is not None:  # part of the next depth: its first few tests
+        calls.update(list(deepening.depth_calls(state, cut).elements())[:3])
+    observation = Observation(state, path, (None, deepening.Tested(calls)), False,
+                              {"time_left() at the start": "40 ticks", "depths that fit": "1 to 2"})
+    fact = depths_fact(observation, isolation)
+    assert fact is not None and fact.hint is None and said in fact.says, fact
+    assert "a correct one, those of depths 1 to 2 in full, then part of the next" in fact.says
+
+
+def test_a_run_of_no_whole_depths_shows_no_depth_fact():
+    from grader.harness.isolation import deepening
+    from grader.harness.isolation.deepening_checks import depths_fact
+
+    state, path = POSITIONS[0]
+    calls = deepening.Tested({isolation.label(state): 7})  # the same position, over and over
+    observation = Observation(state, path, (None, calls), False,
+                              {"time_left() at the start": "40 ticks", "depths that fit": "1 to 2"})
+    assert depths_fact(observation, isolation) is None
+
+
+@pytest.mark.parametrize("moves", [
+    "    moves = [1, 2, 3]\n",  # Nim's rules known by heart
+    "    moves = list(range(1, min(3, game.coins + 1) + 1))\n",  # the pile read, one off
+    "    moves = [take for take in (1, 2, 3) if take <= game.coins + 1]\n",
+])
+def test_a_move_the_game_does_not_offer_is_said_without_a_hint(moves):
+    source = mutated(NEGAMAX, ("    moves = game.moves(player)\n", moves))
+    student = inprocess.module(source)
+    case = (nim.Nim(2), "A", 2)
+    _, trace = inprocess.negamax(student, *case)
+    fact = negamax_fact(case, trace)
+    assert fact is not None and fact.hint is None, fact
+    assert "does not offer there (it offers 1)" in fact.says and "game.move('B', " in fact.says

@@ -140,8 +140,11 @@ GAME_MODELS = [
     *_direction_models(),
     GameModel("cell_left_open", FlawedGame(reopens=True),
               "the cell a player leaves is open again, so a player can move back onto it"),
+    # (a turn never handed over, or the other player's cell read: the same moves)
     GameModel("turn_not_handed_over", FlawedGame(hand_over=False),
-              "after a move, the same player is to move again"),
+              "after a move, your moves are those of the player who just moved: they "
+              "slide from where that player stands, not from the cell of the player "
+              "now to move"),
     GameModel("one_step", FlawedGame(slide=False),
               "your moves go one cell, like a king, instead of sliding"),
     *_placed_models(),

@@ -7,6 +7,7 @@ Each calls the student's decision (``minimax_decision`` or
 terminal tests, with the reference search of its kind (a ``Decider``).
 """
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -17,7 +18,7 @@ from grader.harness.isolation import alphabeta, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
 from grader.harness.isolation.known import known
 from grader.harness.isolation.search import Flaws, Search, Stuck, values
-from grader.harness.isolation.search_facts import smallest_facts, traced_fact
+from grader.harness.isolation.search_facts import ABOVE, smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact
@@ -25,6 +26,16 @@ from grader.harness.judging.probes import Answer, SearchProbe
 from grader.harness.runtime.student import Raised, StudentFault
 
 EVIDENCE = 8  # wrong cases whose children's scores the diagnosis asks for
+# Mistakes whose models make a decision that another mistake makes as well: a
+# root that searches its children one level too deep, or a cutoff one level
+# low in both functions; bounds compared wrong, or a window passed swapped.
+# The student's own min_value and max_value, called directly, tell them apart:
+# such a model is named only where its functions make the same terminal tests.
+CALLED_ALONE = ("root_off_by_one", "bounds_compared_wrong")
+ALONE_CASES = 4  # the smallest positions not over they are called on
+ALONE_DEPTHS = (0, 1, 2)
+# (function, state, arguments after the state, the terminal tests it made)
+Called = tuple[str, State, tuple[Any, ...], Any]
 # A decision: the terminal tests it made, and the moves it may choose.
 Decision = tuple[Tested, set[tuple[int, int]]]
 Positions = Sequence[tuple[State, Path]]
@@ -178,6 +189,49 @@ def _scores_alike(decider: Decider, flaws: Flaws,
                for child, extra, value in evidence)
 
 
+def _called_alone(decider: Decider, probe: SearchProbe, observations: Sequence[Observation]
+                  ) -> list[Called] | None:
+    """The student's own min_value and max_value, called directly on the
+    smallest positions not over at each of ``ALONE_DEPTHS`` (alpha-beta's with
+    the window (-inf, inf)), with the terminal tests each made; None where one
+    of them fails."""
+    rules = known(decider.game)
+    states = list({rules.key(o.state): (o.state, o.path) for o in reversed(observations)
+                   if not rules.terminal(o.state)}.values())[::-1][:ALONE_CASES]
+    window = () if decider.search is Search else (-math.inf, math.inf)
+    called: list[Called] = []
+    for name in ("min_value", "max_value"):
+        for depth in ALONE_DEPTHS:
+            answers = probe.counted(name, states, *window, depth)
+            try:
+                called += [(name, state, (*window, depth), answers(state, path)[1])
+                           for state, path in states]
+            except StudentFault:
+                return None
+    return called
+
+
+def _models(decider: Decider, probe: SearchProbe | None, observations: Sequence[Observation]
+            ) -> list[tuple[str, Flaws]]:
+    """The decider's models, less those of ``CALLED_ALONE`` whose functions,
+    called directly, test otherwise than the student's."""
+    models = list(decider.models)
+    if probe is None or not observations or _depth(observations[0]) is None:
+        return models  # (no depth: the decision exercise, whose functions take none)
+    called = _called_alone(decider, probe, observations)
+
+    def alike(flaws: Flaws) -> bool:
+        if called is None:
+            return False
+        for name, state, extra, calls in called:
+            model = decider.search(flaws, decider.game)
+            if model.outcome(name, state, *extra) is Stuck or model.calls != calls:
+                return False
+        return True
+
+    return [(m, f) for m, f in models if m not in CALLED_ALONE or alike(f)]
+
+
 def _diagnose_moves(decider: Decider, observations: list[Observation],
                     probe: SearchProbe | None = None) -> list[str]:
     bad = checks.wrong(observations)
@@ -190,11 +244,12 @@ def _diagnose_moves(decider: Decider, observations: list[Observation],
         if all(_is_number(move) and move == _best_score(decider, o)
                for move, o in zip(moves, bad, strict=True)):
             return ["returns_score"]  # the model: the best score instead of its move
+    models = _models(decider, probe, observations)
     if not decider.child_values:  # a move says little: the calls must agree too
-        return mistakes.diagnose(decider.models, _reproducer(decider), observations)
+        return mistakes.diagnose(models, _reproducer(decider), observations)
     # a move says little: a model must also score the children as the student did
     evidence = _child_values(probe, bad) if probe else []
-    models = [(m, f) for m, f in decider.models if _scores_alike(decider, f, evidence)]
+    models = [(m, f) for m, f in models if _scores_alike(decider, f, evidence)]
     return mistakes.diagnose(models, lambda flaws, observation: _move_likelihood(
         decider, flaws, observation), observations, _random_player)
 
@@ -271,7 +326,8 @@ def check_counts(probe: SearchProbe, positions: Positions, depths: Iterable[int 
     def diagnose(found: list[Observation]) -> list[str]:
         if evidence and checks.wrong(found):
             found = found + _counts(decider, probe, *evidence)
-        return mistakes.diagnose(decider.models, _reproducer(decider), found) or _no_search(found)
+        return mistakes.diagnose(_models(decider, probe, found), _reproducer(decider),
+                                 found) or _no_search(found)
 
     checks.verdict(f"The number of terminal tests in {decider.function}", observations,
                    diagnose, shown=lambda answer: f"{answer[1]} calls to terminal_test",
@@ -288,16 +344,43 @@ def _facts(decider: Decider, probe: SearchProbe) -> Callable[[list[Observation]]
 
 def _traced(decider: Decider, probe: SearchProbe, case: Observation, origin: str
             ) -> Fact | None:
-    """What the student's decision did on ``case``, against the reference's walk.
-    Nothing where no depth is given (the decision exercise: its search is the
-    provided helpers', whose terminal tests are not the student's module's to
-    count), or where the answer is no move at all (that is the story)."""
+    """What the student's decision did on ``case``, against the reference's walk;
+    where no depth is given (the decision exercise: its search is the provided
+    helpers', whose terminal tests are not the student's module's to count),
+    the move it chose against the values of the moves. Nothing where the
+    answer is no move at all (that is the story)."""
     depth = _depth(case)
-    if depth is None or isinstance(case.answer, NotAMove):
+    if isinstance(case.answer, NotAMove):
         return None
+    if depth is None:
+        return _chosen_fact(decider, case, origin)
     return traced_fact(probe, decider.function, case.state, () if depth is None else (depth,),
                        lambda search: search.decision(case.state, depth),
                        decider.search(None, decider.game), origin=origin)
+
+
+def _chosen_fact(decider: Decider, case: Observation, origin: str) -> Fact | None:
+    """The move the student's decision chose on ``case``, beside what each
+    move is worth, as min_value (the provided one) scores the position after
+    it: an observation, with no hint (the same choice comes of many codes)."""
+    if checks.raised(case) or not checks.is_move(case.answer[0]):
+        return None
+    move = case.answer[0]
+    scores = values(decider.game).scores(case.state, None)
+    worth = "; ".join(f"{m} {_signed(v)}" for m, v in scores.items())
+    best = max(scores.values())
+    at = "On the position above" if origin == ABOVE else f"On {origin}"
+    if move not in scores:
+        return Fact(None, f"{at}, your {decider.function} returns {move}, which is not one of "
+                          f"its legal moves: min_value of the position after each of them "
+                          f"gives {worth}")
+    return Fact(None, f"{at}, your {decider.function} returns {move}, worth {_signed(scores[move])}"
+                      f" to the player to move; min_value of the position after each move "
+                      f"gives {worth}: a correct decision returns one worth {_signed(best)}")
+
+
+def _signed(value: Any) -> str:
+    return f"{value:+g}" if value else "0"
 
 
 # -- the smallest tree -------------------------------------------------------------

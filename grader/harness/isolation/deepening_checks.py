@@ -14,10 +14,11 @@ from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, tree
 from grader.harness.isolation import alphabeta, deepening, trees
 from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.deepening import Deepened, DeepFlaws
+from grader.harness.isolation.deepening import Deepened, DeepFlaws, searched_as
 from grader.harness.isolation.search import Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
+from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import SearchProbe
 from grader.harness.runtime.student import Raised, StudentFault, TooManyCalls, call_step
 
@@ -200,7 +201,46 @@ def check_depths(probe: SearchProbe, positions: list[tuple[State, Path]]) -> Non
     checks.verdict(f"The depths {FUNCTION} searched", observations,
                    lambda found: _diagnose(found, alike, game),
                    shown=lambda answer: f"{answer[1]} terminal tests of other depths",
-                   cases=CASES, draw=game.draw)
+                   cases=CASES, draw=game.draw,
+                   facts=lambda found: [fact for o in checks.wrong(found)[:1]
+                                        if (fact := depths_fact(o, game))])
+
+
+def _depths(first: int, last: int) -> str:
+    return f"depth {first}" if first == last else f"depths {first} to {last}"
+
+
+def depths_fact(observation: Observation, game: Game) -> Fact | None:
+    """The depths whose terminal tests the student's run made, each in full,
+    then part of the next one, if its tests are those of a run of whole
+    depths one after another (starting at 1, or later); else nothing."""
+    if checks.raised(observation) or observation.answer is None or not observation.answer[1]:
+        return None
+    calls, state = observation.answer[1], observation.state
+    # Whole depths first: a depth's tests hold those of the one before, so
+    # depth 2 in full is depth 1 and part of depth 2 as well.
+    for partly in (False, True):
+        for first in deepening.DEPTHS:
+            for last in range(max(deepening.DEPTHS), first - 2, -1):
+                finished, cut = list(range(first, last + 1)), last + 1 if partly else None
+                if (finished or cut) and searched_as(state, calls, finished, cut, game):
+                    return _depths_said(first, last, cut, observation)
+    return None
+
+
+def _depths_said(first: int, last: int, cut: int | None, observation: Observation) -> Fact:
+    made = _depths(first, last) + " in full" if last >= first else ""
+    part = f"part of depth {cut}" if cut is not None else ""
+    made = f"{made}, then {part}" if made and part else made or part
+    fits = observation.extra["depths that fit"]
+    due = f"depths {fits} in full, then part of the next" if fits != "none" else \
+        "part of depth 1"
+    skipped = f" (none of {_depths(1, first - 1)})" if first > 1 else ""
+    # No hint: skipping a depth and searching each one a level too deep test alike.
+    return Fact(None,
+                f"On the position above, with {observation.extra['time_left() at the start']}, "
+                f"your {FUNCTION} makes the terminal tests of {made}{skipped}; a correct one, "
+                f"those of {due}")
 
 
 def check_fallback(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:

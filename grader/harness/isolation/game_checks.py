@@ -23,7 +23,7 @@ from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Diagnosis, Observation
 from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import Answer, GameProbe, GameSteps, Ref
-from grader.harness.runtime.student import Missing, NotAState, Raised, StudentFault
+from grader.harness.runtime.student import ImportFailed, Missing, NotAState, Raised, StudentFault
 
 Move = tuple[int, int]
 
@@ -157,6 +157,11 @@ def shared_board(game: GameProbe) -> bool:
 
 
 def diagnose_rules(game: GameProbe, observations: Sequence[Observation]) -> Diagnosis:
+    # The starter: no moves wherever a position is reached, and forecast_move
+    # returns no state (the positions past the start are not reached at all).
+    reached = [o for o in observations if not isinstance(o.answer, NotAState)]
+    if reached and all(o.answer is None for o in reached):
+        return ["stub"]
     models = [(model.mistake, model) for model in isolation.flawed()]
     found = mistakes.diagnose(models, _reproduces, observations)
     if found:
@@ -280,6 +285,8 @@ def walk(game: GameProbe) -> dict[Path, Any]:
         for path in frontier:
             try:
                 found[path] = answer(None, path)
+            except ImportFailed:
+                raise  # no game to walk: the report says so once, as for every test
             except StudentFault as fault:
                 found[path] = fault
                 continue

@@ -120,6 +120,24 @@ def said(call: Call, ours: str, theirs: str | None, done: int, ahead: bool) -> F
     return None
 
 
+def _not_offered(ours: Sequence[tuple[str, Call]], theirs: str | None) -> Fact | None:
+    """The fact of a move the student's search makes in a search of the
+    reference's (the same game, the same player) that the game does not offer
+    there. No hint: Nim's rules known by heart, its pile read, or another
+    search's moves kept all make one."""
+    if theirs is None or _parts(theirs)[0] != "m":
+        return None
+    _, player, label, move = _parts(theirs)
+    call = next((c for _, c in ours if c.player == player and nim.label(c.game) == label), None)
+    offered = [str(take) for take in call.game.moves(player)] if call else []
+    if call is None or move in offered:
+        return None
+    return Fact(None, f"In the search of {_game(call.game)} for {player!r} at depth "
+                      f"{call.depth}, your search calls game.move({player!r}, {move}), a move "
+                      f"game.moves({player!r}) does not offer there (it offers "
+                      f"{', '.join(offered) or 'none'}): its moves do not come from game.moves")
+
+
 def _taken(call: Call, done: int) -> list[Any]:
     return [move for move, _ in call.children[:done] if move is not None]
 
@@ -138,4 +156,5 @@ def negamax_fact(case: tuple[Any, str, int], trace: Sequence[tuple[str, str]]) -
     line, call = ours[at]
     done = sum(1 for other, by in ours[:at] if by is call and other.startswith("m "))
     went = theirs[at] if at < len(theirs) else None
-    return said(call, line, went, done, went in [other for other, _ in ours[at + 1:]])
+    return _not_offered(ours, went) or said(call, line, went, done,
+                                            went in [other for other, _ in ours[at + 1:]])
