@@ -17,6 +17,7 @@ from grader import exercises, grading
 from grader.sandbox import backend
 from grader.service import app
 from grader.service.core import Options, Service
+from grader.service.models import ExerciseSetting
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPERS = ROOT / "solutions" / "helpers"
@@ -60,6 +61,7 @@ class Site:
         self.client = TestClient(app.build(service), base_url="http://testserver",
                                  follow_redirects=False)
         self.secret = service.first_instructor_secret()
+        open_all(service)
 
     def login(self) -> TestClient:
         assert self.client.get(f"/i/{self.secret}").status_code == 303
@@ -100,6 +102,17 @@ def make(tmp_path: Path, sandbox: grading.Sandbox) -> Callable[..., Site]:
         return Site(service, clock)
 
     return site
+
+
+def open_all(service: Service, course_id: int = 1) -> None:
+    """Open the course's exercises to its students, as its instructor would first (a
+    new exercise is hidden): the tests of what students do start there."""
+    with service.sessions.begin() as session:
+        for exercise_id in service.exercises:
+            if session.get(ExerciseSetting, (course_id, exercise_id)) is None:
+                session.add(ExerciseSetting(course_id=course_id, exercise_id=exercise_id,
+                                            visible=True, late_penalty=0.0, min_minutes=0.0,
+                                            score_rule="best"))
 
 
 def replaying(graded: dict, path: Path) -> Callable:
