@@ -5,15 +5,17 @@ clock the tests move by hand, and the grading pool run in the test's thread
 import copy
 import io
 import re
+import urllib.request
 import zipfile
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from starlette.testclient import TestClient
 
-from grader import exercises, grading
+from grader import catalog, exercises, grading
 from grader.sandbox import backend
 from grader.service import app
 from grader.service.core import Options, Service
@@ -113,6 +115,22 @@ def open_all(service: Service, course_id: int = 1) -> None:
                 session.add(ExerciseSetting(course_id=course_id, exercise_id=exercise_id,
                                             visible=True, late_penalty=0.0, min_minutes=0.0,
                                             score_rule="best"))
+
+
+def open_served(base: str, secret: str, course_id: int = 1) -> None:
+    """Open a served course's exercises through its pages, as its instructor would."""
+    headers = {"x-instructor-secret": secret}
+    ids = [exercise.id for exercise in catalog.load_all()]
+    with urllib.request.urlopen(urllib.request.Request(
+            f"{base}/i/c/{course_id}/exercises/{ids[0]}", headers=headers)) as page:
+        found = re.search(r'name="csrf" value="([^"]+)"', page.read().decode())
+    assert found, "no form on the exercise's page"
+    for exercise_id in ids:
+        form = urlencode({"csrf": found[1], "visible": "1", "late_penalty": "0"}).encode()
+        with urllib.request.urlopen(urllib.request.Request(
+                f"{base}/i/c/{course_id}/settings/{exercise_id}", data=form,
+                headers=headers)) as saved:
+            assert saved.status == 200, exercise_id  # the exercise's page, after its 303
 
 
 def replaying(graded: dict, path: Path) -> Callable:
