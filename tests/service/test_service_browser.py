@@ -332,6 +332,8 @@ def test_a_student_hands_in_and_the_instructor_sees_it(site: Site, driver: WebDr
     assert words(driver.find_element(By.TAG_NAME, "h1")) == "Missing and late work"
     shot(driver, "6c-instructor-missing-and-late")
     driver.get(f"{site.base}/i/c/1")
+    name = driver.find_element(By.CSS_SELECTOR, "table.gradebook").find_element(By.LINK_TEXT,
+                                                                                "Ada")
 
     follow(driver, name)
     assert words(driver.find_element(By.TAG_NAME, "h1")) == "Ada ada@example.edu"
