@@ -12,7 +12,6 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from functools import partial
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -28,14 +27,14 @@ from starlette.types import Scope as ASGIScope
 
 from grader import render
 from grader.intake import Rejected
-from grader.service import code_view, forms, gradebook, logs, pages, roster, uploads
-from grader.service.core import Refused, Service, said_setting
+from grader.service import code_view, forms, logs, pages, roster, times, uploads
+from grader.service.core import Refused, Service
 from grader.service.courses import Courses
+from grader.service.gradebook_pages import GradebookPages
 from grader.service.health import Health
 from grader.service.leaderboard import Leaderboard
-from grader.service.lti import platforms as lti_platforms
 from grader.service.lti.web import Tool
-from grader.service.models import ExerciseSetting, Student, Submission
+from grader.service.models import Student, Submission
 from grader.service.people import Staff
 from grader.service.pool import Pool
 from grader.service.similar import Similar
@@ -65,6 +64,7 @@ def _templates() -> Environment:
     env = Environment(loader=PackageLoader("grader.service", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["g"] = lambda value: "-" if value is None else f"{value:g}"
+    env.globals.update(when=times.when, local=times.local)
     return env
 
 
@@ -180,7 +180,8 @@ class Web:
     async def student_page(self, request: Request) -> Response:
         student = await self.student(request)
         views = await run_in_threadpool(pages.exercises_of, self.service, student)
-        return self.page("student.html", student=student, views=views,
+        where = await run_in_threadpool(self.service.zone, student.course_id)
+        return self.page("student.html", student=student, views=views, where=where,
                          token=request.path_params["token"],
                          pending=any(view.pending for view in views),
                          saved=_handed_in(views, request.query_params.get("handed")),
@@ -229,7 +230,8 @@ class Web:
         shown = await run_in_threadpool(pages.one, self.service, submission, course_id)
         files = await run_in_threadpool(code_view.shown, self.service.store,
                                         self.service.highlights, submission)
-        return self.page(template, attempt=shown, back=back, files=files,
+        where = await run_in_threadpool(self.service.zone, course_id)
+        return self.page(template, attempt=shown, back=back, files=files, where=where,
                          highlight_kb=code_view.HIGHLIGHT_BYTES // 1024,
                          download=f"{back}/attempts/{submission.id}/files.zip",
                          csrf=self.service.csrf(subject), marks=render.MARKS,
@@ -336,24 +338,6 @@ class Web:
                             secure=request.url.scheme == "https")
         return response
 
-    async def dashboard(self, request: Request) -> Response:
-        scope = await self.scope(request)
-        course_id = scope.course.id
-        table = await run_in_threadpool(gradebook.rows, self.service, course_id)
-        counts = await run_in_threadpool(self.service.queue.counts)
-        settings = [(exercise, self.service.setting(course_id, exercise.id))
-                    for exercise in self.service.exercises.values()]
-        requests = await run_in_threadpool(self.service.requests, course_id)
-        saved = request.query_params.get("saved")
-        return self.course_page(scope, "instructor.html", table=table, counts=counts,
-                                settings=settings, requests=requests,
-                                saved=_settings_saved(self.service, course_id, saved),
-                                held=self.service.held(),
-                                exercises=list(self.service.exercises.values()),
-                                rules=("best", "last"),
-                                platforms=await run_in_threadpool(lti_platforms.platforms,
-                                                                  self.service.sessions))
-
     async def instructor_student(self, request: Request) -> Response:
         scope = await self.scope(request)
         student = await self.course_student(scope, request.path_params["student"])
@@ -362,6 +346,8 @@ class Web:
         return self.course_page(scope, "instructor_student.html", student=student, views=views,
                                 extensions=await run_in_threadpool(self.service.extensions,
                                                                    student.id),
+                                where=await run_in_threadpool(self.service.zone,
+                                                              scope.course.id),
                                 saved=request.query_params.get("saved"))
 
     async def roster(self, request: Request) -> Response:
@@ -383,53 +369,6 @@ class Web:
                                 saved=f"{sum(1 for _, token in added if token)} new student(s), "
                                       f"{sum(1 for _, token in added if not token)} already "
                                       "there.")
-
-    async def save_setting(self, request: Request) -> Response:
-        scope, form = await self.scope_form(request, "manage")
-        exercise = request.path_params["exercise"]
-        try:
-            setting = ExerciseSetting(
-                course_id=scope.course.id, exercise_id=exercise,
-                visible=bool(form.get("visible")),
-                release_at=forms.moment(form.get("release_at")),
-                deadline=forms.moment(form.get("deadline")),
-                hard_deadline=forms.moment(form.get("hard_deadline")),
-                late_penalty=forms.percent(form.get("late_penalty")),
-                min_minutes=float(str(form.get("min_minutes") or 0)),
-                score_rule=str(form.get("score_rule") or "best"),
-                column_name=str(form.get("column_name") or "").strip()[:255] or None)
-            await run_in_threadpool(self.service.save_setting, setting, scope.staff)
-        except ValueError:
-            return self.message("Not saved", "Give dates as YYYY-MM-DDTHH:MM (UTC) and "
-                                             "numbers as numbers.", 400, scope.base)
-        except Refused as why:
-            return self.message("Not saved", f"{why}.", why.status, scope.base)
-        return RedirectResponse(f"{scope.base}?saved={exercise}#ex-{exercise}", status_code=303)
-
-    async def regrade(self, request: Request) -> Response:
-        scope, form = await self.scope_form(request, "manage")
-        exercise = request.path_params["exercise"]
-        if exercise not in self.service.exercises:
-            raise HTTPException(404)
-        done = await run_in_threadpool(partial(self.service.regrade, scope.course.id, exercise,
-                                               force=bool(form.get("force")), by=scope.staff))
-        return self.message(f"Regrading {exercise}", f"{done} Earlier reports of other "
-                                                     "grader versions are kept.", 200,
-                            scope.base)
-
-    async def csv(self, request: Request) -> Response:
-        scope = await self.scope(request)
-        course_id = scope.course.id
-        table = await run_in_threadpool(gradebook.rows, self.service, course_id)
-        shown = list(self.service.exercises.values())
-        canvas = request.url.path.endswith("canvas.csv")
-        text = gradebook.canvas_csv(table, [(exercise, self.service.setting(course_id,
-                                                                            exercise.id))
-                                            for exercise in shown]) if canvas \
-            else gradebook.grades_csv(table, shown)
-        name = "canvas-gradebook.csv" if canvas else "grades.csv"
-        return Response(text, media_type="text/csv; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{name}"'})
 
     async def home(self, request: Request) -> Response:
         return self.message("minimax-grader", "Open the personal link your instructor gave "
@@ -463,12 +402,6 @@ def _handed_in(views: list[pages.ExerciseView], exercise_id: str | None) -> str 
             return (f"Handed in: attempt #{newest.number} at {exercise_id}, received "
                     f"{newest.received}. Its report shows here once graded.")
     return None
-
-
-def _settings_saved(service: Service, course_id: int, exercise_id: str | None) -> str | None:
-    if exercise_id not in service.exercises:
-        return None
-    return f"Saved {exercise_id}: {said_setting(service.setting(course_id, exercise_id))}."
 
 
 def build(service: Service, pool: Pool | None = None) -> ASGIApp:
@@ -505,17 +438,13 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/s/{token}/attempts/{attempt:int}/files.zip", web.student_files, ["GET"]),
         ("/s/{token}/attempts/{attempt:int}/request", web.regrade_request, ["POST"]),
         ("/s/{token}/submit/{exercise}", web.submit, ["POST"]),
-        (f"{COURSE}", web.dashboard, ["GET"]),
-        (f"{COURSE}/grades.csv", web.csv, ["GET"]),
-        (f"{COURSE}/canvas.csv", web.csv, ["GET"]),
         (f"{COURSE}/students/{{student:int}}", web.instructor_student, ["GET"]),
         (f"{COURSE}/roster", web.roster, ["POST"]),
-        (f"{COURSE}/settings/{{exercise}}", web.save_setting, ["POST"]),
-        (f"{COURSE}/regrade/{{exercise}}", web.regrade, ["POST"]),
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
     app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
-                            *Courses(web).routes(), *StudentsAndAttempts(web).routes(),
+                            *Courses(web).routes(), *GradebookPages(web).routes(),
+                            *StudentsAndAttempts(web).routes(),
                             *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],

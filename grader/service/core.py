@@ -4,7 +4,7 @@ the grading of the queue's jobs.
 Everything the web pages and the pool do to the database goes through a
 :class:`Service`; its jobs' states are its :class:`~grader.service.queue.Queue`'s.
 A job grades the stored files as the upload's intake took them, through
-``grading.grade_taken``. Times are UTC; the clock is the service's own
+``grading.grade_taken``. Times are stored in UTC (see ``times``); the clock is the service's own
 (``now``), so that deadlines and the rate limit can be tested without waiting.
 """
 
@@ -17,8 +17,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
@@ -39,6 +40,7 @@ from grader.service import (
     people,
     roster,
     store,
+    times,
     tokens,
 )
 from grader.service.gate import Gate
@@ -62,6 +64,7 @@ from grader.service.models import (
 from grader.service.people import Staff
 from grader.service.queue import MAX_ATTEMPTS, Queue
 from grader.service.store import Store
+from grader.service.times import when
 
 log = logging.getLogger("grader.service")
 
@@ -279,6 +282,26 @@ class Service:
             audit.record(session, self.now(), course.id, by, "course made", course.title)
             return course
 
+    def zone(self, course_id: int) -> ZoneInfo:
+        """The course's time zone."""
+        with self.sessions() as session:
+            name = session.scalar(select(Course.time_zone).where(Course.id == course_id))
+        return times.zone(name or "UTC")
+
+    def set_time_zone(self, course_id: int, name: str, by: Staff | None = None) -> None:
+        """The zone the course's times are given and shown in: Refused for an unknown
+        name. The stored times stay (UTC): only how they read changes."""
+        try:
+            chosen = times.zone(name)
+        except ValueError as why:
+            raise Refused(str(why), 400) from None
+        with self.sessions.begin() as session:
+            course = session.get(Course, course_id)
+            assert course is not None  # the page found it
+            course.time_zone = chosen.key
+            audit.record(session, self.now(), course_id, by, "time zone set", course.title,
+                         chosen.key)
+
     def _new_course(self, session: Session, title: str) -> Course:
         course = Course(title=title.strip()[:255] or "Course", created_at=self.now())
         session.add(course)
@@ -359,6 +382,23 @@ class Service:
                          _named(student))
         return token
 
+    def new_links(self, course_id: int, student_ids: Iterable[int], by: Staff | None = None
+                  ) -> list[tuple[Student, str]]:
+        """New personal links for the course's students of these ids, in one change
+        (audited once): the ones before stop working. Each with its token."""
+        made = []
+        with self.sessions.begin() as session:
+            for student in session.scalars(select(Student).where(
+                    Student.course_id == course_id, Student.id.in_(list(student_ids)))
+                    .order_by(Student.name, Student.id)):
+                token = tokens.new()
+                student.token_hash = tokens.hashed(token)
+                made.append((student, token))
+            audit.record(session, self.now(), course_id, by, "new links",
+                         f"{len(made)} student(s)",
+                         ", ".join(_named(student) for student, _ in made)[:2000])
+        return made
+
     def set_active(self, student_id: int, active: bool, by: Staff | None = None) -> None:
         """An inactive student's link opens nothing; their work stays in the gradebook."""
         with self.sessions.begin() as session:
@@ -404,7 +444,8 @@ class Service:
         with self.sessions.begin() as session:
             session.merge(setting)
             audit.record(session, self.now(), setting.course_id, by, "settings saved",
-                         setting.exercise_id, said_setting(setting))
+                         setting.exercise_id,
+                         said_setting(setting, self.zone(setting.course_id)))
         self.rescored(setting.course_id, setting.exercise_id)
 
     def own_setting(self, course_id: int, student_id: int,
@@ -423,29 +464,56 @@ class Service:
         with self.sessions() as session:
             found = {setting.exercise_id: setting
                      for setting in session.scalars(SETTINGS, {"course": course_id})}
-        # One never saved has default_setting's: open (made for each, they took longer
-        # than the rest of a status).
-        return {exercise_id for exercise_id in self.exercises
-                if exercise_id not in found or is_open(found[exercise_id], now)}
+        # One never saved has default_setting's: hidden.
+        return {exercise_id for exercise_id, setting in found.items()
+                if exercise_id in self.exercises and is_open(setting, now)}
 
     def extend(self, student_id: int, exercise_id: str, deadline: datetime | None,
                hard_deadline: datetime | None, by: Staff | None = None) -> None:
+        """Set (or, with neither date, remove) one student's extension."""
+        student = self.student_by_id(self._course_of(student_id), student_id)
+        assert student is not None  # the page found them
+        self.extend_many(student.course_id, [student_id], exercise_id, deadline,
+                         hard_deadline, by, _named(student))
+
+    def extend_many(self, course_id: int, student_ids: Iterable[int], exercise_id: str,
+                    deadline: datetime | None, hard_deadline: datetime | None,
+                    by: Staff | None = None, who: str = "") -> int:
+        """Set (or remove) the extension of each of the course's students of these ids
+        (a section, the class), in one change audited once as ``who``: how many.
+        The lateness of the attempts made already is judged again by it (see
+        ``scores.late``), and the counted scores sent on to the LMS."""
         if exercise_id not in self.exercises:
             raise Refused("no such exercise", 404)
         try:
             with self.sessions.begin() as session:
-                made = overrides.extend(session, student_id, exercise_id, deadline,
-                                        hard_deadline)
-                if made is not None:
-                    made.person_id, made.set_at = (by.person.id if by else None), self.now()
-                student = session.get(Student, student_id)
-                assert student is not None  # the page found them
-                audit.record(session, self.now(), student.course_id, by,
-                             "extension set" if made else "extension removed",
-                             f"{_named(student)}, {exercise_id}",
-                             f"deadline {deadline or '-'}, hard deadline {hard_deadline or '-'}")
+                ids = list(session.scalars(select(Student.id).where(
+                    Student.course_id == course_id, Student.id.in_(list(student_ids)))))
+                for student_id in ids:
+                    made = overrides.extend(session, student_id, exercise_id, deadline,
+                                            hard_deadline)
+                    if made is not None:
+                        made.person_id = by.person.id if by else None
+                        made.set_at = self.now()
+                where = self.zone(course_id)
+                said = [f"{name} {when(moment, where) if moment else '-'}" for name, moment
+                        in (("deadline", deadline), ("hard deadline", hard_deadline))]
+                audit.record(session, self.now(), course_id, by,
+                             "extension set" if deadline or hard_deadline
+                             else "extension removed",
+                             f"{who or f'{len(ids)} student(s)'}, {exercise_id}",
+                             ", ".join(said))
         except ValueError as why:
             raise Refused(str(why), 400) from None
+        self.rescored(course_id, exercise_id)
+        return len(ids)
+
+    def _course_of(self, student_id: int) -> int:
+        with self.sessions() as session:
+            course_id = session.scalar(select(Student.course_id)
+                                       .where(Student.id == student_id))
+        assert course_id is not None  # the page found the student
+        return course_id
 
     def extensions(self, student_id: int) -> dict[str, Extension | None]:
         """Each exercise's extension for the student, or None."""
@@ -488,6 +556,26 @@ class Service:
             self.rescored(course_id, exercise.id)
         return made
 
+    def remove_override(self, submission_id: int, by: Staff) -> None:
+        """End the manual score in force for the attempt's student and exercise: the
+        grader's scores count again. A note says who removed it, and when."""
+        submission = self.submission(submission_id)
+        if submission is None:
+            raise Refused("no such attempt", 404)
+        mine = self.attempts(submission.student_id, submission.exercise_id)
+        if overrides.in_force(mine) is None:
+            raise Refused("no manual score is in force for this exercise", 409)
+        with self.sessions.begin() as session:
+            session.add(Note(submission_id=submission.id, kind="score", score=None,
+                             text=overrides.REMOVED, author=by.name, person_id=by.person.id,
+                             created_at=self.now()))
+            student = session.get(Student, submission.student_id)
+            assert student is not None  # a submission's student is never deleted
+            audit.record(session, self.now(), student.course_id, by, "score removed",
+                         f"attempt #{submission.id} of {_named(student)}")
+            course_id = student.course_id
+        self.rescored(course_id, submission.exercise_id)
+
     def _check_request(self, submission: Submission) -> None:
         """Refused when the attempt has a request waiting for its answer, or the
         student has made REQUESTS_A_DAY requests in the last day."""
@@ -529,20 +617,18 @@ class Service:
 
     def _check_window(self, student_id: int, exercise_id: str, now: datetime) -> bool:
         """Whether a submission now is late; Refused when none is taken now."""
-        with self.sessions() as session:
-            course_id = session.scalar(select(Student.course_id)
-                                       .where(Student.id == student_id))
-        assert course_id is not None  # the page found the student
+        course_id = self._course_of(student_id)
         setting = self.own_setting(course_id, student_id, exercise_id)
         if not is_open(setting, now):  # an extension moves deadlines only
             raise Refused("this exercise is not open", 403)
+        where = self.zone(course_id)
         if setting.hard_deadline and now > setting.hard_deadline:
-            raise Refused(f"the hard deadline ({when(setting.hard_deadline)}) has passed: "
-                          "no more submissions are taken for this exercise", 403)
+            raise Refused(f"the hard deadline ({when(setting.hard_deadline, where)}) has "
+                          "passed: no more submissions are taken for this exercise", 403)
         allowed = self.next_allowed(student_id, setting)
         if allowed is not None:
             raise Refused(f"too soon: your next attempt at this exercise is allowed from "
-                          f"{when(allowed)}", 429)
+                          f"{when(allowed, where)}", 429)
         return bool(setting.deadline and now > setting.deadline)
 
     def submit(self, student_id: int, exercise_id: str, taken: intake.Submission) -> int:
@@ -763,20 +849,23 @@ class Regraded:
 
 
 def default_setting(course_id: int, exercise_id: str) -> ExerciseSetting:
-    """An exercise's settings before the instructor saves any: open, no deadline."""
+    """An exercise's settings before the instructor saves any: hidden from students
+    (until the instructor opens it), no deadline."""
     return ExerciseSetting(course_id=course_id, exercise_id=exercise_id, late_penalty=0.0,
-                           min_minutes=0.0, score_rule="best", visible=True)
+                           min_minutes=0.0, score_rule="best", visible=False)
 
 
-def said_setting(setting: ExerciseSetting) -> str:
+def said_setting(setting: ExerciseSetting, where: tzinfo = UTC) -> str:
     """A setting in words, as the page confirms it and the audit log keeps it."""
     shown = "open to students" if setting.visible else "hidden from students"
-    released = f" from {when(setting.release_at)}" if setting.release_at else ""
-    deadline = when(setting.deadline) if setting.deadline else "none"
-    hard = f" (hard: {when(setting.hard_deadline)})" if setting.hard_deadline else ""
+    released = f" from {when(setting.release_at, where)}" if setting.release_at else ""
+    deadline = when(setting.deadline, where) if setting.deadline else "none"
+    hard = f" (hard: {when(setting.hard_deadline, where)})" if setting.hard_deadline else ""
+    canvas = {None: "in canvas.csv while open", True: "in canvas.csv",
+              False: "not in canvas.csv"}[setting.in_canvas]
     return (f"{shown}{released}; deadline {deadline}{hard}; late penalty "
             f"{setting.late_penalty:.0%}; {setting.min_minutes:g} minutes between attempts; "
-            f"{setting.score_rule} attempt counts")
+            f"{setting.score_rule} attempt counts; {canvas}")
 
 
 def _named(student: Student) -> str:
@@ -796,8 +885,3 @@ def allowed_after(setting: ExerciseSetting, last: datetime | None,
 def is_open(setting: ExerciseSetting, now: datetime) -> bool:
     """Whether an exercise of these settings is open to students: visible, released."""
     return setting.visible and not (setting.release_at and now < setting.release_at)
-
-
-def when(moment: datetime) -> str:
-    """A time as pages show it."""
-    return moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,7 +1,10 @@
 """What the pages' forms carry: CSRF subjects, times and percentages."""
 
-from datetime import datetime
+from datetime import datetime, tzinfo
 
+from starlette.datastructures import FormData
+
+from grader.service import times
 from grader.service.models import Student
 from grader.service.people import Staff
 
@@ -25,3 +28,14 @@ def percent(value: object) -> float:
 def moment(value: object) -> datetime | None:
     text = str(value or "").strip()
     return datetime.fromisoformat(text) if text else None
+
+
+def picked(form: FormData, name: str, where: tzinfo) -> datetime | None:
+    """The time a form's date and time inputs ``<name>_date`` and ``<name>_time`` pick
+    in the course's zone, as stored (UTC), or its ``<name>`` (a datetime-local input's
+    YYYY-MM-DDTHH:MM, as a script may send it); ValueError for a wrong one."""
+    whole = str(form.get(name) or "").strip()
+    if whole:
+        day, _, hour = whole.partition("T")
+        return times.from_form(day, hour, where)
+    return times.from_form(form.get(f"{name}_date"), form.get(f"{name}_time"), where)

@@ -22,8 +22,8 @@ from starlette.routing import Route
 from grader.match import grading, handin, tournament
 from grader.match.referee import Game, result
 from grader.service import forms, leagues
-from grader.service.core import when
 from grader.service.models import LeagueGame, Student
+from grader.service.times import when
 from grader.service.webpages import Pages
 
 log = logging.getLogger("grader.service")

@@ -61,6 +61,8 @@ class Course(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     title: Mapped[str] = mapped_column(Printable(255))
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    # The IANA name of the zone its dates are given and shown in (stored in UTC).
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
 
 
 class Person(Base):
@@ -156,10 +158,14 @@ class ExerciseSetting(Base):
     late_penalty: Mapped[float] = mapped_column(Float, default=0.0)  # fraction of the score
     min_minutes: Mapped[float] = mapped_column(Float, default=0.0)  # between two attempts
     score_rule: Mapped[str] = mapped_column(String(8), default="best")
-    visible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # A new exercise is hidden until the instructor opens it (its row, or none: see
+    # core.default_setting); the rows of courses kept from before say open.
+    visible: Mapped[bool] = mapped_column(Boolean, default=False, server_default=true())
     release_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     # The assignment's column in the LMS's gradebook; the exercise's title when unset.
     column_name: Mapped[str | None] = mapped_column(Printable(255), nullable=True)
+    # Whether canvas.csv has a column for it; None: when it is open to students.
+    in_canvas: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class Extension(Base):
@@ -180,6 +186,8 @@ class Submission(Base):
     student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
     exercise_id: Mapped[str] = mapped_column(String(64), index=True)
     received_at: Mapped[datetime] = mapped_column(DateTime)
+    # Late by the deadline in force at hand-in, kept for the record: what counts is
+    # judged again from the deadline in force now (scores.late), as extensions move it.
     late: Mapped[bool] = mapped_column(Boolean, default=False)
     digest: Mapped[str] = mapped_column(String(64))  # of the files' names and contents
     # The later hand-in (a submission's id) that took this one's place in the queue
@@ -216,7 +224,8 @@ class Report(Base):
 
 class Note(Base):
     """What was said of an attempt, oldest first: an instructor's comment, a manual
-    score (``score``; the newest wins over the grader's), a student's regrade
+    score (``score``; the newest of the student's at the exercise counts, whatever
+    they hand in later, until one with no score removes it), a student's regrade
     request, and its answer (NOTE_KINDS)."""
 
     __tablename__ = "attempt_notes"

@@ -1,6 +1,6 @@
 """Accommodations and appeals: one student's own deadlines for an exercise, and
-the notes on an attempt (an instructor's comment, a manual score that wins over
-the grader's, a student's regrade request and its answer).
+the notes on an attempt (an instructor's comment, a manual score that stands for
+the exercise until it is removed, a student's regrade request and its answer).
 
 Functions raise ValueError with a sentence for the user when a value is wrong.
 """
@@ -24,6 +24,7 @@ from grader.service.models import (
 MAX_NOTE = 2000  # characters of a comment, a request or an answer
 # A student's regrade requests: one open per attempt, and this many a day in all.
 REQUESTS_A_DAY = 5
+REMOVED = "manual score removed: the grader's scores count again"
 
 
 def extension(session: Session, student_id: int, exercise_id: str) -> Extension | None:
@@ -92,9 +93,21 @@ def requests_since(session: Session, student_id: int, since: datetime) -> int:
 
 
 def manual(notes: Sequence[Note]) -> Note | None:
-    """The manual score that counts: the newest."""
+    """The attempt's newest manual score, unless a removal came after it."""
     scored = [one for one in notes if one.kind == "score"]
-    return scored[-1] if scored else None
+    return scored[-1] if scored and scored[-1].score is not None else None
+
+
+def in_force(submissions: Sequence[Submission]) -> tuple[Submission, Note] | None:
+    """The manual score that stands for one student's exercise (these are their
+    attempts at it), with its attempt: the newest set on any of them, unless removed
+    since. It stands whatever they hand in later."""
+    scored = [(one.created_at, one.id, one, submission) for submission in submissions
+              for one in submission.notes if one.kind == "score"]
+    if not scored:
+        return None
+    _, _, newest, submission = max(scored, key=lambda found: found[:2])
+    return None if newest.score is None else (submission, newest)
 
 
 @dataclass

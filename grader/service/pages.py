@@ -3,6 +3,7 @@
 import hashlib
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, tzinfo
 from typing import Any, NamedTuple
 
 from markupsafe import Markup
@@ -11,8 +12,9 @@ from sqlalchemy import bindparam, select
 from grader import report_parts
 from grader.exercises import Exercise
 from grader.service import overrides, scores
-from grader.service.core import Service, allowed_after, is_open, when
+from grader.service.core import Service, allowed_after, is_open
 from grader.service.models import ExerciseSetting, Note, Report, Student, Submission
+from grader.service.times import when
 
 NOT_COUNTED = "we could not grade this, it does not count"
 REPLACED = "replaced by a later hand-in before it was graded, it does not count"
@@ -41,14 +43,17 @@ class ExerciseView:
     closed: bool = False
     attempts: list[Attempt] = field(default_factory=list)
     shown: bool = True  # open to students
+    where: tzinfo = UTC  # the course's time zone
+    manual: Note | None = None  # the manual score in force
 
     @property
     def deadline(self) -> str:
-        return when(self.setting.deadline) if self.setting.deadline else "none"
+        return when(self.setting.deadline, self.where) if self.setting.deadline else "none"
 
     @property
     def hard_deadline(self) -> str | None:
-        return when(self.setting.hard_deadline) if self.setting.hard_deadline else None
+        return when(self.setting.hard_deadline, self.where) if self.setting.hard_deadline \
+            else None
 
     @property
     def pending(self) -> bool:
@@ -56,10 +61,12 @@ class ExerciseView:
 
 
 def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
-            number: int) -> Attempt:
+            number: int, where: tzinfo = UTC) -> Attempt:
+    """One attempt as shown, late or not by ``setting`` (the deadline in force now)."""
     report = scores.shown(submission)
+    late = scores.late(submission, setting)
     shown = Attempt(submission.id, number, submission.exercise_id,
-                    when(submission.received_at), submission.late, state(submission),
+                    when(submission.received_at, where), late, state(submission),
                     "waiting to be graded", notes=list(submission.notes))
     if report is None:
         if shown.state == "replaced":
@@ -70,10 +77,10 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
     else:
         shown.result = f"{report.score:g}/{report.max_score:g}"
         counted = scores.points(submission, setting)
-        if submission.late and counted is not None:
+        if late and counted is not None:
             shown.result += (f", late: counts {counted:g} after the "
                              f"{setting.late_penalty:.0%} penalty")
-    _manual_onto(shown, submission, report.max_score)
+    _manual_onto(shown, submission, report.max_score, where)
     if with_report:
         shown.report = with_parts(json.loads(report.body))
     return shown
@@ -87,14 +94,15 @@ def with_parts(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-def _manual_onto(shown: Attempt, submission: Submission, max_score: float) -> None:
+def _manual_onto(shown: Attempt, submission: Submission, max_score: float,
+                 where: tzinfo) -> None:
     """A manual score takes the result's place; the grader's stays beside it."""
     manual = overrides.manual(submission.notes)
     if manual is None or manual.score is None:
         return
     shown.graded = shown.result
     shown.result = (f"{manual.score:g}/{max_score:g}, set by {manual.author} on "
-                    f"{when(manual.created_at)}: {manual.text}")
+                    f"{when(manual.created_at, where)}: {manual.text}")
 
 
 def numbered(submissions: list[Submission]) -> dict[int, int]:
@@ -114,6 +122,7 @@ def exercises_of(service: Service, student: Student, reports: bool = False,
     taken = service.attempts(student.id, bodies=reports)
     numbers = numbered(taken)
     settings = service.own_settings(student.course_id, student.id)
+    where = service.zone(student.course_id)
     now = service.now()
     views = []
     for exercise in service.exercises.values():
@@ -124,12 +133,14 @@ def exercises_of(service: Service, student: Student, reports: bool = False,
         mine = [s for s in taken if s.exercise_id == exercise.id]
         allowed = allowed_after(setting, max((s.received_at for s in mine), default=None),
                                 now)
+        manual = overrides.in_force(mine)
         views.append(ExerciseView(
             exercise, setting, scores.counted(mine, setting),
-            next_allowed=when(allowed) if allowed else None,
+            next_allowed=when(allowed, where) if allowed else None,
             closed=bool(setting.hard_deadline and now > setting.hard_deadline),
-            attempts=[attempt(s, setting, reports, numbers[s.id]) for s in reversed(mine)],
-            shown=open_now))
+            attempts=[attempt(s, setting, reports, numbers[s.id], where)
+                      for s in reversed(mine)],
+            shown=open_now, where=where, manual=manual[1] if manual else None))
     return views
 
 
@@ -187,4 +198,5 @@ def one(service: Service, submission: Submission, course_id: int) -> Attempt:
     numbered among its student's."""
     mine = service.attempts(submission.student_id, submission.exercise_id)
     setting = service.own_setting(course_id, submission.student_id, submission.exercise_id)
-    return attempt(submission, setting, True, numbered(mine)[submission.id])
+    return attempt(submission, setting, True, numbered(mine)[submission.id],
+                   service.zone(course_id))

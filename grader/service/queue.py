@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.service import fair
-from grader.service.models import Job
+from grader.service.models import Job, Student, Submission
 
 log = logging.getLogger("grader.service")
 
@@ -73,6 +73,16 @@ class Queue:
         with self.sessions() as session:
             return list(session.scalars(select(Job.id).where(Job.state.in_(states))
                                         .order_by(Job.id)))
+
+    def live(self, course_id: int) -> list[tuple[Job, Submission, Student]]:
+        """The course's jobs that wait or run, oldest first, with what they grade."""
+        with self.sessions() as session:
+            return [(job, submission, student) for job, submission, student in session.execute(
+                select(Job, Submission, Student)
+                .join(Submission, Job.submission_id == Submission.id)
+                .join(Student, Submission.student_id == Student.id)
+                .where(Student.course_id == course_id, Job.state.in_(("waiting", "running")))
+                .order_by(Job.id))]
 
     def state(self, job_id: int) -> str | None:
         with self.sessions() as session:

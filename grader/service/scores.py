@@ -2,10 +2,12 @@
 
 A submission's report is its newest graded one, else its newest (an error);
 an error report counts for nothing, not as a zero. A late submission loses
-its exercise's penalty, a fraction of its score. A manual score (the
-instructor's, with a comment) wins over the grader's, and is taken as given.
+its exercise's penalty, a fraction of its score; late is judged by the
+deadline in force now (the student's extension, if any), not as it was at
+hand-in, so that an extension granted later takes a late attempt on time.
 The exercise's rule then takes the best of the counting submissions, or the
-last of them.
+last of them. A manual score (the instructor's, with a comment) stands over
+all of these, and is taken as given, until the instructor removes it.
 """
 
 from collections.abc import Sequence
@@ -40,21 +42,27 @@ def shown(submission: Submission) -> Report | None:
     return chosen(submission.reports)
 
 
+def late(submission: Submission, setting: ExerciseSetting) -> bool:
+    """Whether the submission is late by ``setting``'s deadline (the student's own)."""
+    return bool(setting.deadline and submission.received_at > setting.deadline)
+
+
 def points(submission: Submission, setting: ExerciseSetting) -> float | None:
-    """What the submission counts for, penalty applied; None if it does not count."""
-    manual = overrides.manual(submission.notes)
-    if manual is not None:
-        return manual.score
+    """What the submission's grading counts for, penalty applied; None if it does
+    not count."""
     report = shown(submission)
     if report is None or report.status != "graded" or report.score is None:
         return None
-    kept = 1 - setting.late_penalty if submission.late else 1
+    kept = 1 - setting.late_penalty if late(submission, setting) else 1
     return round(report.score * kept, 4)
 
 
 def counting(submissions: Sequence[Submission],
              setting: ExerciseSetting) -> tuple[Submission, float] | None:
     """The submission whose score counts, with that score; None when none counts."""
+    manual = overrides.in_force(submissions)
+    if manual is not None and manual[1].score is not None:
+        return manual[0], manual[1].score
     scored = [(submission.received_at, submission.id, value, submission)
               for submission in submissions
               if (value := points(submission, setting)) is not None]

@@ -1,6 +1,7 @@
 """The course staff's pages for one student and one attempt: extensions, new links,
-deactivation, manual scores and comments, answers and regrades. A TA grades
-(notes, extensions, regrades); links and deactivation are the instructor's."""
+deactivation, manual scores (and their removal) and comments, answers and
+regrades. A TA grades (notes, extensions, regrades); links and deactivation are
+the instructor's."""
 
 from functools import partial
 
@@ -35,6 +36,7 @@ class StudentsAndAttempts:
                 Route(attempt, self.attempt, methods=["GET"]),
                 Route(f"{attempt}/files.zip", self.files, methods=["GET"]),
                 Route(f"{attempt}/notes", self.note, methods=["POST"]),
+                Route(f"{attempt}/unscore", self.unscore, methods=["POST"]),
                 Route(f"{attempt}/regrade", self.regrade_attempt, methods=["POST"])]
 
     async def submission(self, request: Request, scope: Scope) -> Submission:
@@ -72,13 +74,13 @@ class StudentsAndAttempts:
         scope, student_id, form = await self.student_form(request, "grade")
         exercise = request.path_params["exercise"]
         back = f"{scope.base}/students/{student_id}"
+        where = await run_in_threadpool(self.service.zone, scope.course.id)
         try:
             await run_in_threadpool(self.service.extend, student_id, exercise,
-                                    forms.moment(form.get("deadline")),
-                                    forms.moment(form.get("hard_deadline")), scope.staff)
-        except ValueError:
-            return self.web.message("Not saved", "Give dates as YYYY-MM-DDTHH:MM (UTC).", 400,
-                                    back)
+                                    forms.picked(form, "deadline", where),
+                                    forms.picked(form, "hard_deadline", where), scope.staff)
+        except ValueError as why:
+            return self.web.message("Not saved", f"{why}.", 400, back)
         except Refused as why:
             return self.web.message("Not saved", f"{why}.", why.status, back)
         return RedirectResponse(f"{back}?saved=Extension of {exercise} saved.#title-{exercise}",
@@ -126,6 +128,18 @@ class StudentsAndAttempts:
         except Refused as why:
             return self.web.message("Not saved", f"{why}.", why.status, back)
         return RedirectResponse(f"{back}?saved=Saved: the student sees it.", status_code=303)
+
+    async def unscore(self, request: Request) -> Response:
+        """Remove the manual score in force for the attempt's exercise."""
+        scope, _ = await self.web.scope_form(request, "grade")
+        submission = await self.submission(request, scope)
+        back = f"{scope.base}/students/{submission.student_id}"
+        try:
+            await run_in_threadpool(self.service.remove_override, submission.id, scope.staff)
+        except Refused as why:
+            return self.web.message("Not removed", f"{why}.", why.status, back)
+        return RedirectResponse(f"{back}?saved=Manual score removed: the grader's scores "
+                                f"count again.#title-{submission.exercise_id}", status_code=303)
 
     async def regrade_attempt(self, request: Request) -> Response:
         scope, form = await self.web.scope_form(request, "grade")

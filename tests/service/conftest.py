@@ -5,18 +5,22 @@ clock the tests move by hand, and the grading pool run in the test's thread
 import copy
 import io
 import re
+import urllib.error
+import urllib.request
 import zipfile
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from starlette.testclient import TestClient
 
-from grader import exercises, grading
+from grader import catalog, exercises, grading
 from grader.sandbox import backend
 from grader.service import app
 from grader.service.core import Options, Service
+from grader.service.models import ExerciseSetting
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPERS = ROOT / "solutions" / "helpers"
@@ -60,6 +64,7 @@ class Site:
         self.client = TestClient(app.build(service), base_url="http://testserver",
                                  follow_redirects=False)
         self.secret = service.first_instructor_secret()
+        open_all(service)
 
     def login(self) -> TestClient:
         assert self.client.get(f"/i/{self.secret}").status_code == 303
@@ -100,6 +105,42 @@ def make(tmp_path: Path, sandbox: grading.Sandbox) -> Callable[..., Site]:
         return Site(service, clock)
 
     return site
+
+
+def open_all(service: Service, course_id: int = 1) -> None:
+    """Open the course's exercises to its students, as its instructor would first (a
+    new exercise is hidden): the tests of what students do start there."""
+    with service.sessions.begin() as session:
+        for exercise_id in service.exercises:
+            if session.get(ExerciseSetting, (course_id, exercise_id)) is None:
+                session.add(ExerciseSetting(course_id=course_id, exercise_id=exercise_id,
+                                            visible=True, late_penalty=0.0, min_minutes=0.0,
+                                            score_rule="best"))
+
+
+class _Kept(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None  # the redirect is raised as an HTTPError, to be read
+
+
+NOT_FOLLOWED = urllib.request.build_opener(_Kept)
+
+
+def open_served(base: str, secret: str, course_id: int = 1) -> None:
+    """Open a served course's exercises through its pages, as its instructor would."""
+    headers = {"x-instructor-secret": secret}
+    ids = [exercise.id for exercise in catalog.load_all()]
+    with urllib.request.urlopen(urllib.request.Request(
+            f"{base}/i/c/{course_id}/exercises/{ids[0]}", headers=headers)) as page:
+        found = re.search(r'name="csrf" value="([^"]+)"', page.read().decode())
+    assert found, "no form on the exercise's page"
+    for exercise_id in ids:
+        form = urlencode({"csrf": found[1], "visible": "1", "late_penalty": "0"}).encode()
+        try:  # not led on to the exercise's page: its 303 says it was saved
+            NOT_FOLLOWED.open(urllib.request.Request(
+                f"{base}/i/c/{course_id}/settings/{exercise_id}", data=form, headers=headers))
+        except urllib.error.HTTPError as answer:
+            assert answer.code == 303, (exercise_id, answer.code)
 
 
 def replaying(graded: dict, path: Path) -> Callable:

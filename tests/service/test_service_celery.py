@@ -23,7 +23,7 @@ from grader.service import app, db
 from grader.service.core import MAX_ATTEMPTS, Options, Service
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, Report, Submission
-from tests.service.conftest import FULL_MARKS, NAME
+from tests.service.conftest import FULL_MARKS, NAME, open_all
 from tests.service.held import held, letting_go, under_way
 from tests.service.redis_server import RedisServer, started
 
@@ -78,6 +78,8 @@ class Grid:
         self.data = folder / "data"
         self.broker = broker
         self.service = Service(Options(data=self.data, broker=broker))
+        self.service.first_instructor_secret()  # the first course, its exercises opened
+        open_all(self.service)
         self.client = TestClient(app.build(self.service, Dispatcher(self.service, broker)))
         self.client.__enter__()  # the app's lifespan starts the dispatcher
         self.workers: list[Worker] | None = []

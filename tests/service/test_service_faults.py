@@ -23,7 +23,7 @@ from sqlalchemy import Engine, text
 
 from grader.sandbox.local import kill_leftovers
 from grader.service import db, store
-from tests.service.conftest import FULL_MARKS, NAME
+from tests.service.conftest import FULL_MARKS, NAME, open_served
 from tests.service.held import held, letting_go, under_way
 from tests.service.postgres_server import database, free_port, postgres, until  # noqa: F401
 
@@ -75,6 +75,9 @@ class Server:
             found = re.match(r"(\w+) <.*>: http://\S+/s/([\w-]+)$", line.strip())
             if found:
                 self.tokens[found.group(1)] = found.group(2)
+            login = re.search(r"login link .*/i/([\w-]+)$", line.strip())
+            if login:  # the first start: its exercises are opened, as the instructor would
+                open_served(self.url, login.group(1))
         return self
 
     @property

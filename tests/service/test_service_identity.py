@@ -91,7 +91,7 @@ def test_a_staff_launch_from_an_unknown_course_gets_nothing_beyond_it(grader, lm
     theirs = f"{grader.base}/i/c/{grader.course}"
     assert eve.get(theirs, timeout=30).status_code == 403
     assert eve.get(f"{theirs}/attempts/1", timeout=30).status_code == 403
-    assert "Ada" not in eve.get(f"{grader.base}/i/c/{sandbox}", timeout=30).text
+    assert ">Ada<" not in eve.get(f"{grader.base}/i/c/{sandbox}", timeout=30).text  # a name
     # Ada's attempt through her own course: no such attempt there; a score stands nowhere.
     form = csrf_of(eve.get(f"{grader.base}/i/c/{sandbox}", timeout=30).text)
     for course in (sandbox, grader.course):

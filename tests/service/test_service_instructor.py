@@ -79,7 +79,8 @@ def test_the_gradebook_and_its_csv_files(make, graded):
     client = site.login()
 
     page = client.get("/i/c/1").text
-    assert "Queue: 0 waiting, 0 running,\n2 done, 0 errors, 0 replaced by a later hand-in." in page
+    assert "Queue: 0 waiting, 0 running,\n2 done, 0 errors, 0 replaced by a later hand-in (all " \
+           "courses)." in page
     assert "<td>10</td>" in page and '<td>5 <span class="late">late</span></td>' in page
 
     grades = list(csv.reader(io.StringIO(client.get("/i/c/1/grades.csv").text)))
@@ -111,17 +112,23 @@ def test_settings_and_regrade_from_the_page(make, graded):
     client = site.login()
     csrf = csrf_of(client.get("/i/c/1").text)
     saved = client.post("/i/c/1/settings/helpers", data={
-        "csrf": csrf, "deadline": "2026-03-01T09:00", "hard_deadline": "2026-03-09T09:00",
+        "csrf": csrf, "deadline_date": "2026-03-01", "deadline_time": "09:00",
+        "hard_deadline": "2026-03-09T09:00",  # as a datetime-local input (or a script) sends it
         "late_penalty": "20", "min_minutes": "15", "score_rule": "last", "visible": "1"})
     assert saved.status_code == 303
-    assert ("Saved helpers: open to students; deadline 2026-03-01 09:00 UTC (hard: 2026-03-09 "
+    assert saved.headers["location"].startswith("/i/c/1/exercises/helpers?saved=")
+    assert ("Saved: open to students; deadline 2026-03-01 09:00 UTC (hard: 2026-03-09 "
             "09:00 UTC); late penalty 20%") in client.get(saved.headers["location"]).text
     setting = site.service.setting(1, "helpers")
     assert (setting.late_penalty, setting.min_minutes, setting.score_rule) == (0.2, 15, "last")
     page = site.client.get(f"/s/{token}").text
     assert "Deadline: 2026-03-01 09:00 UTC" in page and "20% penalty" in page
-    bad = client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "deadline": "soon"})
-    assert bad.status_code == 400
+    for wrong in ({"deadline": "soon"}, {"deadline_date": "2026-02-30"},
+                  {"deadline_date": "2026-03-01", "deadline_time": "25:00"},
+                  {"deadline_time": "09:00"}):
+        bad = client.post("/i/c/1/settings/helpers", data={"csrf": csrf, **wrong})
+        assert bad.status_code == 400 and ("is not a date and time" in bad.text
+                                           or "without its date" in bad.text), wrong
 
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     site.service.drain()

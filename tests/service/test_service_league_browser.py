@@ -22,6 +22,7 @@ from grader.match import handin
 from grader.sandbox import local
 from grader.service import app
 from grader.service.core import Options, Service
+from tests.service.conftest import open_all
 from tests.service.lms_simulator import Loopback
 
 pytestmark = pytest.mark.timeout(300)
@@ -48,6 +49,7 @@ def served(tools: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str, str, l
     plays): its base address, the instructor's link, the students' links."""
     service = Service(Options(data=tmp_path / "data", sandbox="local"))
     secret = service.first_instructor_secret()
+    open_all(service)
     tokens = [token for _, token in service.import_roster(1, ROSTER)]
     server = Loopback(app.build(service))
     try:

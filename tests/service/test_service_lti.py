@@ -26,7 +26,7 @@ from grader.service.models import (
     Student,
 )
 from grader.service.pool import Pool
-from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, Clock, Site
+from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, Clock, Site, open_all
 from tests.service.lms_simulator import INSTRUCTOR, Loopback, Platform, Spoil
 
 pytestmark = pytest.mark.timeout(120)
@@ -104,8 +104,11 @@ class Grader:
         return found[1].replace("&amp;", "&"), dict(FIELD.findall(found[2]))
 
     def hand_in(self, page: str, path) -> None:
-        csrf = re.search(r'name="csrf" value="([^"]+)"', self.browser.get(page).text)[1]
         token = page.split("/s/")[1]
+        student = self.service.student(token)
+        assert student is not None, page
+        open_all(self.service, student.course_id)  # as its instructor did: a new one is hidden
+        csrf = re.search(r'name="csrf" value="([^"]+)"', self.browser.get(page).text)[1]
         answer = self.browser.post(f"{self.base}/s/{token}/submit/helpers",
                                    data={"csrf": csrf}, allow_redirects=False,
                                    files=[("files", (NAME, path.read_bytes()))], timeout=30)

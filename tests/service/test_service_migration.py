@@ -61,6 +61,9 @@ ROWS = {
 }
 # What the upgrade moves: the instructor's secret and launch key become credentials.
 MOVED = {"service_settings": 1, "launch_keys": 1}
+# What it adds: each exercise never saved gets a setting that keeps it open, as it was
+# (a new exercise is hidden until opened since 0007).
+ADDED = {"exercise_settings": 14}
 
 
 def old_term(url: str):
@@ -84,7 +87,12 @@ def test_a_term_of_the_release_before_opens_with_every_row(tmp_path, database): 
 
         for table, written in ROWS.items():
             assert rows(f"SELECT count(*) FROM {table}") == [
-                (len(written) - MOVED.get(table, 0),)], table
+                (len(written) - MOVED.get(table, 0) + ADDED.get(table, 0),)], table
+        assert rows("SELECT count(*) FROM exercise_settings WHERE visible AND deadline IS NULL "
+                    "AND exercise_id != 'helpers'") == [(14,)]
+        assert rows("SELECT late_penalty FROM exercise_settings WHERE exercise_id = 'helpers' "
+                    "AND deadline IS NOT NULL") == [(0.5,)]  # its own, as it was
+        assert rows("SELECT time_zone FROM courses") == [("UTC",)]
         assert rows("SELECT id, title FROM courses") == [(1, "Course")]
         for table in ("students", "exercise_settings", "lti_contexts", "leagues"):
             assert rows(f"SELECT DISTINCT course_id FROM {table}") == [(1,)], table

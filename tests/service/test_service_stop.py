@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from grader.sandbox import cgroups
 from grader.sandbox.docker import LABEL
 from grader.service.models import Job
-from tests.service.conftest import FULL_MARKS, NAME
+from tests.service.conftest import FULL_MARKS, NAME, open_served
 
 STOP_SECONDS = 60  # far above what a stop takes (a few seconds), on a busy machine
 # The reference, with a first call that sleeps: its grading is in flight for minutes.
@@ -49,6 +49,9 @@ def start(folder: Path, port: int, sandbox: str) -> tuple[subprocess.Popen, str]
         assert line, f"serve stopped: {said}"
         said += line
     link = re.search(rf"http://127.0.0.1:{port}/s/[\w-]+", said + server.stdout.readline())
+    login = re.search(r"/i/([\w-]+)$", server.stdout.readline().strip())
+    if login:  # the first start (a restart shows no link): a new exercise is hidden
+        open_served(f"http://127.0.0.1:{port}", login.group(1))
     return server, link.group(0) if link else ""
 
 

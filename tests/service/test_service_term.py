@@ -67,7 +67,7 @@ def test_a_manual_score_wins_is_shown_and_needs_a_comment(make, graded):
     assert rescored == ["helpers"]  # the LMS is sent the new score
     grades = list(csv.reader(io.StringIO(client.get("/i/c/1/grades.csv").text)))
     assert grades[1][grades[0].index("helpers")] == "7"
-    assert '<span class="manual">manual</span>' in client.get("/i/c/1").text
+    assert '<span class="manual">manual, by Instructor</span>' in client.get("/i/c/1").text
     mine = site.client.get(f"/s/{ada}/attempts/1").text
     assert "7/10, set by Instructor on 2026-03-02 12:00 UTC: The idea is right." in mine
     assert "(the grader gave 4/10)" in mine

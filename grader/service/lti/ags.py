@@ -180,7 +180,8 @@ class Poster:
         attempts = self.service.attempts(student.id, exercise_id, bodies=True)
         if not attempts:
             return None
-        found = scores.counting(attempts, self.service.setting(student.course_id, exercise_id))
+        found = scores.counting(attempts, self.service.own_setting(student.course_id, student.id,
+                                                                   exercise_id))
         waiting = any(pages.state(attempt) == "waiting" for attempt in attempts)
         if found is None:
             return Progress(None, "Pending", "Handed in: waiting to be graded.",

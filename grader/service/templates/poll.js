@@ -2,10 +2,13 @@
 // ask again naming what was seen (the service answers once something changed, or
 // after a few seconds), and reload once nothing waits or an attempt's state changed;
 // but not under someone filling in a form: then say so, with a button to show it.
+// The gradebook watches (data-watch): it reloads whenever its jobs change, waiting or not.
 (function () {
   "use strict";
   var live = document.getElementById("live");
-  if (!live || live.dataset.pending !== "yes") { return; }
+  if (!live) { return; }
+  var watch = live.dataset.watch === "yes";
+  if (live.dataset.pending !== "yes" && !watch) { return; }
   var first = null;
   var seen = "";
   function typing() {
@@ -14,7 +17,7 @@
   }
   function ready() {
     if (!typing()) { window.location.reload(); return; }
-    live.textContent = "Your report is ready. ";
+    live.textContent = live.dataset.ready || "Your report is ready. ";
     var show = document.createElement("button");
     show.type = "button";
     show.id = "show-report";
@@ -30,7 +33,7 @@
         var states = JSON.stringify(now.attempts);
         if (first === null) { first = states; seen = now.seen || ""; }
         // Done already (perhaps before the first look), or changed since: show it.
-        if (!now.pending || states !== first) { ready(); return; }
+        if ((!now.pending && !watch) || states !== first) { ready(); return; }
         // The service waited for a change: ask again at once (a pause, in case not).
         window.setTimeout(look, 250);
       })
