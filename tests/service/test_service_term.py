@@ -258,7 +258,7 @@ def test_a_reviewed_pair_stays_marked_until_either_hands_in_again(make):
     path = "/i/c/1/similarity/alphabeta/1/2"
     form = review_form(client, path)
     done = client.post(f"{path}/review", data={**form, "note": "Asked: they studied together."})
-    assert done.status_code == 303 and done.headers["location"] == f"{path}?saved=1"
+    assert done.status_code == 303 and done.headers["location"] == f"{path}?reviewed=1"
     assert "by Instructor: Asked: they studied together." in client.get(
         "/i/c/1/similarity/alphabeta").text
     assert "Reviewed by Instructor" in client.get(path).text
