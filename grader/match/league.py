@@ -35,18 +35,21 @@ class Row:
 
 
 def entries(submissions: Path, file: str) -> dict[str, Path]:
-    """Each student's agent: SUBMISSIONS/<student>/<file> or SUBMISSIONS/<student>.py."""
+    """Each student's agent: the folder SUBMISSIONS/<student>/ holding <file> (and
+    the modules beside it), or the file SUBMISSIONS/<student>.py."""
     found = {}
     for entry in sorted(submissions.iterdir()):
         if entry.is_dir() and (entry / file).is_file():
-            found[entry.name] = entry / file
+            found[entry.name] = entry
         elif entry.is_file() and entry.suffix == ".py":
             found[entry.stem] = entry
     return found
 
 
 def _fingerprints(students: dict[str, Path]) -> dict[str, str]:
-    return {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in students.items()}
+    return {name: hashlib.sha256(json.dumps(sorted(
+        (file, data.hex()) for file, data in sandbox.modules(path).items())).encode()).hexdigest()
+        for name, path in students.items()}
 
 
 def _forget_changed(outdir: Path, students: dict[str, Path]) -> None:

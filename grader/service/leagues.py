@@ -169,9 +169,11 @@ def play(service: Service, league_id: int, jobs: int = 1) -> None:
                 submission = service.submission(entry.submission_id)
                 assert submission is not None  # a hand-in is never deleted
                 stored = {f.name: f.sha256 for f in submission.files}
-                if config.file in stored:
-                    files[entry.name] = Path(temp) / f"{entry.student_id}.py"
-                    files[entry.name].write_bytes(service.store.get(stored[config.file]))
+                if config.file in stored:  # the agent, and the modules handed in with it
+                    files[entry.name] = Path(temp) / str(entry.student_id)
+                    files[entry.name].mkdir()
+                    handin.unpack({name: service.store.get(digest)
+                                   for name, digest in stored.items()}, files[entry.name])
             store = Stored(service.sessions, league_id,
                            {entry.name: entry.student_id for entry in entries})
             league.play(files, config, store, service.options.sandbox, jobs,
