@@ -58,7 +58,7 @@ def load(path: str, name: str) -> type:
 def _where(exc: BaseException, folder: str) -> str:
     """Where in the agent's own files ``exc`` was raised: its innermost frames there."""
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
-              if os.path.abspath(frame.filename).startswith(folder + os.sep)]
+              if frame.filename.startswith(folder + os.sep)]
     said = [f"{os.path.relpath(f.filename, folder)}, line {f.lineno}, in {f.name}"
             for f in frames[-FRAMES:]]
     if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
