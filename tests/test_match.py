@@ -100,15 +100,16 @@ def test_points_come_from_the_interval_not_the_rate():
 
 
 def test_a_random_mover_earns_at_most_one_point_in_ten_at_the_exercise_settings():
-    """What a lucky random mover wins: 13 of 20 against random (a coin that fell its
-    way, 1 time in 7) and one game in twenty against each search, at the exercise's
-    full settings."""
+    """A random mover's results as bench/agent_grading.py measured them at the
+    exercise's full settings (each pairing stopped where settled): 0 of 2 against
+    random, 1 of 6 against minimax, 2 of 20 against alpha-beta (openings that lose
+    for whoever moves first)."""
     config = grading.load()
-    games = 2 * config.settings.openings
-    assert sum(o.points for o in config.opponents) == 10 and games == 20
-    wins = {"random": 13, "minimax": 1, "alphabeta": 1}
-    earned = sum(_standing(o, wins[o.baseline], games).points for o in config.opponents)
-    assert earned <= 1
+    assert sum(o.points for o in config.opponents) == 10
+    shown = {"random": (0, 2), "minimax": (1, 6), "alphabeta": (2, 20)}
+    table = [_standing(o, *shown[o.baseline]) for o in config.opponents]
+    assert [s.settled for s in table] == [True, True, False]
+    assert sum(s.points for s in table) <= 1
 
 
 def test_a_strong_result_earns_every_point_at_the_exercise_settings():

@@ -33,6 +33,10 @@ class Row:
     losses: int  # the rest of its games had no result: neither agent started
     faults: int  # games lost by a fault (time, illegal move, a raise, a crash, a flood)
 
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
 
 def entries(submissions: Path, file: str) -> dict[str, Path]:
     """Each student's agent: the folder SUBMISSIONS/<student>/ holding <file> (and
@@ -88,6 +92,24 @@ def table(names: Sequence[str], games: Sequence[Game]) -> list[Row]:
                                          and g.names[g.winner] == name),
                         len(lost), sum(1 for g in lost if is_fault(g))))
     return sorted(rows, key=lambda row: (-row.ordinal, row.name))
+
+
+RATING = ("Each agent's rating is openskill's (Plackett-Luce) estimate of its skill, mu, "
+          "less three times its uncertainty, sigma: a rating it has shown with confidence. "
+          "An agent with fewer games, or with results that vary more, has a larger sigma, "
+          "so it may rank below one with fewer wins.")
+
+
+def head_to_head(names: Sequence[str], games: Sequence[Game]) -> dict[str, dict[str, list[int]]]:
+    """Each agent's [wins, losses] against each other one (a game with no result
+    counts for neither)."""
+    table = {name: {other: [0, 0] for other in names if other != name} for name in names}
+    for game in games:
+        if game.winner is not None:
+            winner, loser = game.names[game.winner], game.names[game.winner ^ 1]
+            table[winner][loser][0] += 1
+            table[loser][winner][1] += 1
+    return table
 
 
 def run(submissions: Path, outdir: Path, config: Config, sandbox_name: str,
