@@ -197,7 +197,9 @@ def test_a_league_ranks_escapes_and_resumes(tmp_path):
     page = (out / "index.html").read_text()
     assert "&lt;i&gt;weak&amp;" in page and "<i>weak" not in page
     student = (out / "students" / "%3Ci%3Eweak%26.html").read_text()
-    assert student.count("<details>") == 4 and "move 3: player" in student
+    assert student.count("<summary>the game as text</summary>") == 4
+    assert "move 3: player" in student and student.count("<svg") >= 4 * 3
+    assert "mu - 3 sigma" in page and 'id="head-to-head"' in page
     games = (out / "games.jsonl").read_text()
     assert main(flags) == 0 and (out / "games.jsonl").read_text() == games  # nothing replayed
     shutil.copy(AGENTS / "weak.py", entries / "crash.py")  # crash's file changed
