@@ -110,9 +110,7 @@ def grade(exercise: Exercise, path: str | Path, chosen: Sandbox, limits: Limits,
     check(path)
     try:
         if exercise.by_play:  # an agent: agent.py and the modules beside it
-            from grader.match import handin
-
-            submission = handin.take(path, exercise.files[0])
+            submission = intake.take_modules(path, exercise.files[0])
         else:
             submission = intake.take(path, exercise.files)
     except intake.Rejected as why:

@@ -5,17 +5,17 @@ match's text, with one lost game replayed move by move.
 
 The exercise has no suite: ``exercise()`` makes its ``Exercise`` from the
 match.toml, and ``grade`` plays instead of running tests. An agent may be
-several modules: ``take`` takes agent.py and every ``.py`` file beside it.
+several modules (``intake.take_modules``), unpacked into one folder.
 """
 
 import os
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from grader import __version__, intake, report
+from grader import __version__, report
 from grader.exercises import Exercise, Limits, TestSpec
 from grader.intake import Submission
 from grader.match import CONFIG, grading, tournament  # CONFIG: the match.toml the service grades by
@@ -38,24 +38,6 @@ def exercise() -> Exercise:
                     summary="An agent graded by play against the baselines.",
                     files=(chosen.file,), tests=tests, limits=Limits(),
                     folder=CONFIG.parent)
-
-
-def take(path: Path | str, file: str = "agent.py") -> Submission:
-    """The agent at ``path`` (its ``file``, a folder or a .zip holding it): ``file``
-    and the modules beside it, as the intake takes files (intake.Rejected)."""
-    alone = intake.take(path, [file])
-    if Path(path).suffix == ".py":
-        return alone
-    found = [PurePosixPath(name).parts for name in alone.ignored]
-    top = min(map(len, found), default=1)
-    beside = sorted({parts[-1] for parts in found
-                     if len(parts) == top and parts[-1].endswith(".py")})
-    if not beside:
-        return alone
-    try:
-        return intake.take(path, [file, *beside])
-    except intake.Rejected:  # what looked beside it lies deeper: the file alone
-        return alone
 
 
 def unpack(files: Mapping[str, bytes], folder: Path) -> Path:
