@@ -93,7 +93,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise UsageError(f"{source}: no such file or folder")
     with tempfile.TemporaryDirectory(prefix="minimax-match-") as temp:
         try:
-            files = intake.take_modules(source, config.file).files
+            files = ({config.file: source.read_bytes()} if source.suffix == ".py"
+                     else intake.take_modules(source, config.file).files)
         except intake.Rejected as why:
             raise UsageError(f"{source}: {why}") from None
         folder = Path(temp, "agent")
