@@ -95,7 +95,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     target = files.output(args.output or files.STDOUT, example=REPORT_NAMES[args.format])
     grading.check(args.submission)
     with grading.sandbox_for(args.sandbox, warn=_warn) as chosen:
-        report = grading.grade(exercise, args.submission, chosen, limits)
+        report = grading.grade(exercise, args.submission, chosen, limits, args.quick)
     target.write(render.RENDERERS[args.format](report))
     if target.path is not None:
         print(report["message"])
@@ -440,6 +440,9 @@ def parser() -> argparse.ArgumentParser:
         "write the report here instead of stdout: a file (replaced whole), a device or a "
         "named pipe (written through), or - for stdout"))
     _limit_flags(grade)
+    grade.add_argument("--quick", action="store_true", help=(
+        "an agent graded by play: a self-check of a few games an opponent (the grade plays "
+        "up to the exercise's match.toml's)"))
     grade.add_argument("submission", help="a folder, the .py file itself, or a .zip")
 
     many = commands.add_parser("batch", help="grade a whole class", description=(

@@ -98,8 +98,10 @@ def check(path: str | Path) -> None:
     intake.kind(path)
 
 
-def grade(exercise: Exercise, path: str | Path, chosen: Sandbox, limits: Limits) -> Report:
-    """The report of the submission at ``path`` (a folder, a .py file or a .zip).
+def grade(exercise: Exercise, path: str | Path, chosen: Sandbox, limits: Limits,
+          quick: bool = False) -> Report:
+    """The report of the submission at ``path`` (a folder, a .py file or a .zip);
+    ``quick``: an agent's self-check, fewer games than its grade.
 
     A UsageError (nothing gradable at ``path``: no such file, a device) is the
     only exception that escapes, and it escapes before anything is graded.
@@ -107,10 +109,14 @@ def grade(exercise: Exercise, path: str | Path, chosen: Sandbox, limits: Limits)
     clock = _Clock()
     check(path)
     try:
-        submission = intake.take(path, exercise.files)
+        if exercise.by_play:  # an agent: agent.py and the modules beside it
+            submission = intake.take_modules(path, exercise.files[0])
+        else:
+            submission = intake.take(path, exercise.files)
     except intake.Rejected as why:
         return report.rejected(exercise, str(why), limits.facts(), clock.ms())
-    return until_timed(lambda: grade_alike(exercise, [submission], chosen, limits))[0]
+    return until_timed(lambda: grade_alike(exercise, [submission], chosen, limits,
+                                           quick=quick))[0]
 
 
 def until_timed(grade_them: Callable[[], list[Report]], tries: int = LOAD_TRIES,
@@ -127,7 +133,8 @@ def until_timed(grade_them: Callable[[], list[Report]], tries: int = LOAD_TRIES,
 
 
 def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: Sandbox,
-                limits: Limits, cancel: threading.Event | None = None) -> list[Report]:
+                limits: Limits, cancel: threading.Event | None = None,
+                quick: bool = False) -> list[Report]:
     """The reports of submissions whose files are identical, from one sandbox run.
 
     Each report keeps its own submission's facts (ignored files). A failure of
@@ -144,7 +151,7 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
             # imported here: a suite's grading (the Gradescope package) carries no match
             from grader.match import handin
 
-            played = handin.grade(exercise, submissions[0].files, chosen.name)
+            played = handin.grade(exercise, submissions[0].files, chosen.name, quick=quick)
             return [copy.deepcopy(played) for _ in submissions]
         run = chosen.run(exercise, submissions[0], limits, cancel=cancel)
     except SandboxUnavailable as why:

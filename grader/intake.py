@@ -316,3 +316,22 @@ READERS = {"folder": from_folder, "zip": from_zip, "py": from_file}
 def take(path: Path | str, files: Sequence[str]) -> Submission:
     """The submission at ``path`` for an exercise that grades ``files``."""
     return READERS[kind(path)](Path(path), files)
+
+
+def take_modules(path: Path | str, file: str) -> Submission:
+    """``file`` and the ``.py`` modules beside it, from ``path`` (the file itself, or a
+    folder or .zip holding it): an agent of several modules (the exercise graded by
+    play), each taken as ``take`` takes a file."""
+    alone = take(path, [file])
+    if Path(path).suffix == ".py":
+        return alone
+    found = [PurePosixPath(name).parts for name in alone.ignored]
+    top = min(map(len, found), default=1)
+    beside = sorted({parts[-1] for parts in found
+                     if len(parts) == top and parts[-1].endswith(".py")})
+    if not beside:
+        return alone
+    try:
+        return take(path, [file, *beside])
+    except Rejected:  # what looked beside it lies deeper: the file alone
+        return alone

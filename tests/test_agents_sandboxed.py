@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from conftest import skip_loudly
 from grader.cli import main
 from grader.contracts import agent as contract
 from grader.games import knights
-from grader.match import referee, sandbox, tournament
+from grader.match import grading, handin, referee, sandbox, tournament
 from grader.match.player import Deadline, Limits, ProcessAgent
 from grader.sandbox import cgroups, local
 from grader.sandbox.docker import LABEL, _owner
@@ -65,6 +66,10 @@ def both_sides(agent, other):
     ("flood", "printed more than 64 KiB in one game"),
     ("raiser", "raised SystemExit: pass"),
     ("forks", "raised BlockingIOError: [Errno 11]"),
+    ("forfeit", "forfeited: returned (-1, -1) with legal moves left"),
+    # where in the student's own file, innermost last; none of the grader's frames
+    ("deep", "raised ValueError: no good move here (at agent.py, line 20, in get_move; then "
+             "agent.py, line 5, in pick; then agent.py, line 10, in choose)"),
 ])
 def test_a_fault_loses_that_game_from_either_side(tmp_path, name, reason):
     games = pairing(tmp_path, name)
@@ -73,6 +78,39 @@ def test_a_fault_loses_that_game_from_either_side(tmp_path, name, reason):
         assert game.reason.startswith(name) and reason in game.reason, game.reason
         # each game reached the agent's turn: a fault in one did not cost the next
         assert any(p.agent for p in game.plies) or game.names[0] == name
+
+
+def test_an_agent_written_for_isolation_board_in_several_files_plays_unmodified(tmp_path):
+    """agent.py is one line importing the player from game_agent.py, which imports
+    isolation and sample_players.py; the search checks time_left() and raises its own
+    SearchTimeout, and its search_depth is a setting, never shown as a depth reached."""
+    games = pairing(tmp_path, "aind", source=AGENTS / "aind")
+    assert [g.loser() for g in games] == ["random", "random"], [g.reason for g in games]
+    assert all(p.depth is None for g in games for p in g.plies)
+
+
+@pytest.mark.parametrize("name", ["oldstyle", "writer"])
+def test_the_older_signature_and_a_working_folder_of_its_own_each_game(tmp_path, name):
+    settings = tournament.Settings("knights", seed=3, openings=2, limits=Limits(0.5, 10))
+    games = pairing(tmp_path, name, settings=settings)
+    assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
+
+
+def test_an_agent_that_cannot_start_is_one_error_not_a_fault_a_game(tmp_path):
+    (tmp_path / "agent.py").write_text("class Agent:\n    def get_move(self, game)\n")
+    files = {"agent.py": (tmp_path / "agent.py").read_bytes()}
+    made = handin.grade(handin.exercise(), files, "local")
+    assert made["status"] == "graded" and made["score"] == 0
+    assert made["message"].startswith("Your agent could not start, so no game was played: "
+                                      "SyntaxError") and "agent.py, line 2" in made["message"]
+    assert all(t["message"] == "not played: the agent could not start" for t in made["tests"])
+    (tmp_path / "agent.py").write_text("import game_agent\n")
+    with pytest.raises(grading.NoStart, match="ModuleNotFoundError: No module named "
+                                              "'game_agent' \\(at agent.py, line 1"):
+        grading.started(sandbox.student("x", tmp_path / "agent.py", "Agent"), "knights")
+    (tmp_path / "agent.py").write_text("class Player:\n    pass\n")
+    with pytest.raises(grading.NoStart, match="agent.py defines no Agent"):
+        grading.started(sandbox.student("x", tmp_path / "agent.py", "Agent"), "knights")
 
 
 def test_a_crash_costs_one_game_and_the_agent_plays_the_next(tmp_path):
@@ -132,6 +170,18 @@ def test_match_grades_an_agent_against_the_baselines(capsys):
     assert report["points"] == round(sum(o["points"] for o in report["opponents"]), 2)
 
 
+def test_match_takes_a_zip_of_an_agents_modules(tmp_path, capsys):
+    with zipfile.ZipFile(tmp_path / "handed-in.zip", "w") as archive:
+        for path in (AGENTS / "aind").glob("*.py"):
+            archive.write(path, f"student/{path.name}")
+    assert main(["match", str(tmp_path / "handed-in.zip"), "--openings", "1",
+                 "--cpu-seconds", "0.2", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [o["games"] for o in report["opponents"]] == [2, 2, 2]
+    assert not any("could not start" in why or "raised" in why
+                   for o in report["opponents"] for why in o["losses"].values())
+
+
 def test_a_league_ranks_escapes_and_resumes(tmp_path):
     entries = tmp_path / "in"
     (entries / "<i>weak&").mkdir(parents=True)
@@ -147,7 +197,9 @@ def test_a_league_ranks_escapes_and_resumes(tmp_path):
     page = (out / "index.html").read_text()
     assert "&lt;i&gt;weak&amp;" in page and "<i>weak" not in page
     student = (out / "students" / "%3Ci%3Eweak%26.html").read_text()
-    assert student.count("<details>") == 4 and "move 3: player" in student
+    assert student.count("<summary>the game as text</summary>") == 4
+    assert "move 3: player" in student and student.count("<svg") >= 4 * 3
+    assert "mu - 3 sigma" in page and 'id="head-to-head"' in page
     games = (out / "games.jsonl").read_text()
     assert main(flags) == 0 and (out / "games.jsonl").read_text() == games  # nothing replayed
     shutil.copy(AGENTS / "weak.py", entries / "crash.py")  # crash's file changed

@@ -13,7 +13,7 @@ from grader.contracts import agent as contract
 from grader.contracts import protocol
 from grader.games import knights
 from grader.games.isolation.rules import GameState
-from grader.games.knights.rules import board_from_data, new_board, to_data
+from grader.games.knights.rules import Board, board_from_data, new_board, to_data
 from grader.match import baselines, grading, handin, league, referee, tournament
 from grader.match.player import Answer, Deadline, InProcessAgent, Limits, ProcessAgent, Spent
 from grader.sandbox.local import LocalSandbox
@@ -81,12 +81,45 @@ def test_wilson_interval():
     assert grading.wilson(10, 10)[1] == pytest.approx(1) and grading.wilson(0, 10)[0] == 0
 
 
-def test_points_are_whole_at_the_threshold_and_in_proportion_below():
+def _standing(opponent, wins, games):
+    played = tuple(referee.Game(str(i), "knights", 0, ("a", opponent.name),
+                                winner=0 if i < wins else 1) for i in range(games))
+    return grading.Standing(opponent, played, wins)
+
+
+def test_points_come_from_the_interval_not_the_rate():
     opponent = grading.Opponent("x", "random", win_rate=0.5, points=4)
-    games = tuple(referee.Game(str(i), "knights", 0, ("a", "x"), winner=0 if i < 2 else 1)
-                  for i in range(8))
-    assert grading.Standing(opponent, games, wins=2).points == 2.0
-    assert grading.Standing(opponent, games, wins=6).points == 4.0
+    # 16 of 20: the lower bound (58%) clears 50%: whole; 4 of 20: the upper (42%) is below.
+    assert _standing(opponent, 16, 20).points == 4.0 and _standing(opponent, 16, 20).settled
+    assert _standing(opponent, 4, 20).points == 0.0 and _standing(opponent, 4, 20).settled
+    # 1 of 2 against alpha-beta is no 5 points: the interval is most of [0, 1].
+    between = _standing(opponent, 1, 2)
+    low, high = between.interval
+    assert between.points == round(4 * (high - 0.5) / (high - low), 2)
+    assert 0 < between.points < 4 and not between.settled
+
+
+def test_a_random_mover_earns_at_most_one_point_in_ten_at_the_exercise_settings():
+    """A random mover's results as bench/agent_grading.py measured them at the
+    exercise's full settings (each pairing stopped where settled): 0 of 2 against
+    random, 1 of 6 against minimax, 2 of 20 against alpha-beta (openings that lose
+    for whoever moves first)."""
+    config = grading.load()
+    assert sum(o.points for o in config.opponents) == 10
+    shown = {"random": (0, 2), "minimax": (1, 6), "alphabeta": (2, 20)}
+    table = [_standing(o, *shown[o.baseline]) for o in config.opponents]
+    assert [s.settled for s in table] == [True, True, False]
+    assert sum(s.points for s in table) <= 1
+
+
+def test_a_strong_result_earns_every_point_at_the_exercise_settings():
+    """What a strong agent shows: every game against random and minimax, one in two
+    against alpha-beta (the second mover's games), each settled before the end."""
+    config = grading.load()
+    shown = {"random": (12, 12), "minimax": (8, 8), "alphabeta": (6, 12)}
+    table = [_standing(o, *shown[o.baseline]) for o in config.opponents]
+    assert sum(s.points for s in table) == 10 and all(s.settled for s in table)
+    assert all(games <= 2 * config.settings.openings for _, games in shown.values())
 
 
 def test_openings_are_fixed_by_the_seed_and_played_from_both_sides():
@@ -257,3 +290,63 @@ def test_a_matchs_deadline_is_sized_from_the_references_own_time_a_game():
     # scaled with the CPU limit and the games played
     assert handin.config(openings=1, cpu_seconds=0.5).deadline_seconds == pytest.approx(
         per_game * 0.5 * 6)
+
+
+def _settles(agent, opponent, threshold, settings):
+    against = grading.Opponent(opponent, opponent, win_rate=threshold, points=3)
+    return lambda games: grading.standing(agent, against, games).settled, against
+
+
+@pytest.mark.parametrize(("agent", "opponent", "threshold", "points"), [
+    ("minimax", "random", 0.6, 3.0),  # clearly stronger: 19 games in 20, settled early
+    ("random", "minimax", 0.65, 0.0),  # clearly weaker: no game, settled at 4
+])
+def test_a_pairing_stops_once_its_games_settle_the_points(tmp_path, agent, opponent,
+                                                          threshold, points):
+    settings = tournament.Settings("knights", seed=5, openings=10, limits=Limits(0.2, 10))
+    decided, against = _settles(agent, opponent, threshold, settings)
+    store = tournament.Store(tmp_path / "games.jsonl", settings)
+    games = tournament.play([(agent, opponent)], make, settings, store, jobs=2,
+                            decided=decided)
+    standing = grading.standing(agent, against, games)
+    assert standing.points == points and len(games) < 20 and len(games) % 2 == 0
+    # the first opening that settles it, whatever was played beside it
+    assert not decided(games[:-2]) and decided(games)
+    again = tournament.play([(agent, opponent)], make, settings,
+                            tournament.Store(tmp_path / "games.jsonl", settings),
+                            decided=decided)
+    assert [g.id for g in again] == [g.id for g in games]
+
+
+class Someone:
+    """A player object, as isolation.Board's players are."""
+
+
+def test_the_board_speaks_isolation_boards_names():
+    me, other = Someone(), Someone()
+    board = board_from_data("knights", to_data(knights.play(knights.start(), (0, 0))))
+    board.seated((me, other))
+    assert board.active_player is other and board.inactive_player is me
+    assert board.get_opponent(me) is other and board.get_opponent(other) is me
+    assert board.get_player_location(me) == (0, 0) and board.get_player_location(other) is None
+    assert sorted(board.get_legal_moves(me)) == [(1, 2), (2, 1)]
+    assert len(board.get_legal_moves()) == 48 == len(board.get_blank_spaces())
+    assert board.move_count == 1 and (board.width, board.height) == (7, 7)
+    child = board.forecast_move((1, 2))
+    assert child.active_player is me and child.move_count == 2 and board.move_count == 1
+    assert board.copy().hash() == board.hash() != child.hash()
+    assert board.utility(me) == 0 and not board.is_winner(me) and not board.is_loser(me)
+    with pytest.raises(ValueError):
+        board.get_legal_moves(Someone())
+
+
+def test_isolation_boards_ends_and_its_constructor():
+    me, other = Someone(), Someone()
+    board = Board(me, other)  # as isolation.Board is made: two players, 7 x 7
+    for move in [(0, 0), (6, 6)]:
+        board.apply_move(move)
+    assert board.active_player is me and board.move_count == 2
+    for x, y in board.get_legal_moves(me):  # close my two cells: I have no move
+        board._board[x][y] = 1
+    assert board.is_loser(me) and board.is_winner(other) and not board.is_winner(me)
+    assert board.utility(me) == float("-inf") and board.utility(other) == float("inf")

@@ -35,25 +35,27 @@ def _shared(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sandbox", choices=("local", "docker"), default="local",
                          help=SANDBOX_HELP)
     command.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                         help="pairings played at once (default: the cores)")
+                         help="games played at once (default: the cores)")
 
 
 def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     match = commands.add_parser("match", help="grade a game-playing agent by play", description=(
         "Play AGENT against each baseline of the match.toml from fixed openings, each from "
         "both sides, and report its win rates, points and one lost game."))
-    match.add_argument("agent", metavar="AGENT", help="the student's agent.py")
+    match.add_argument("agent", metavar="AGENT", help=(
+        "the student's agent: its agent.py, or a folder or .zip of agent.py and the "
+        "modules beside it"))
     match.add_argument("--format", choices=("text", "json"), default="text")
     match.add_argument("--games", metavar="FILE", help=(
         "keep the games here, and resume from them (default: a temporary file)"))
     _shared(match)
     many = commands.add_parser("league", help="a round robin among students' agents",
                                description=(
-        "Play every agent in SUBMISSIONS (SUBMISSIONS/<student>/agent.py or "
-        "SUBMISSIONS/<student>.py) against every other; write OUTDIR/index.html (the "
-        "leaderboard), OUTDIR/students/<student>.html (their games), leaderboard.json and "
-        "games.jsonl. Run again to resume: only missing games, and those of students whose "
-        "file changed, are played."))
+        "Play every agent in SUBMISSIONS (SUBMISSIONS/<student>/ holding agent.py and "
+        "its modules, or SUBMISSIONS/<student>.py) against every other; write "
+        "OUTDIR/index.html (the leaderboard), OUTDIR/students/<student>.html (their games), "
+        "leaderboard.json and games.jsonl. Run again to resume: only missing games, and "
+        "those of students whose files changed, are played."))
     many.add_argument("submissions", metavar="SUBMISSIONS")
     many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
     many.add_argument("--broker", metavar="URL", help=(
@@ -83,17 +85,29 @@ def _config(args: argparse.Namespace) -> "Config":
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from grader.match import grading, tournament
+    from grader import intake
+    from grader.match import grading, handin, tournament
 
     config, source = _config(args), Path(args.agent)
-    if not source.is_file():
-        raise UsageError(f"{source}: no such file")
+    if not source.exists():
+        raise UsageError(f"{source}: no such file or folder")
     with tempfile.TemporaryDirectory(prefix="minimax-match-") as temp:
+        try:
+            files = ({config.file: source.read_bytes()} if source.suffix == ".py"
+                     else intake.take_modules(source, config.file).files)
+        except intake.Rejected as why:
+            raise UsageError(f"{source}: {why}") from None
+        folder = Path(temp, "agent")
+        folder.mkdir()
         store = Path(args.games) if args.games else Path(temp) / "games.jsonl"
         try:
-            table = grading.grade(source, config, args.sandbox, store, args.jobs)
+            table = grading.grade(handin.unpack(files, folder), config, args.sandbox, store,
+                                  args.jobs)
         except (SandboxUnavailable, tournament.StoreMismatch) as exc:
             raise UsageError(str(exc)) from None
+        except grading.NoStart as why:
+            print(f"The agent could not start, so no game was played: {why}", file=sys.stderr)
+            return 1
     if args.format == "json":
         print(json.dumps(grading.to_json("agent", config, table), indent=1))
     else:

@@ -1,8 +1,12 @@
 """Grading an agent by play: against each baseline of the exercise's
 match.toml, the win rate with its Wilson interval, and the points it earns.
 
-An opponent's points are earned whole at its win-rate threshold and in
-proportion below it (half the threshold, half the points).
+Points come from the evidence, not from one lucky game: an opponent's points
+are earned whole when the interval's lower bound reaches its threshold, not at
+all when the upper bound is below it, and in between in proportion to the part
+of the interval at or above the threshold. A pairing ends as soon as its games
+so far settle that (whole or none), after any opening played from both sides;
+else it plays all its openings.
 """
 
 import math
@@ -19,11 +23,19 @@ from grader.match.referee import Game
 from grader.sandbox import cgroups
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+RULE = ("Points: whole when the 95% interval's lower bound reaches the opponent's threshold "
+        "(\"needs\"), none when its upper bound is below it, and in between the part of the "
+        "interval at or above it; an opponent's games stop once they settle that.")
 DEADLINE_FACTOR = 3.0  # a match's deadline, in the reference's own time a game
 
 
 class BadConfig(ValueError):
     """A match.toml that does not say what grading needs."""
+
+
+class NoStart(Exception):
+    """The agent could not start (its files don't load, no class, its making raised):
+    one error, no game played."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,17 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, middle - half), min(1.0, middle + half)
 
 
+def share(wins: int, games: int, threshold: float) -> float:
+    """The share of an opponent's points that ``wins`` of ``games`` earn: the part of
+    their 95% interval at or above ``threshold`` (1 where all of it is, 0 where none)."""
+    low, high = wilson(wins, games)
+    if low >= threshold:
+        return 1.0
+    if high < threshold:
+        return 0.0
+    return (high - threshold) / (high - low)
+
+
 @dataclass(frozen=True)
 class Standing:
     opponent: Opponent
@@ -101,19 +124,29 @@ class Standing:
         return self.wins / len(self.games) if self.games else 0.0
 
     @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, len(self.games))
+
+    @property
     def points(self) -> float:
-        share = min(1.0, self.rate / self.opponent.win_rate) if self.opponent.win_rate else 1.0
-        return round(self.opponent.points * share, 2)
+        return round(self.opponent.points
+                     * share(self.wins, len(self.games), self.opponent.win_rate), 2)
+
+    @property
+    def settled(self) -> bool:
+        """Whether the games decide the points whole or none (the pairing may stop)."""
+        return self.points in (0, self.opponent.points)
+
+
+def standing(name: str, opponent: Opponent, games: Sequence[Game]) -> Standing:
+    theirs = [g for g in games if opponent.name in g.names and name in g.names]
+    counted = tuple(g for g in theirs if not g.void)
+    wins = sum(1 for g in counted if g.winner is not None and g.names[g.winner] == name)
+    return Standing(opponent, counted, wins, tuple(g for g in theirs if g.void))
 
 
 def standings(name: str, config: Config, games: Sequence[Game]) -> list[Standing]:
-    found = []
-    for opponent in config.opponents:
-        theirs = [g for g in games if opponent.name in g.names and name in g.names]
-        counted = tuple(g for g in theirs if not g.void)
-        wins = sum(1 for g in counted if g.winner is not None and g.names[g.winner] == name)
-        found.append(Standing(opponent, counted, wins, tuple(g for g in theirs if g.void)))
-    return found
+    return [standing(name, opponent, games) for opponent in config.opponents]
 
 
 def lost_game(name: str, table: Sequence[Standing]) -> Game | None:
@@ -126,12 +159,26 @@ def lost_game(name: str, table: Sequence[Standing]) -> Game | None:
     return None
 
 
+def started(agent: Agent, variant: str) -> None:
+    """NoStart unless ``agent`` starts (its files load and it is made); then closed."""
+    try:
+        answer = agent.new_game(variant, 0, 0)
+    finally:
+        agent.close()
+    if answer.fault is not None and answer.charged:
+        raise NoStart(answer.fault.removeprefix("could not start: "))
+
+
 def grade(source: Path, config: Config, sandbox_name: str, store: Path,
           jobs: int = 1) -> list[Standing]:
-    """Play the agent in ``source`` against every opponent; its standings. Past the
-    match's deadline, the agent's games left are lost."""
+    """Play the agent in ``source`` (its file, or the folder of its modules) against
+    every opponent, ``jobs`` games at once, each pairing until it is settled; its
+    standings. Past the match's deadline, the agent's games left are lost; an agent
+    that can't start plays none (NoStart)."""
     name = "agent"
     deadline = Deadline(config.deadline_seconds) if config.deadline_seconds else None
+    started(sandbox.student(name, source, config.agent_class, sandbox_name),
+            config.settings.variant)
 
     def make(who: str) -> Agent:
         if who == name:
@@ -140,9 +187,13 @@ def grade(source: Path, config: Config, sandbox_name: str, store: Path,
             return agent
         return sandbox.baseline(next(o.baseline for o in config.opponents if o.name == who))
 
+    def decided(games: Sequence[Game]) -> bool:
+        against = next(o for o in config.opponents if o.name in games[0].names)
+        return standing(name, against, games).settled
+
     kept = tournament.Store(store, config.settings)
     pairings = [(name, opponent.name) for opponent in config.opponents]
-    games = tournament.play(pairings, make, config.settings, kept, jobs)
+    games = tournament.play(pairings, make, config.settings, kept, jobs, decided)
     return standings(name, config, games)
 
 
@@ -155,7 +206,7 @@ def to_json(name: str, config: Config, table: Sequence[Standing]) -> dict[str, A
         "opponents": [{
             "name": s.opponent.name, "games": len(s.games), "wins": s.wins,
             "win_rate": round(s.rate, 4),
-            "interval": [round(v, 4) for v in wilson(s.wins, len(s.games))],
+            "interval": [round(v, 4) for v in s.interval],
             "threshold": s.opponent.win_rate, "points": s.points, "max_points": s.opponent.points,
             "losses": {g.id: g.reason for g in s.games if g.loser() == name},
             "void": {g.id: g.reason for g in s.void},
@@ -183,7 +234,7 @@ def to_text(name: str, config: Config, table: Sequence[Standing]) -> str:
              f"seed {settings.seed}", *_clock_notice(), "",
              f"{'opponent':<12}{'won':>8}{'rate':>7}{'95% interval':>15}{'needs':>7}{'points':>13}"]
     for s in table:
-        low, high = wilson(s.wins, len(s.games))
+        low, high = s.interval
         lines.append(f"{s.opponent.name:<12}{f'{s.wins}/{len(s.games)}':>8}{s.rate:>7.0%}"
                      f"{f'{low:.0%}-{high:.0%}':>15}{s.opponent.win_rate:>7.0%}"
                      f"{f'{s.points:.2f} / {s.opponent.points:g}':>13}")

@@ -4,12 +4,14 @@ its grading hosts) and graded by play: each opponent of its match.toml is a
 match's text, with one lost game replayed move by move.
 
 The exercise has no suite: ``exercise()`` makes its ``Exercise`` from the
-match.toml, and ``grade`` plays instead of running tests.
+match.toml, and ``grade`` plays instead of running tests. An agent may be
+several modules (``intake.take_modules``), unpacked into one folder.
 """
 
+import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,8 @@ from grader import __version__, report
 from grader.exercises import Exercise, Limits, TestSpec
 from grader.intake import Submission
 from grader.match import CONFIG, grading, tournament  # CONFIG: the match.toml the service grades by
+
+QUICK = {"openings": 2}  # a student's self-check: two openings an opponent, from both sides
 
 
 def config(**changes: Any) -> grading.Config:
@@ -34,6 +38,13 @@ def exercise() -> Exercise:
                     summary="An agent graded by play against the baselines.",
                     files=(chosen.file,), tests=tests, limits=Limits(),
                     folder=CONFIG.parent)
+
+
+def unpack(files: Mapping[str, bytes], folder: Path) -> Path:
+    """The agent's ``files`` written into ``folder``: the folder it plays from."""
+    for name, data in files.items():
+        (folder / os.path.basename(name)).write_bytes(data)
+    return folder
 
 
 def _test(standing: grading.Standing, name: str) -> dict[str, Any]:
@@ -73,19 +84,43 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
         "duration_ms": int((time.monotonic() - started) * 1000)})
 
 
+def _unstarted(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config, why: str,
+               backend: str, started: float) -> report.Report:
+    """The report of an agent that could not start: one error, no game played."""
+    message = report.clean(f"Your agent could not start, so no game was played: {why}")
+    tests: list[dict[str, Any]] = [
+        {"name": o.name, "title": f"Wins against {o.name}", "status": "failed", "score": 0,
+         "max_score": o.points, "visibility": "visible",
+         "message": "not played: the agent could not start", "hint": None, "mistakes": [],
+         "duration_ms": 0} for o in chosen.opponents]
+    return report.validate({
+        "schema_version": 1, "grader_version": __version__, "exercise": exercise.id,
+        "title": exercise.title, "status": "graded", "score": 0,
+        "max_score": exercise.max_score, "message": message, "tests": tests, "notes": [],
+        "output": {"text": message, "bytes": len(message.encode()), "truncated": False},
+        "submission": {"files": Submission(files).manifest(), "ignored": []},
+        "sandbox": {"backend": backend, "limits": _limits(chosen)},
+        "duration_ms": int((time.monotonic() - started) * 1000)})
+
+
 def _limits(chosen: grading.Config) -> dict[str, float]:
     limits = chosen.settings.limits
     return {"cpu_seconds": limits.cpu_seconds, "wall_seconds": limits.wall_seconds}
 
 
 def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
-          jobs: int = 1) -> report.Report:
-    """The report of a handed-in agent (``files``), played in ``sandbox_name``."""
-    started, chosen = time.monotonic(), config()
+          jobs: int = os.cpu_count() or 1, quick: bool = False) -> report.Report:
+    """The report of a handed-in agent (``files``), played in ``sandbox_name``;
+    ``quick``: a self-check of fewer games (``QUICK``), not the exercise's grade."""
+    started, chosen = time.monotonic(), config(**(QUICK if quick else {}))
     with tempfile.TemporaryDirectory(prefix="minimax-handin-") as temp:
-        source = Path(temp) / chosen.file
-        source.write_bytes(files[chosen.file])
-        table = grading.grade(source, chosen, sandbox_name, Path(temp) / "games.jsonl", jobs)
+        source = Path(temp, "agent")
+        source.mkdir()
+        try:
+            table = grading.grade(unpack(files, source), chosen, sandbox_name,
+                                  Path(temp) / "games.jsonl", jobs)
+        except grading.NoStart as why:
+            return _unstarted(exercise, files, chosen, str(why), sandbox_name, started)
     void = [game for standing in table for game in standing.void]
     if void:  # the machine's doing, not the agent's: graded again, charged nothing
         return report.starved(

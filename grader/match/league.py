@@ -33,20 +33,27 @@ class Row:
     losses: int  # the rest of its games had no result: neither agent started
     faults: int  # games lost by a fault (time, illegal move, a raise, a crash, a flood)
 
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
 
 def entries(submissions: Path, file: str) -> dict[str, Path]:
-    """Each student's agent: SUBMISSIONS/<student>/<file> or SUBMISSIONS/<student>.py."""
+    """Each student's agent: the folder SUBMISSIONS/<student>/ holding <file> (and
+    the modules beside it), or the file SUBMISSIONS/<student>.py."""
     found = {}
     for entry in sorted(submissions.iterdir()):
         if entry.is_dir() and (entry / file).is_file():
-            found[entry.name] = entry / file
+            found[entry.name] = entry
         elif entry.is_file() and entry.suffix == ".py":
             found[entry.stem] = entry
     return found
 
 
 def _fingerprints(students: dict[str, Path]) -> dict[str, str]:
-    return {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in students.items()}
+    return {name: hashlib.sha256(json.dumps(sorted(
+        (file, data.hex()) for file, data in sandbox.modules(path).items())).encode()).hexdigest()
+        for name, path in students.items()}
 
 
 def _forget_changed(outdir: Path, students: dict[str, Path]) -> None:
@@ -85,6 +92,24 @@ def table(names: Sequence[str], games: Sequence[Game]) -> list[Row]:
                                          and g.names[g.winner] == name),
                         len(lost), sum(1 for g in lost if is_fault(g))))
     return sorted(rows, key=lambda row: (-row.ordinal, row.name))
+
+
+RATING = ("Each agent's rating is openskill's (Plackett-Luce) estimate of its skill, mu, "
+          "less three times its uncertainty, sigma: a rating it has shown with confidence. "
+          "An agent with fewer games, or with results that vary more, has a larger sigma, "
+          "so it may rank below one with fewer wins.")
+
+
+def head_to_head(names: Sequence[str], games: Sequence[Game]) -> dict[str, dict[str, list[int]]]:
+    """Each agent's [wins, losses] against each other one (a game with no result
+    counts for neither)."""
+    table = {name: {other: [0, 0] for other in names if other != name} for name in names}
+    for game in games:
+        if game.winner is not None:
+            winner, loser = game.names[game.winner], game.names[game.winner ^ 1]
+            table[winner][loser][0] += 1
+            table[loser][winner][1] += 1
+    return table
 
 
 def run(submissions: Path, outdir: Path, config: Config, sandbox_name: str,

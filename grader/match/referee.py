@@ -3,7 +3,8 @@
 The opening's moves are the referee's (fixed by a seed, the same for both
 sides of a pairing); then each agent is asked in turn. A player with no move
 has lost; a fault on a player's turn (out of time, an illegal move, a raise, a
-crash, a print flood) loses that game, with the reason said plainly. A move
+crash, a print flood, the forfeit ``(-1, -1)``) loses that game, with the
+reason said plainly. A move
 the backstop ended within the agent's own limits (its machine gave it no CPU)
 loses nothing: the game is ``void``, and its tournament plays it again.
 """
@@ -16,6 +17,7 @@ from grader.games.knights.rules import new_board
 from grader.match.player import Agent, Limits
 
 Move = tuple[int, int]
+FORFEIT = (-1, -1)  # isolation.Board's agents return it when they give up
 
 
 @dataclass
@@ -87,6 +89,8 @@ def play(game_id: str, variant: str, opening: list[Move], agents: tuple[Agent, A
             break
         if why is None and reply.error is not None:
             why = f"raised {reply.error}"
+        elif why is None and reply.move == FORFEIT:
+            why = f"forfeited: returned {FORFEIT} with legal moves left"
         elif why is None and reply.move not in legal:
             why = f"returned {reply.shown}, which is no legal move (legal: {sorted(legal)})"
         if why is not None:

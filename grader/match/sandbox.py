@@ -4,12 +4,12 @@ container (``container``), or plainly for the grader's own trusted baselines.
 The bubblewrap view is the local sandbox's (``bubblewrap.agent_command``): the
 system's programs and libraries and the interpreter, read-only; of the
 package, only what the agent's runner imports (its closure); the agent's
-folder, read-only; a small private ``/tmp``; new PID, network, IPC and UTS
-namespaces, no capabilities, and, as root, a uid of its own.
+folder, read-only; a small private ``/tmp`` (where the agent's working folder
+is made); new PID, network, IPC and UTS namespaces, no capabilities, and, as
+root, a uid of its own.
 """
 
 import os
-import shutil
 import sys
 import tempfile
 import threading
@@ -47,15 +47,26 @@ def baseline(name: str) -> ProcessAgent:
     return ProcessAgent(name, argv, _env(tempfile.gettempdir()), tempfile.gettempdir())
 
 
-def student(name: str, source: Path, class_name: str, sandbox: str = "local") -> ProcessAgent:
-    """A student's agent (the file ``source``) in its own sandboxed process.
+def modules(source: Path) -> dict[str, bytes]:
+    """An agent's files by name: ``source`` as agent.py, or where ``source`` is a
+    folder, the ``.py`` files at its top (agent.py and the modules beside it)."""
+    if source.is_dir():
+        return {path.name: path.read_bytes() for path in sorted(source.glob("*.py"))
+                if path.is_file()}
+    return {"agent.py": source.read_bytes()}
 
-    Its file is copied into a folder of its own, which the agent's view shows
+
+def student(name: str, source: Path, class_name: str, sandbox: str = "local") -> ProcessAgent:
+    """A student's agent (the file ``source``, or the folder of its modules) in its
+    own sandboxed process.
+
+    Its files are copied into a folder of its own, which the agent's view shows
     read-only and nothing else does; ``close`` on the agent removes it."""
     folder = tempfile.mkdtemp(prefix="minimax-agent-")
     os.chmod(folder, 0o755)
-    shutil.copyfile(source, Path(folder) / "agent.py")
-    os.chmod(Path(folder) / "agent.py", 0o644)
+    for file, data in modules(source).items():
+        (Path(folder) / file).write_bytes(data)
+        os.chmod(Path(folder) / file, 0o644)
     if sandbox == "docker":
         from grader.match import container
 

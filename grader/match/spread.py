@@ -53,18 +53,21 @@ def make_app(broker: str) -> Celery:
     return app
 
 
-def play_pairing(first: str, second: str, files: dict[str, str], settings: dict[str, Any],
-                 class_name: str) -> list[dict[str, Any]]:
-    """The task: a pairing's games, as JSON, played on this host in its sandbox."""
+def play_pairing(first: str, second: str, files: dict[str, dict[str, str]],
+                 settings: dict[str, Any], class_name: str) -> list[dict[str, Any]]:
+    """The task: a pairing's games, as JSON, played on this host in its sandbox
+    (``files``: each agent's files by name, in base64)."""
     chosen = tournament.Settings.from_json(settings)
     with tempfile.TemporaryDirectory(prefix="minimax-pairing-") as temp:
-        for name, data in files.items():
-            (Path(temp) / f"{len(name)}-{name.encode().hex()}.py").write_bytes(
-                base64.b64decode(data))
+        for name, given in files.items():
+            folder = Path(temp) / f"{len(name)}-{name.encode().hex()}"
+            folder.mkdir()
+            for file, data in given.items():
+                (folder / Path(file).name).write_bytes(base64.b64decode(data))
 
         def make(who: str) -> Agent:
-            path = Path(temp) / f"{len(who)}-{who.encode().hex()}.py"
-            return sandbox.student(who, path, class_name, SANDBOX[0])
+            folder = Path(temp) / f"{len(who)}-{who.encode().hex()}"
+            return sandbox.student(who, folder, class_name, SANDBOX[0])
 
         store = tournament.Store(Path(temp) / "games.jsonl", chosen)
         games = tournament.play_pairing(first, second, make, chosen, store)
@@ -80,7 +83,8 @@ def play(app: Celery, pairings: Sequence[tuple[str, str]], students: dict[str, P
     for first, second in pairings:
         ids = [entry[0] for entry in tournament.game_ids(first, second, settings.openings)]
         if any(game_id not in store.games for game_id in ids):
-            files = {who: base64.b64encode(students[who].read_bytes()).decode()
+            files = {who: {file: base64.b64encode(data).decode()
+                           for file, data in sandbox.modules(students[who]).items()}
                      for who in (first, second)}
             sent.append(app.send_task(TASK, args=(first, second, files, asdict(settings),
                                                   class_name)))

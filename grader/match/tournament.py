@@ -1,8 +1,9 @@
 """Many games: fair openings fixed by a seed, every pairing played from both
-sides, pairings spread over threads, results kept as they come (resumable).
+sides, games spread over threads, results kept as they come (resumable), and
+a pairing stopped once its first games settle it (a sequential test, given).
 
-Each pairing gets agent processes of its own (``make``), closed when it is
-done, so that pairings run side by side and a fault in one touches no other.
+Each thread gets agent processes of its own (``make``), closed at the end, so
+that games run side by side and a fault in one touches no other.
 The store is a JSON-lines file headed by what the games were played under: a
 run with other settings is refused instead of mixed in, and a run with the
 same settings plays only the games the store lacks. A void game (its move ended
@@ -15,7 +16,7 @@ import json
 import os
 import random
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -117,34 +118,93 @@ class Store:
             self._append(game.to_json())
 
 
-def play_pairing(first: str, second: str, make: Callable[[str], Agent], settings: Settings,
-                 store: Games) -> list[Game]:
-    """Every game of one pairing the store lacks; all of the pairing's games."""
-    ids = game_ids(first, second, settings.openings)
-    todo = [entry for entry in ids
-            if entry[0] not in store.games or store.games[entry[0]].void]
-    if todo:
-        starts = openings(settings.variant, settings.seed, settings.openings)
-        agents = {first: make(first), second: make(second)}
-        try:
-            for game_id, a, b, opening in todo:
-                for _ in range(1 + RETRIES):
-                    game = referee.play(game_id, settings.variant, starts[opening],
-                                        (agents[a], agents[b]), settings.limits,
-                                        game_seed(settings.seed, game_id))
-                    if not game.void:
-                        break
-                store.add(game)
-        finally:
-            for agent in agents.values():
-                agent.close()
-    return [store.games[game_id] for game_id, *_ in ids]
+Decided = Callable[[Sequence[Game]], bool]  # whether a pairing's first games settle it
+
+
+class _Pairing:
+    """One pairing's games as they end, and where they stop: at the first opening
+    (both its games) after which ``decided`` says the games so far settle it."""
+
+    def __init__(self, ids: list[tuple[str, str, str, int]], store: Games,
+                 decided: Decided | None) -> None:
+        self.ids, self.store, self.decided = ids, store, decided
+        self.stop: int | None = None
+        self._look()
+
+    def done(self, index: int) -> bool:
+        game = self.store.games.get(self.ids[index][0])
+        return game is not None and not game.void
+
+    def _look(self) -> None:
+        """Move the stop to the first settled opening of the games ended in order."""
+        if self.decided is None:
+            return
+        ended = 0
+        while ended < len(self.ids) and self.done(ended):
+            ended += 1
+        for end in range(2, ended + 1, 2):
+            if self.decided(self.games(end)):
+                self.stop = end
+                return
+
+    def wanted(self, index: int) -> bool:
+        return (self.stop is None or index < self.stop) and not self.done(index)
+
+    def ended(self) -> None:
+        self._look()
+
+    def games(self, end: int | None = None) -> list[Game]:
+        return [self.store.games[game_id] for game_id, *_ in self.ids[:end]
+                if game_id in self.store.games]
 
 
 def play(pairings: Sequence[tuple[str, str]], make: Callable[[str], Agent], settings: Settings,
-         store: Games, jobs: int = 1) -> list[Game]:
-    """All games of ``pairings``, ``jobs`` pairings at once, in the pairings' order."""
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done: Iterable[list[Game]] = pool.map(
-            lambda pair: play_pairing(pair[0], pair[1], make, settings, store), pairings)
-        return [game for games in done for game in games]
+         store: Games, jobs: int = 1, decided: Decided | None = None) -> list[Game]:
+    """The games of ``pairings``, ``jobs`` games at once (each thread with agent
+    processes of its own), the pairings' games taken in turn so that all go on;
+    a pairing ends early where ``decided`` says its first games settle it. The
+    games counted, in the pairings' order (a game played past its pairing's
+    stop, side by side with the one that settled it, is kept but not counted)."""
+    starts = openings(settings.variant, settings.seed, settings.openings)
+    each = [_Pairing(game_ids(a, b, settings.openings), store, decided) for a, b in pairings]
+    order = [(pairing, index) for index in range(2 * settings.openings) for pairing in each]
+    lock, local = threading.Lock(), threading.local()
+    made: list[Agent] = []
+
+    def agent(name: str) -> Agent:
+        agents: dict[str, Agent] = local.__dict__.setdefault("agents", {})
+        if name not in agents:
+            agents[name] = make(name)
+            with lock:
+                made.append(agents[name])
+        return agents[name]
+
+    def one(task: tuple[_Pairing, int]) -> None:
+        pairing, index = task
+        with lock:
+            if not pairing.wanted(index):
+                return
+        game_id, a, b, opening = pairing.ids[index]
+        for _ in range(1 + RETRIES):
+            game = referee.play(game_id, settings.variant, starts[opening],
+                                (agent(a), agent(b)), settings.limits,
+                                game_seed(settings.seed, game_id))
+            if not game.void:
+                break
+        store.add(game)
+        with lock:
+            pairing.ended()
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            list(pool.map(one, order))
+    finally:
+        for each_agent in made:
+            each_agent.close()
+    return [game for pairing in each for game in pairing.games(pairing.stop)]
+
+
+def play_pairing(first: str, second: str, make: Callable[[str], Agent], settings: Settings,
+                 store: Games) -> list[Game]:
+    """Every game of one pairing the store lacks, one after another; all its games."""
+    return play([(first, second)], make, settings, store)

@@ -1,7 +1,9 @@
 """The league's pages: the instructor plays a league over the students' latest
-agents and sees its leaderboard and every game; once the instructor opens it,
-a student sees the leaderboard and their own games. Each game is replayed on a
-page of its own: the board at each move as a table, the moves as text.
+agents and sees its leaderboard (the rating explained, win rates, head to
+head) and every game; once the instructor opens it, a student sees the
+leaderboard and their own games. Each game is replayed on a page of its own:
+the board at each move as a picture with the last move marked, stepped
+through by links, and as a table; the moves as text.
 
 The league plays in a thread of the web process, which plays its pairings here
 or sends them to the grading hosts (see ``leagues``); one league at a time. A
@@ -19,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from grader.match import grading, handin, tournament
+from grader.match import grading, handin, league, tournament
 from grader.match.referee import Game, result
 from grader.service import forms, leagues
 from grader.service.models import LeagueGame, Student
@@ -115,6 +117,7 @@ class Leaderboard:
         standing = await run_in_threadpool(leagues.standing, self.service, scope.course.id,
                                            self.exercise_id)
         return self.web.course_page(scope, "leaderboard.html", standing=standing, staff=True,
+                                    rating_rule=league.RATING,
                                     config=handin.config(), playing=self.playing(), when=when,
                                     saved=SAVED.get(request.query_params.get("saved", "")),
                                     games_link=lambda game: f"{scope.base}/league/games/"
@@ -193,6 +196,7 @@ class Leaderboard:
             return self.web.message("The league", "Your instructor has not opened the "
                                     "league's leaderboard yet.", 200, back)
         return self.web.page("leaderboard.html", standing=standing, staff=False,
+                             rating_rule=league.RATING,
                              own=student.id, back=back, playing=self.playing(), when=when,
                              games_link=lambda game: f"{back}/league/games/{game.id}")
 

@@ -21,12 +21,13 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 
+from markupsafe import Markup
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker, undefer
 
 from grader.games.knights.rules import QueenBoard, new_board
-from grader.match import handin, league, tournament
+from grader.match import boards, handin, league, tournament
 from grader.match.league import Row
 from grader.match.referee import Game, Ply, describe
 from grader.service.core import Service
@@ -169,9 +170,11 @@ def play(service: Service, league_id: int, jobs: int = 1) -> None:
                 submission = service.submission(entry.submission_id)
                 assert submission is not None  # a hand-in is never deleted
                 stored = {f.name: f.sha256 for f in submission.files}
-                if config.file in stored:
-                    files[entry.name] = Path(temp) / f"{entry.student_id}.py"
-                    files[entry.name].write_bytes(service.store.get(stored[config.file]))
+                if config.file in stored:  # the agent, and the modules handed in with it
+                    files[entry.name] = Path(temp) / str(entry.student_id)
+                    files[entry.name].mkdir()
+                    handin.unpack({name: service.store.get(digest)
+                                   for name, digest in stored.items()}, files[entry.name])
             store = Stored(service.sessions, league_id,
                            {entry.name: entry.student_id for entry in entries})
             league.play(files, config, store, service.options.sandbox, jobs,
@@ -211,6 +214,7 @@ class Standing:
     games: list[LeagueGame]  # in the order the ratings took them
     students: dict[str, int]  # an agent's name: its student's id
     names: dict[int, str]  # a student's id: their agent's name
+    head: dict[str, dict[str, list[int]]]  # league.head_to_head's table
 
     def row_of(self, student_id: int) -> Row | None:
         return next((row for row in self.rows if row.name == self.names.get(student_id)),
@@ -241,8 +245,11 @@ def standing(service: Service, course_id: int, exercise_id: str) -> Standing | N
     games = [rows[game_id] for game_id in order if game_id in rows]
     results = tuple((g.game_id, names[g.first_id], names[g.second_id], g.winner, g.reason)
                     for g in games)
-    return Standing(found, settings, list(_rated(tuple(sorted(names.values())), results)),
-                    games, {name: student_id for student_id, name in names.items()}, names)
+    agents = tuple(sorted(names.values()))
+    head = league.head_to_head(agents, [Game(game_id, "", 0, (first, second), winner=winner)
+                                        for game_id, first, second, winner, _ in results])
+    return Standing(found, settings, list(_rated(agents, results)), games,
+                    {name: student_id for student_id, name in names.items()}, names, head)
 
 
 @functools.lru_cache(maxsize=8)
@@ -271,7 +278,7 @@ def shown_league(service: Service, league_id: int) -> bool:
         return bool(found and found.shown)
 
 
-# -- the replay: the board at each move, as a table's rows ------------------------------
+# -- the replay: the board at each move, as a picture and as a table's rows -------------
 
 MARKS = {"open": ".", "closed": "#"}
 
@@ -283,16 +290,25 @@ class Frame:
     number: int
     said: str
     rows: list[list[str]]  # by y, then x: "1", "2", MARKS
+    picture: Markup  # the board drawn (SVG), the last move marked
+    seen: str  # the picture in words
 
 
 def frames(played: Game) -> list[Frame]:
     state = new_board(played.variant)
-    shown = [Frame(0, "before the first move", _cells(state))]
+    shown = [_frame(0, "before the first move", state, None)]
     plies: Sequence[Ply] = played.plies
     for number, ply in enumerate(plies, 1):
         state = state.forecast_move(ply.move)
-        shown.append(Frame(number, describe(played, number, ply), _cells(state)))
+        shown.append(_frame(number, describe(played, number, ply), state, ply.move))
     return shown
+
+
+def _frame(number: int, said: str, state: QueenBoard, last: tuple[int, int] | None) -> Frame:
+    seen = boards.words(state, last)
+    # the grader's own markup: numbers, and words it escapes itself
+    picture = Markup(boards.svg(state, last, f"{said}: {seen}"))  # noqa: S704
+    return Frame(number, said, _cells(state), picture, seen)
 
 
 def _cells(state: QueenBoard) -> list[list[str]]:

@@ -7,6 +7,9 @@ import os
 import socket
 import sys
 
+# its own folder: its current one is a working folder of its own
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 
 def processes():
     """Other agents' or the referee's processes: any not of this agent's own folder."""
@@ -17,7 +20,7 @@ def processes():
                 line = handle.read().decode(errors="replace")
         except OSError:
             continue
-        if ("runner.py" in line or "grader" in line) and os.getcwd() not in line:
+        if ("runner.py" in line or "grader" in line) and HERE not in line:
             found.append(line[:80])
     return found
 
@@ -28,7 +31,7 @@ def files():
                                   "harness/judging/*.py", "harness/isolation/*.py",
                                   "../exercises/*/suite/*.py", "../solutions/*/*/*.py")
              for path in glob.glob(f"{package}/{pattern}")]
-    found += [path for path in glob.glob("/tmp/*/agent.py") if not path.startswith(os.getcwd())]
+    found += [path for path in glob.glob("/tmp/*/agent.py") if not path.startswith(HERE)]
     return found + glob.glob("/root/*") + glob.glob("/home/*/*")
 
 

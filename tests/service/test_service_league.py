@@ -46,7 +46,7 @@ def quick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder.mkdir(parents=True)
     shutil.copytree(handin.CONFIG.parent / "starter", folder / "starter")
     text = handin.CONFIG.read_text()
-    (folder / "match.toml").write_text(text.replace("openings = 5", "openings = 1")
+    (folder / "match.toml").write_text(text.replace("openings = 10", "openings = 1")
                                        .replace("cpu_seconds = 1.0", "cpu_seconds = 0.5"))
     monkeypatch.setattr(handin, "CONFIG", folder / "match.toml")
 
@@ -114,7 +114,7 @@ def test_the_league_through_the_pages(make, quick):
     page = client.get("/i/c/1/league").text
     board = text(client.get("/i/c/1/league"))
     assert site.count("league_games") == 6  # 3 pairings, one opening from both sides
-    assert re.search(r"1\s+Ada #1\s+[-\d.]+\s+[-\d.]+ ± [\d.]+\s+4\s+4\s+0\s+0\s+0", board)
+    assert re.search(r"1\s+Ada #1\s+[-\d.]+\s+[-\d.]+ ± [\d.]+\s+4\s+4\s+100%\s+0\s+0\s+0", board)
     with site.service.sessions() as session:
         games = {row.game_id: Game.from_json(json.loads(row.body))
                  for row in session.scalars(select(LeagueGame))}
@@ -123,13 +123,18 @@ def test_the_league_through_the_pages(make, quick):
                                 for game_id, *_ in tournament.game_ids(first, second, 1)])
     assert [row.name for row in rows] == re.findall(r'/i/c/1/league/students/\d+">([^<]+)<', page)
     assert all(f"{row.ordinal:.2f}" in board for row in rows)
+    assert league.RATING in board and "Head to head" in board
 
     ada_page = client.get("/i/c/1/league/students/1")
     assert len(game_links(ada_page.text)) == 4
     replay = client.get(game_links(ada_page.text)[0])
-    assert replay.status_code == 200
+    assert replay.status_code == 200 and "<h1>Game " in replay.text, replay.text[:4000]
     played = games[html.unescape(replay.text.split("<h1>Game ", 1)[1].split("</h1>")[0])]
     assert replay.text.count('<table class="board">') == len(played.plies) + 1
+    # each board drawn too, the last move outlined, and stepped through by links
+    assert replay.text.count('class="board-picture"') == len(played.plies) + 1
+    assert replay.text.count('stroke="#c2410c"') == len(played.plies)
+    assert '<a href="#move-2">next move</a>' in replay.text
     assert "<caption>The board after move 1: player 1" in replay.text
     assert re.search(r"<li><a href=\"#move-1\">move 1: player 1 \(.+\) to \(\d, \d\) "
                      r"\(the opening, placed by the referee\)</a></li>", replay.text)
@@ -208,7 +213,7 @@ def test_a_league_on_the_grading_hosts(make, quick, broker):  # noqa: F811
     play(client)
     first = stored(site)
     assert len(first) == 6 and "stopped" not in text(client.get("/i/c/1/league"))
-    assert re.search(r"1 Ada #1 [-\d.]+ [-\d.]+ ± [\d.]+ 4 4 0 0 0",
+    assert re.search(r"1 Ada #1 [-\d.]+ [-\d.]+ ± [\d.]+ 4 4 100% 0 0 0",
                      text(client.get("/i/c/1/league")))
     play(client)  # nothing missing: nothing sent
     assert stored(site) == first

@@ -111,6 +111,10 @@ def test_the_league_in_a_browser(served, driver: WebDriver, tmp_path: Path) -> N
     rows = driver.find_elements(By.CSS_SELECTOR, "table.leaderboard tbody tr")
     assert [" ".join(row.text.split()[:3]) for row in rows][0] == "1 Ada #1"
     assert len(rows) == 3
+    assert "mu - 3 sigma" in words(driver, "#rating-rule") and "sigma" in words(driver, "main")
+    head = driver.find_elements(By.CSS_SELECTOR, "table.head-to-head tbody tr")
+    assert [row.text.split()[0] for row in head] == ["#1", "#2", "#3"]
+    assert words(driver, "table.head-to-head tbody tr:first-child td:nth-of-type(2)") == "2-0"
     shot(driver, "2-leaderboard")
 
     follow(driver, "table.leaderboard tbody tr th a")
@@ -119,10 +123,19 @@ def test_the_league_in_a_browser(served, driver: WebDriver, tmp_path: Path) -> N
     shot(driver, "3-student-games")
     follow(driver, "table.games tbody tr th a")
     boards = driver.find_elements(By.CSS_SELECTOR, "table.board")
+    pictures = driver.find_elements(By.CSS_SELECTOR, "figure svg.board-picture")
     moves = driver.find_elements(By.CSS_SELECTOR, "ol.moves li")
-    assert len(boards) == len(moves) + 1 >= 3
-    assert boards[1].find_element(By.TAG_NAME, "caption").text.startswith(
-        "The board after move 1: player 1")
+    assert len(boards) == len(pictures) == len(moves) + 1 >= 3
+    assert boards[1].find_element(By.TAG_NAME, "caption").get_attribute(
+        "textContent").startswith("The board after move 1: player 1")
+    caption = driver.find_elements(By.CSS_SELECTOR, "figure figcaption")[1].text
+    assert caption.startswith("move 1: player 1") and "outlined" in caption
+    # the last move's outline, on every picture but the empty board's
+    marked = [len(p.find_elements(By.CSS_SELECTOR, "rect[stroke='#c2410c']")) for p in pictures]
+    assert marked == [0] + [1] * len(moves)
+    follow_step = driver.find_element(By.CSS_SELECTOR, "#move-1 ~ nav a[href='#move-2']")
+    follow_step.click()
+    assert driver.current_url.endswith("#move-2")
     shot(driver, "4-replay")
 
     driver.get(f"{base}/i/c/1/league")

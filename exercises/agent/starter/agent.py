@@ -11,10 +11,16 @@ on each of your turns. ``game`` is the position (a copy: change it as you like):
     game.open_cells()             the cells nobody has stood on
     game.width, game.height
 
+The board also speaks the names of the course project's ``isolation.Board``
+(``active_player``, ``get_player_location(player)``, ``get_blank_spaces()``,
+``utility(player)``, ...): an agent written for it runs as it is (see the
+README). Your other modules may sit beside this file.
+
 ``time_left()`` is the milliseconds left of this move's limit (CPU time your
 process uses). A move past the limit loses the game, as do an illegal move,
-an exception, a crash and printing floods. Set ``self.search_depth`` to the
-depth your search reached: the report shows it beside each of your moves.
+returning (-1, -1), an exception, a crash and printing floods. Set
+``self.search_depth`` to the depth your search reached: the report shows it
+beside each of your moves.
 """
 
 

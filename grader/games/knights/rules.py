@@ -6,11 +6,18 @@ what an agent's search needs besides: either player's moves (the "improved"
 score compares them), whose turn it is and where each player stands. A
 knight's isolation player jumps like a chess knight (over anything) to an open
 cell; the first move of each player may go to any open cell, as in the lesson.
+
+A board also speaks the names of ``isolation.Board``, the board of a well-known
+knight's-isolation course project, so that agents written against it run as
+they are: its players are objects (the agent itself, and a stand-in for its
+opponent, in an agent's process; the seats 0 and 1 otherwise), and a move is
+the same pair of ints in either (the board is square, the knight's jumps
+symmetric: that project's (row, column) is this board's (x, y)).
 """
 
 from typing import Any
 
-from grader.games.isolation.rules import GameState, from_data, to_data
+from grader.games.isolation.rules import GameState, draw, from_data, to_data
 
 # The eight knight's jumps, as (dx, dy).
 JUMPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
@@ -18,6 +25,13 @@ JUMPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 class QueenBoard(GameState):
     """The lesson's game for agents: ``get_legal_moves(player)`` for either player."""
+
+    _players: tuple[object, object] = (0, 1)
+
+    def seated(self, players: tuple[object, object]) -> "QueenBoard":
+        """This board with ``players`` in seats 0 and 1 (``isolation.Board``'s players)."""
+        self._players = players
+        return self
 
     @property
     def width(self) -> int:
@@ -35,7 +49,8 @@ class QueenBoard(GameState):
     def get_legal_moves(self, player: int | None = None) -> list[tuple[int, int]]:
         """The moves of ``player`` (0 or 1; the player to move when None), were it
         that player's turn."""
-        if player is None or player == self._parity:
+        player = self._parity if player is None else self._seat(player)
+        if player == self._parity:
             return self._moves()
         view = object.__new__(type(self))
         view.__dict__.update(self.__dict__)
@@ -57,6 +72,72 @@ class QueenBoard(GameState):
         return [(x, y) for x in range(self._width) for y in range(self._height)
                 if not self._board[x][y]]
 
+    # -- isolation.Board's names ----------------------------------------------------
+
+    def _seat(self, player: object) -> int:
+        """The seat of ``player``: one of the board's players, or a seat's number."""
+        for seat, who in enumerate(self._players):
+            if who is player:
+                return seat
+        if type(player) is int and player in (0, 1):
+            return player
+        raise ValueError(f"{player!r} plays no part in this game")
+
+    @property
+    def active_player(self) -> object:
+        return self._players[self._parity]
+
+    @property
+    def inactive_player(self) -> object:
+        return self._players[self._parity ^ 1]
+
+    def get_opponent(self, player: object) -> object:
+        return self._players[self._seat(player) ^ 1]
+
+    def get_player_location(self, player: object) -> tuple[int, int] | None:
+        return self.location(self._seat(player))
+
+    def get_blank_spaces(self) -> list[tuple[int, int]]:
+        return self.open_cells()
+
+    @property
+    def move_count(self) -> int:
+        """The moves played so far: the cells closed (no cell is closed at the start)."""
+        return sum(map(sum, self._board))
+
+    def move_is_legal(self, move: tuple[int, int]) -> bool:
+        return move in self.get_legal_moves()
+
+    def is_loser(self, player: object) -> bool:
+        return self._seat(player) == self._parity and not self._moves()
+
+    def is_winner(self, player: object) -> bool:
+        return self._seat(player) != self._parity and not self._moves()
+
+    def utility(self, player: object) -> float:
+        """-inf for the player who lost, +inf for the winner, 0 while the game goes on."""
+        if self._moves():
+            return 0.0
+        return float("-inf") if self._seat(player) == self._parity else float("inf")
+
+    def copy(self) -> "QueenBoard":
+        child = object.__new__(type(self))
+        child.__dict__.update(self.__dict__)
+        child._board = [list(column) for column in self._board]
+        child._player_locations = list(self._player_locations)
+        return child
+
+    def apply_move(self, move: tuple[int, int]) -> None:
+        """Play ``move`` on this board itself (``forecast_move`` leaves it be)."""
+        self.__dict__.update(self.forecast_move(move).__dict__)
+
+    def hash(self) -> int:
+        return hash((tuple(map(tuple, self._board)), tuple(self._player_locations),
+                     self._parity))
+
+    def to_string(self) -> str:
+        return draw(self)
+
 
 class KnightsBoard(QueenBoard):
     """Knight's isolation: a player jumps like a chess knight to an open cell."""
@@ -71,6 +152,15 @@ class KnightsBoard(QueenBoard):
                 if 0 <= x + dx < width and 0 <= y + dy < height and not board[x + dx][y + dy]]
 
 
+class Board(KnightsBoard):
+    """Knight's isolation made as ``isolation.Board`` is: two players and a size."""
+
+    def __init__(self, player_1: object = 0, player_2: object = 1, width: int = 7,
+                 height: int = 7) -> None:
+        super().__init__(width, height, ())
+        self._players = (player_1, player_2)
+
+
 # The games an agent may be matched on: the state's class and its board.
 VARIANTS: dict[str, tuple[type[QueenBoard], dict[str, Any]]] = {
     "knights": (KnightsBoard, {"width": 7, "height": 7, "blocked": ()}),
@@ -83,13 +173,15 @@ def new_board(variant: str) -> QueenBoard:
     return kind(size["width"], size["height"], size["blocked"])
 
 
-def board_from_data(variant: str, data: dict[str, Any]) -> QueenBoard:
-    """A trusted board of ``variant`` rebuilt from ``to_data``'s plain data."""
+def board_from_data(variant: str, data: dict[str, Any],
+                    kind: type[QueenBoard] | None = None) -> QueenBoard:
+    """A trusted board of ``variant`` rebuilt from ``to_data``'s plain data (of
+    ``kind``, a subclass of the variant's, where given)."""
     state = from_data(data)
-    board = object.__new__(VARIANTS[variant][0])
+    board = object.__new__(kind or VARIANTS[variant][0])
     board.__dict__.update(state.__dict__)
     return board
 
 
-__all__ = ["JUMPS", "KnightsBoard", "QueenBoard", "VARIANTS", "board_from_data", "new_board",
-           "to_data"]
+__all__ = ["JUMPS", "Board", "KnightsBoard", "QueenBoard", "VARIANTS", "board_from_data",
+           "new_board", "to_data"]

@@ -7,13 +7,23 @@ agent prints goes to the referee's capped log, never into its replies. Nothing
 here decides anything: the referee times the process by its control group,
 from outside, and checks each move against its own rules; ``time_left()``
 counts this process's CPU time (every thread of it) down to the margin.
+
+The agent may be several modules beside its AGENT_FILE (their folder is
+importable), and may import ``isolation`` for its ``Board`` where it brings no
+``isolation`` of its own. Its ``get_move`` takes ``(game, time_left)`` or the
+older ``(game, legal_moves, time_left)``. Each game it gets a new instance and
+a new, empty working folder of its own (its current folder).
 """
 
 import importlib
+import inspect
 import os
 import random
 import resource
+import shutil
 import sys
+import tempfile
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,33 +32,95 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
 
 from grader.contracts import agent as contract  # noqa: E402  (needs the path above)
 from grader.contracts import protocol  # noqa: E402
-from grader.games.knights.rules import board_from_data  # noqa: E402
+from grader.games.knights.rules import Board, board_from_data  # noqa: E402
+from grader.harness.agent import isolation  # noqa: E402
 from grader.harness.runtime import limits  # noqa: E402
 
 PROCESSES = 16  # that an agent may start
+FRAMES = 4  # of the agent's own code, shown from a traceback (the innermost)
 
 
 def load(path: str, name: str) -> type:
     """The class ``name`` of the module at ``path`` (its folder importable)."""
     folder, stem = os.path.split(os.path.abspath(path))
     sys.path.insert(0, folder)
-    cls = getattr(importlib.import_module(stem.removesuffix(".py")), name)
+    if not any(Path(folder, own).exists() for own in ("isolation.py", "isolation")):
+        sys.modules["isolation"] = isolation
+    module = importlib.import_module(stem.removesuffix(".py"))
+    if not hasattr(module, name):
+        raise LookupError(f"{stem} defines no {name} (the class the referee makes)")
+    cls = getattr(module, name)
     if not isinstance(cls, type):
-        raise TypeError(f"{name} is not a class")
+        raise TypeError(f"{name} in {stem} is not a class")
     return cls
 
 
-def failure(exc: BaseException) -> str:
+def _where(exc: BaseException, folder: str) -> str:
+    """Where in the agent's own files ``exc`` was raised: its innermost frames there."""
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+              if frame.filename.startswith(folder + os.sep)]
+    said = [f"{os.path.relpath(f.filename, folder)}, line {f.lineno}, in {f.name}"
+            for f in frames[-FRAMES:]]
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        said.append(f"{os.path.basename(exc.filename)}, line {exc.lineno}")
+    return f" (at {'; then '.join(said)})" if said else ""
+
+
+def failure(exc: BaseException, folder: str = "") -> str:
+    """What the agent raised, and where in its own files."""
     try:
         text = str(exc)
     except BaseException:  # an exception of the agent's own may raise in __str__ too
         text = protocol.safe_repr(exc)
-    return f"{type(exc).__name__}: {text}"[:protocol.MAX_TEXT]
+    where = _where(exc, folder) if folder else ""
+    return f"{type(exc).__name__}: {text}{where}"[:protocol.MAX_TEXT]
 
 
-def serve(cls: type | None, loading: str, send: Callable[[bytes], object]) -> None:
+def mover(agent: Any) -> Callable[[Any, Callable[[], float]], Any]:
+    """``agent.get_move`` as ``(game, time_left)``: the older signature, ``(game,
+    legal_moves, time_left)``, given the legal moves too."""
+    get_move = agent.get_move
+    try:
+        named = [p for p in inspect.signature(get_move).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return get_move  # type: ignore[no-any-return]
+    if len(named) >= 3:
+        return lambda game, time_left: get_move(game, game.get_legal_moves(), time_left)
+    return get_move  # type: ignore[no-any-return]
+
+
+class Opponent:
+    """The other player, as the agent's board names it (``isolation.Board``'s players)."""
+
+    def __repr__(self) -> str:
+        return "<the opponent>"
+
+
+def workplace(previous: str | None) -> str:
+    """A new, empty working folder for a game (the last one removed), made current."""
+    if previous:
+        os.chdir("/")
+        shutil.rmtree(previous, ignore_errors=True)
+    try:
+        folder = tempfile.mkdtemp(prefix="work-")
+    except OSError:  # nowhere to write: the agent's files stay its current folder
+        return ""
+    os.chdir(folder)
+    return folder
+
+
+def depth_of(agent: Any, at_start: object) -> int | None:
+    """The depth the agent says it reached: its ``search_depth``, where its search
+    set it (a value it had from its making on is a setting, not a depth reached)."""
+    depth = getattr(agent, "search_depth", None)
+    return depth if type(depth) is int and depth != at_start else None
+
+
+def serve(cls: type | None, loading: str, send: Callable[[bytes], object],
+          folder: str = "") -> None:
     agent: Any = None
-    variant = "knights"
+    variant, seat, made, work = "knights", 0, None, None
     for line in sys.stdin.buffer:
         request: dict[str, Any] = protocol.loads(line)
         try:
@@ -56,16 +128,18 @@ def serve(cls: type | None, loading: str, send: Callable[[bytes], object]) -> No
                 raise ImportError(loading)
             if request["op"] == "new":
                 random.seed(request["seed"])
-                variant, agent = str(request["variant"]), cls()
+                work = workplace(work)
+                variant, seat, agent = str(request["variant"]), int(request["player"]), cls()
+                made = getattr(agent, "search_depth", None)
                 send(contract.answer(ok=True))
                 continue
-            state = board_from_data(variant, request["state"])
-            move = agent.get_move(state, contract.countdown(request["cpu"]))
-            depth = getattr(agent, "search_depth", None)
-            send(contract.answer(move=protocol.encode(move),
-                                 depth=depth if type(depth) is int else None))
+            players = (agent, Opponent()) if seat == 0 else (Opponent(), agent)
+            state = board_from_data(variant, request["state"],
+                                    Board if variant == "knights" else None).seated(players)
+            move = mover(agent)(state, contract.countdown(request["cpu"]))
+            send(contract.answer(move=protocol.encode(move), depth=depth_of(agent, made)))
         except BaseException as exc:  # whatever the agent raises loses its game, no more
-            send(contract.answer(error=failure(exc)))
+            send(contract.answer(error=loading if cls is None else failure(exc, folder)))
 
 
 def confine(memory_mb: int) -> None:
@@ -85,11 +159,12 @@ def main(argv: list[str]) -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr  # unbuffered: the referee sees prints as they happen
     cls, loading = None, ""
+    folder = os.path.dirname(os.path.abspath(argv[1]))
     try:
         cls = load(argv[1], argv[2])
     except BaseException as exc:  # the agent's module may raise anything, exit included
-        loading = failure(exc)
-    serve(cls, loading, replies.write)
+        loading = failure(exc, folder)
+    serve(cls, loading, replies.write, folder)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+from game_agent import AlphaBetaPlayer as Agent  # noqa: F401
