@@ -91,6 +91,9 @@ def _limits(exercise: exercises.Exercise, args: argparse.Namespace) -> exercises
 
 def cmd_grade(args: argparse.Namespace) -> int:
     exercise = _exercise(args.exercise)
+    if args.quick and not exercise.by_play:
+        raise UsageError(f"--quick is for an agent graded by play; {exercise.id} is graded "
+                         "by its suite, whole every time")
     limits = _limits(exercise, args)  # before anything is graded
     target = files.output(args.output or files.STDOUT, example=REPORT_NAMES[args.format])
     grading.check(args.submission)

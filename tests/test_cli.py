@@ -189,6 +189,24 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     assert ("a bubblewrap boundary" in err) == sandbox.local_is_boundary()
 
 
+@pytest.mark.parametrize("quick, openings", [(True, handin.QUICK["openings"]),
+                                               (False, handin.config().settings.openings)])
+def test_grade_quick_plays_a_self_checks_openings_and_the_grade_the_exercises(
+        capsys, monkeypatch, tmp_path, quick, openings):
+    played = []
+
+    def no_start(source, config, sandbox_name, store, jobs=1):
+        played.append(config.settings.openings)
+        raise handin.grading.NoStart("agent.py defines no Agent")
+
+    monkeypatch.setattr(handin.grading, "grade", no_start)
+    (tmp_path / "agent.py").write_text("x = 1\n")
+    code, out, _ = run(capsys, "grade", "--exercise", "agent", "--sandbox", "local",
+                       *(["--quick"] if quick else []), str(tmp_path))
+    assert code == 0 and played == [openings] and "defines no Agent" in out
+    assert handin.QUICK["openings"] < handin.config().settings.openings
+
+
 @pytest.mark.parametrize("argv, says", [
     (["grade", "--exercise", "nope", "x"], "unknown exercise 'nope'; the exercises are: "
                                           + ", ".join(catalog.ids())),
@@ -196,6 +214,8 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     (["grade", "--exercise", "helpers", str(ROOT / "pyproject.toml")], "give a folder"),
     (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(solution("helpers"))],
      "its folder does not exist"),
+    (["grade", "--exercise", "helpers", "--quick", str(solution("helpers"))],
+     "--quick is for an agent graded by play"),
     (["stub", "nope"], "unknown exercise 'nope'"),
     (["check-solutions", "--solutions", "/no/such/dir"], "--solutions /no/such/dir: no such"),
     (["check-solutions", "--solutions", str(ROOT / "tests")], "name(s) no exercise"),
