@@ -109,10 +109,7 @@ def grade(exercise: Exercise, path: str | Path, chosen: Sandbox, limits: Limits,
     clock = _Clock()
     check(path)
     try:
-        if exercise.by_play:  # an agent: agent.py and the modules beside it
-            submission = intake.take_modules(path, exercise.files[0])
-        else:
-            submission = intake.take(path, exercise.files)
+        submission = intake.take_for(path, exercise.files, exercise.by_play)
     except intake.Rejected as why:
         return report.rejected(exercise, str(why), limits.facts(), clock.ms())
     return until_timed(lambda: grade_alike(exercise, [submission], chosen, limits,

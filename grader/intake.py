@@ -318,6 +318,12 @@ def take(path: Path | str, files: Sequence[str]) -> Submission:
     return READERS[kind(path)](Path(path), files)
 
 
+def take_for(path: Path | str, files: Sequence[str], by_play: bool) -> Submission:
+    """What an exercise takes from ``path``: its ``files``, or, for the agent graded
+    by play (``by_play``), its one file and the modules beside it."""
+    return take_modules(path, files[0]) if by_play else take(path, files)
+
+
 def take_modules(path: Path | str, file: str) -> Submission:
     """``file`` and the ``.py`` modules beside it, from ``path`` (the file itself, or a
     folder or .zip holding it): an agent of several modules (the exercise graded by

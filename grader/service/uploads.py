@@ -97,9 +97,9 @@ def take(exercise: Exercise, uploads: Sequence[tuple[str, bytes]],
             _check_zip(uploads[0][1])
             path = Path(folder) / "upload.zip"
             path.write_bytes(uploads[0][1])
-            return intake.take(path, exercise.files)
+            return intake.take_for(path, exercise.files, exercise.by_play)
         into = Path(folder) / "upload"
         into.mkdir()
         for name, (_, data) in zip(names, uploads, strict=True):
             (into / name).write_bytes(data)
-        return intake.take(into, exercise.files)
+        return intake.take_for(into, exercise.files, exercise.by_play)

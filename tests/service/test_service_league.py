@@ -9,11 +9,13 @@ scheduled for later plays the agents handed in by then; with a
 broker, the pairings are played by minimax-grader match-host processes."""
 
 import html
+import io
 import json
 import os
 import re
 import shutil
 import time
+import zipfile
 from datetime import timedelta
 from itertools import combinations
 from pathlib import Path
@@ -99,6 +101,28 @@ def test_a_handed_in_agent_is_graded_by_play(make, quick):
     assert "One lost game, move by move" in report["output"]["text"]
     page = text(site.client.get(f"/s/{token}/attempts/{attempt.id}"))
     assert "Wins against alphabeta" in page and "won 0 of 2" in page
+
+
+@pytest.mark.parametrize("as_zip", [True, False])
+def test_an_agent_of_several_files_is_handed_in_as_they_are(make, quick, as_zip):
+    site = make(sandbox="local")
+    [token] = site.enrol(ADA)
+    modules = [(path.name, path.read_bytes()) for path in sorted((AGENTS / "aind").iterdir())
+               if path.suffix == ".py"]
+    if as_zip:
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            for name, body in modules:
+                archive.writestr(f"my_agent/{name}", body)
+        modules = [("my_agent.zip", out.getvalue())]
+    assert site.hand_in(token, *modules, exercise="agent").status_code == 303
+    assert site.service.drain() == 1
+    [attempt] = site.service.attempts(1, "agent", bodies=True)
+    report = json.loads(attempt.reports[0].body)
+    assert report["status"] == "graded", report["message"]
+    assert [f["name"] for f in report["submission"]["files"]] == \
+        ["agent.py", "game_agent.py", "sample_players.py"]
+    assert "random" in [t["name"] for t in report["tests"]] and report["score"] > 0
 
 
 def test_the_league_through_the_pages(make, quick):
