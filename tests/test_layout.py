@@ -249,7 +249,7 @@ def test_the_worker_reads_only_its_closure():
 # front end takes files in once, through the intake.
 MAKES_REPORTS = {"grader.grading", "grader.report", "grader.intake"}
 TAKES_FILES_IN = {"grader.grading", "grader.intake", "grader.service.uploads",
-                  "grader.batch.roster"}
+                  "grader.batch.roster", "grader.match.commands"}
 
 
 def calls(path: Path) -> set[str]:
@@ -273,4 +273,4 @@ def test_the_seam_rule_sees_a_call(tmp_path):
     source = tmp_path / "front.py"
     source.write_text("from grader import intake\ndef f(p):\n    return intake.take(p, ())\n")
     assert calls(source) == {"intake.take"}
-    assert {"report.build", "intake.take"} <= calls(PACKAGE / "grading.py")
+    assert {"report.build", "intake.take_for"} <= calls(PACKAGE / "grading.py")
