@@ -132,7 +132,9 @@ class Courses:
         scope = await self.web.scope(request, "staff")
         with self.service.sessions() as session:
             found = audit.entries(session, scope.course.id)
-        return self.web.course_page(scope, "audit.html", entries=found, shown=audit.SHOWN)
+        where = await run_in_threadpool(self.service.zone, scope.course.id)
+        return self.web.course_page(scope, "audit.html", entries=found, shown=audit.SHOWN,
+                                    where=where)
 
     async def audit_csv(self, request: Request) -> Response:
         scope = await self.web.scope(request, "staff")

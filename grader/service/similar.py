@@ -150,7 +150,8 @@ class Similar:
                     scope, "similarity_pair.html", exercise=exercise, pair=pair,
                     students=found.latest.students, review=found.reviews.get(wanted),
                     digests=found.latest.digests,
-                    reviewed=request.query_params.get("reviewed") == "1")
+                    reviewed=request.query_params.get("reviewed") == "1",
+                    where=await run_in_threadpool(self.service.zone, scope.course.id))
         raise HTTPException(404)
 
     async def review(self, request: Request) -> Response:

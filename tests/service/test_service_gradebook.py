@@ -133,6 +133,9 @@ def test_the_course_time_zone_shows_and_takes_dates_and_a_bad_one_is_refused(mak
     assert 'name="deadline_date" value="2026-03-10"' in page
     assert 'name="deadline_time" value="09:00"' in page
     assert "Times are shown in America/New_York" in client.get("/i/c/1").text
+    # The audit log says when in the course's zone too (a New York time now is EST or EDT).
+    assert re.search(r"<td>\d{4}-\d\d-\d\d \d\d:\d\d E[SD]T</td>",
+                     client.get("/i/c/1/audit").text)
 
 
 def test_a_new_exercise_is_hidden_until_opened(make):
