@@ -420,8 +420,8 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
     """`grade --exercise agent` plays the match (stood in for here: it takes minutes)."""
     played = []
 
-    def match(exercise, files, sandbox_name, jobs=1):
-        played.append((exercise.id, sorted(files), sandbox_name))
+    def match(exercise, files, sandbox_name, jobs=1, quick=False):
+        played.append((exercise.id, sorted(files), sandbox_name, quick))
         raise RuntimeError("the match stood in for")
 
     monkeypatch.setattr(handin, "grade", match)
@@ -429,8 +429,9 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
     agent.write_text("class Agent:\n    pass\n")
     code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercise", "agent",
                        "--format", "json", str(agent))
-    assert code == 0 and played == [("agent", ["agent.py"], "local")]
+    assert code == 0 and played == [("agent", ["agent.py"], "local", False)]
     assert "the match stood in for" in json.loads(out)["message"]
+
 
 def test_an_added_exercise_is_graded_and_checked(capsys, own_exercises):
     code, out, _ = run(capsys, "grade", "--sandbox", "local", "--exercises", str(own_exercises),

@@ -78,7 +78,8 @@ class Grid:
         self.data = folder / "data"
         self.broker = broker
         self.service = Service(Options(data=self.data, broker=broker))
-        self.service.first_instructor_secret()  # the first course, its exercises opened
+        # The first course and its instructor's login (shown once), its exercises opened.
+        self.secret = self.service.first_instructor_secret()
         open_all(self.service)
         self.client = TestClient(app.build(self.service, Dispatcher(self.service, broker)))
         self.client.__enter__()  # the app's lifespan starts the dispatcher

@@ -26,7 +26,7 @@ from grader.service.models import (
     Student,
 )
 from grader.service.pool import Pool
-from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, Clock, Site, open_all
+from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, Clock, Site
 from tests.service.lms_simulator import INSTRUCTOR, Loopback, Platform, Spoil
 
 pytestmark = pytest.mark.timeout(120)
@@ -107,7 +107,6 @@ class Grader:
         token = page.split("/s/")[1]
         student = self.service.student(token)
         assert student is not None, page
-        open_all(self.service, student.course_id)  # as its instructor did: a new one is hidden
         csrf = re.search(r'name="csrf" value="([^"]+)"', self.browser.get(page).text)[1]
         answer = self.browser.post(f"{self.base}/s/{token}/submit/helpers",
                                    data={"csrf": csrf}, allow_redirects=False,
@@ -180,6 +179,21 @@ def test_a_students_launch_opens_their_page_and_their_scores_reach_the_lms(grade
     assert [one["scoreGiven"] for one in lms.scores_of("link-1")] in ([10], [10, 10])
     assert {one.get("scoreGiven") for one in lms.scores_of("link-1", None)} <= {10, None}
     assert all(post.state == "sent" for post in grader.posts())
+
+
+def test_an_assignments_launch_opens_its_exercise_unless_its_staff_hid_it(grader, lms):
+    # The launch alone opens the exercise: the instructor added it to the LMS.
+    page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
+    course = grader.service.student(page.split("/s/")[1].split("#")[0]).course_id
+    assert grader.service.setting(course, "helpers").visible
+    assert "/submit/helpers" in grader.browser.get(page).text
+    # An exercise its staff saved hidden stays hidden however often it is launched.
+    hidden = grader.service.setting(course, "helpers")
+    hidden.visible = False
+    grader.service.save_setting(hidden)
+    page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
+    assert not grader.service.setting(course, "helpers").visible
+    assert "/submit/helpers" not in grader.browser.get(page).text  # no hand-in form
 
 
 def test_a_regrade_posts_the_new_score(grader, lms):

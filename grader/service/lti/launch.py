@@ -23,10 +23,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.service import audit, people, tokens
-from grader.service.core import Refused
+from grader.service.core import Refused, default_setting
 from grader.service.models import (
     Course,
     CourseStaff,
+    ExerciseSetting,
     LaunchKey,
     LtiContext,
     LtiMember,
@@ -207,6 +208,19 @@ def resource_of(session: Session, context: LtiContext, body: dict[str, Any],
     session.add(resource)
     session.flush()
     return resource
+
+
+def assigned(session: Session, course_id: int, exercise_id: str, now: datetime) -> None:
+    """An exercise an assignment of the LMS launches is open, unless its staff saved its
+    settings already: the link the instructor added is their choice to hand it out (the
+    deep link's answer goes to the LMS, so the tool learns of it at its first launch)."""
+    if session.get(ExerciseSetting, (course_id, exercise_id)) is not None:
+        return
+    setting = default_setting(course_id, exercise_id)
+    setting.visible = True
+    session.add(setting)
+    audit.record(session, now, course_id, None, "settings saved", exercise_id,
+                 "open to students: an assignment of the LMS launches it")
 
 
 def launch_key(session: Session, student_id: int, now: datetime) -> str:

@@ -133,6 +133,7 @@ class Tool:
             if context is None:
                 raise Refused(launch.UNKNOWN_COURSE, 403)
             resource = launch.resource_of(session, context, body, set(self.service.exercises))
+            launch.assigned(session, context.course_id, resource.exercise_id, now)
             user = launch.identity(session, platform, context.deployment_id, str(body["sub"]))
             said = launch.who(body)
             if role in STAFF:
