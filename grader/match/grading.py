@@ -128,14 +128,17 @@ class Standing:
         return wilson(self.wins, len(self.games))
 
     @property
+    def share(self) -> float:
+        return share(self.wins, len(self.games), self.opponent.win_rate)
+
+    @property
     def points(self) -> float:
-        return round(self.opponent.points
-                     * share(self.wins, len(self.games), self.opponent.win_rate), 2)
+        return round(self.opponent.points * self.share, 2)
 
     @property
     def settled(self) -> bool:
         """Whether the games decide the points whole or none (the pairing may stop)."""
-        return self.points in (0, self.opponent.points)
+        return self.share in (0.0, 1.0)  # the interval's, not points rounded to 0
 
 
 def standing(name: str, opponent: Opponent, games: Sequence[Game]) -> Standing:
