@@ -85,7 +85,10 @@ def test_an_agent_written_for_isolation_board_in_several_files_plays_unmodified(
     isolation and sample_players.py; the search checks time_left() and raises its own
     SearchTimeout, and its search_depth is a setting, never shown as a depth reached."""
     games = pairing(tmp_path, "aind", source=AGENTS / "aind")
-    assert [g.loser() for g in games] == ["random", "random"], [g.reason for g in games]
+    # Played to their ends without a fault (who wins against a random mover is the
+    # game's business: a short search loses now and then).
+    assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
+    assert all(any(p.agent and g.names[p.player] == "aind" for p in g.plies) for g in games)
     assert all(p.depth is None for g in games for p in g.plies)
 
 
