@@ -13,6 +13,7 @@ not be taken in) or an error (the grader failed; no score is charged).
 
 import copy
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,9 @@ from grader.exercises import Exercise, Limits
 from grader.intake import Submission
 from grader.report import Report  # valid against grader/schema/report.schema.json
 from grader.sandbox import Cancelled, Sandbox, SandboxUnavailable
+
+log = logging.getLogger(__name__)
+SANDBOX_LOG_TAIL = 2000  # characters of a failed run's own log kept in the host's log
 
 CHOICES = ("auto", "docker", "local", "launcher")
 # A run the machine starved is run again, this often in all, after a pause that
@@ -156,9 +160,15 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
     except Cancelled:
         raise
     except Exception as exc:  # a grader bug must cost one run, not a class
+        log.exception("%s: the grader failed", exercise.id)
         return _failed(exercise, submissions, f"the grader failed: {exc!r}", chosen, limits,
                        clock)
-    return [report.build(exercise, submission, run, clock.ms()) for submission in submissions]
+    made = [report.build(exercise, submission, run, clock.ms()) for submission in submissions]
+    if made[0]["status"] == "error" and not run.overloaded:
+        # The grader's own failure: its sandbox's log (never shown to the student) says why.
+        log.error("%s: the sandbox's run failed (exit code %s): %s", exercise.id, run.exit_code,
+                  run.log[-SANDBOX_LOG_TAIL:] or "its log is empty")
+    return made
 
 
 def grade_taken(exercise: Exercise, files: dict[str, bytes], chosen: Sandbox,

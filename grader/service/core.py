@@ -714,9 +714,11 @@ class Service:
         try:
             files = {stored.name: self.store.get(stored.sha256) for stored in submission.files}
             made = self._grade(exercise, files)
-            if starved(made) and self.queue.failed(job_id, made["message"]):
-                self._ended(run, RETRIED_AFTER_LOAD)
-                return True  # no verdict, nothing charged: graded again, after the others
+            # No verdict, nothing charged (the machine starved the run, or the grader
+            # failed): graded again, after the others, as if the grader had raised.
+            if made["status"] == "error" and self.queue.failed(job_id, made["message"]):
+                self._ended(run, RETRIED_AFTER_LOAD if starved(made) else "retry")
+                return True
         except Held as held:
             self.queue.hold(job_id, str(held))
             self._ended(run, "held")

@@ -12,6 +12,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
+from grader import grading
 from grader.service import app, store, uploads
 from grader.service.core import MAX_ATTEMPTS
 from grader.service.models import Base, Job, Report
@@ -107,6 +108,31 @@ def test_a_grader_that_raises_three_times_gives_an_error_report(make):
     assert '<strong class="counted">-/10</strong>' in page
     attempt = site.client.get(f"/s/{token}/attempts/1").text
     assert "it does not count" in attempt and "RuntimeError" in attempt
+
+
+def test_a_grading_the_grader_failed_is_tried_again_and_its_next_report_stands(make, graded):
+    """A sandbox run that failed on the grader's side (its supervisor stopped before any
+    test: no verdict) is a failed attempt, as if the grader had raised, not a report."""
+    replay = replaying(graded, FULL_MARKS)
+    calls = []
+
+    def fails_once(exercise, files):
+        calls.append(files)
+        if len(calls) == 1:
+            return grading.failed(exercise, files, "the grader failed in every test",
+                                  "local", exercise.limits)
+        return replay(exercise, files)
+
+    site = make(grade=fails_once)
+    [token] = site.enrol(ADA)
+    site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
+    assert site.service.drain() == 2 and len(calls) == 2
+    with site.service.sessions() as session:
+        [job] = session.scalars(select(Job))
+        [report] = session.scalars(select(Report))
+    assert (job.state, job.attempts, report.status) == ("done", 2, "graded")
+    assert "the grader failed in every test" in job.last_error
+    assert '<strong class="counted">10/10</strong>' in site.client.get(f"/s/{token}").text
 
 
 def test_regrading_adds_this_versions_reports_and_keeps_the_old(make, graded, tmp_path):
