@@ -14,7 +14,7 @@ import pytest
 from grader.contracts.owntime import OwnClock
 from grader.contracts.provided import provide
 from grader.games import isolation, tictactoe
-from grader.harness.isolation.search import Search
+from grader.harness.lesson.search import Search
 from grader.harness.runtime.student import (
     ChangedGrader,
     ImportFailed,

@@ -149,8 +149,8 @@ def test_only_check_solutions_names_the_solutions_folder():
 # What any exercise may use: the shared core. The search exercises' checks,
 # declared for any game, still lie in the isolation family's folder.
 CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
-        "grader.harness.isolation.helper_checks", "grader.harness.isolation.decision_checks",
-        "grader.harness.isolation.cutoff_checks", "grader.harness.isolation.deepening_checks")
+        "grader.harness.lesson.helper_checks", "grader.harness.lesson.decision_checks",
+        "grader.harness.lesson.cutoff_checks", "grader.harness.lesson.deepening_checks")
 # docs/authoring.md's worked example of an instructor's exercise, laid out as
 # exercises/ and solutions/ are: held to the same rules, and named by no module.
 EXAMPLE = ROOT / "tests" / "examples"
@@ -162,10 +162,16 @@ def _game(folder: Path) -> str:
     return tomllib.loads((folder / "exercise.toml").read_text("utf-8")).get("game", "isolation")
 
 
+# The harness family of a game where it is not named for the game: the lesson's
+# family checks every game that speaks the lesson's GameState.
+FAMILIES = {"isolation": "lesson", "kayles": "lesson"}
+
+
 @pytest.mark.parametrize("folder", EXERCISES, ids=lambda folder: folder.name)
 def test_an_exercise_folder_names_nothing_outside_it_but_its_game_and_the_core(folder):
-    # Its game: the rules (grader.games.<game>) and the family's checks (grader.harness.<game>).
-    allowed = (*CORE, f"grader.games.{_game(folder)}", f"grader.harness.{_game(folder)}")
+    # Its game: the rules (grader.games.<game>) and its family's checks (grader.harness.<family>).
+    game = _game(folder)
+    allowed = (*CORE, f"grader.games.{game}", f"grader.harness.{FAMILIES.get(game, game)}")
     named = {name for path in (folder / "suite").rglob("*.py") for name in ours(imports(path))}
     outside = {name for name in named if name != "grader.games"  # the games' interface
                and not any(name == a or name.startswith(f"{a}.") for a in allowed)}
@@ -237,7 +243,7 @@ def test_the_worker_reads_only_its_closure():
             "grader.harness.runtime.guard"} <= readable
     # No check, no reference search, no suite: nothing that gives answers away.
     assert not {m for m in readable if part(m) == "host" and m != "grader"}
-    families = ("grader.harness.judging", "grader.harness.isolation")
+    families = ("grader.harness.judging", "grader.harness.lesson")
     assert not {m for m in readable if m.startswith(families)}
     # None of the games: their rules are sent to the worker, for the tests
     # granted stand-ins that run them, and the student's user can't read them.

@@ -5,7 +5,7 @@ import pytest
 from grader.contracts.hints import HINTS
 from grader.games import isolation
 from grader.games.isolation.flawed_rules import GAME_MODELS
-from grader.harness.isolation.search import Search
+from grader.harness.lesson.search import Search
 from grader.harness.judging import mistakes
 
 ROOT = isolation.new_game()

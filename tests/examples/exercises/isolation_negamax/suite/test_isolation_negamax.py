@@ -13,7 +13,7 @@ import pytest
 
 from grader.contracts.protocol import describe
 from grader.games import isolation, unfinished
-from grader.harness.isolation.search import Flaws, Search
+from grader.harness.lesson.search import Flaws, Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import SearchProbe

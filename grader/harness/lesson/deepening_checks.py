@@ -12,10 +12,10 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, tree
-from grader.harness.isolation import alphabeta, deepening, trees
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.deepening import Deepened, DeepFlaws, searched_as
-from grader.harness.isolation.search import Search
+from grader.harness.lesson import alphabeta, deepening, trees
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.deepening import Deepened, DeepFlaws, searched_as
+from grader.harness.lesson.search import Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact

@@ -14,11 +14,11 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
-from grader.harness.isolation import alphabeta, trees
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.known import known
-from grader.harness.isolation.search import Flaws, Search, Stuck, values
-from grader.harness.isolation.search_facts import ABOVE, smallest_facts, traced_fact
+from grader.harness.lesson import alphabeta, trees
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.known import known
+from grader.harness.lesson.search import Flaws, Search, Stuck, values
+from grader.harness.lesson.search_facts import ABOVE, smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact
