@@ -280,3 +280,16 @@ def test_the_seam_rule_sees_a_call(tmp_path):
     source.write_text("from grader import intake\ndef f(p):\n    return intake.take(p, ())\n")
     assert calls(source) == {"intake.take"}
     assert {"report.build", "intake.take_for"} <= calls(PACKAGE / "grading.py")
+
+
+def test_no_module_takes_another_modules_private_names():
+    # A name that starts with "_" is its module's own: another module asks for a
+    # public one instead (dunders such as __version__ are public).
+    taken = {(module, f"{node.module}.{alias.name}")
+             for module, path in MODULES.items()
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and node.level == 0
+             and (node.module or "").split(".")[0] == "grader"
+             for alias in node.names
+             if alias.name.startswith("_") and not alias.name.startswith("__")}
+    assert not taken, sorted(taken)
