@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.games import isolation, nim, unfinished
+from grader.harness.judging import traces
+from grader.harness.judging.checks import Observation
+from grader.harness.judging.facts import CASES, Fact, first_hinted, told
 from grader.harness.lesson import game_facts
 from grader.harness.lesson.alphabeta import AlphaBeta
 from grader.harness.lesson.search import Search
 from grader.harness.lesson.search_facts import smallest_facts, trace_fact
-from grader.harness.judging import traces
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import CASES, Fact, first_hinted, told
 from grader.harness.nim.facts import Recorded, lines, negamax_fact
 from grader.harness.nim.search import NegamaxFlaws
 from grader.harness.tictactoe import search as lab_search
