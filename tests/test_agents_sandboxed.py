@@ -3,6 +3,7 @@ a fault costs the game it happens in and no more, and nothing outside the
 agent's own folder can be reached. Limits are generous for a loaded machine;
 only the slow and the sleepy agents meet them, by far."""
 
+import errno
 import json
 import os
 import shutil
@@ -19,10 +20,10 @@ from conftest import skip_loudly
 from grader.cli import main
 from grader.contracts import agent as contract
 from grader.games import knights
-from grader.match import grading, handin, referee, sandbox, tournament
+from grader.match import clock, grading, handin, referee, sandbox, tournament
 from grader.match.player import Deadline, Limits, ProcessAgent
 from grader.sandbox import cgroups, local
-from grader.sandbox.docker import LABEL, _owner
+from grader.sandbox.docker import LABEL, labels
 
 AGENTS = Path(__file__).parent / "agents"
 STRONG = Path(__file__).parents[1] / "solutions" / "agent" / "solution" / \
@@ -226,7 +227,8 @@ def test_an_agent_in_docker_gets_what_it_earns(tmp_path, docker_client, name, re
         assert reason in game.reason, game.reason
         if reason != "had no move left":
             assert game.loser() == name
-    mine = f"{LABEL}.owner={_owner()}"  # this process's: other tests' run beside it
+    owner = f"{LABEL}.owner"
+    mine = f"{owner}={labels()[owner]}"  # this process's: other tests' run beside it
     assert not docker_client.containers.list(all=True, filters={"label": mine})
 
 
@@ -373,3 +375,28 @@ def test_time_left_gives_an_agent_its_cpu_on_a_busy_machine(pressure):
         # time_left once offered; most of it was its wait for a CPU, not its own time.
         assert answer.wall > 0.5 * limits.wall_seconds, answer
         assert answer.waited > 0.5 * answer.wall, answer
+
+
+class Going:
+    """A group whose folder the engine is removing: every file answers ``errno``."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __getattr__(self, name: str):
+        def fails(*args):
+            raise OSError(self.number, os.strerror(self.number))
+        return fails
+
+
+@pytest.mark.parametrize("number", [errno.ENOENT, errno.ENODEV])
+def test_a_group_gone_or_going_leaves_its_last_reading(number):
+    agent = clock.GroupClock(Going(number))
+    agent.last = (1.5, 0.25)
+    assert agent.read() == (1.5, 0.25)
+    agent.freeze(), agent.thaw(), agent.kill(), agent.close()  # nothing left to act on
+
+
+def test_a_group_that_refuses_for_another_reason_is_not_taken_as_gone():
+    with pytest.raises(PermissionError):
+        clock.GroupClock(Going(errno.EACCES)).read()
