@@ -287,6 +287,13 @@ PAGE_TEMPLATES = sorted(path for path in PACKAGE.glob("**/templates/*.html")
                         if not path.name.startswith("_"))
 
 
+def test_the_match_imports_nothing_of_batch():
+    # What both make of pages lies below both, in grader.pages.
+    reaching = {module for module, path in MODULES.items() if module.startswith("grader.match")
+                and any(name.startswith("grader.batch") for name in imports(path))}
+    assert not reaching, sorted(reaching)
+
+
 def test_no_module_writes_a_document_of_its_own():
     writing = {module for module, path in MODULES.items() if module.startswith("grader")
                and re.search(r"<!doctype|<html", path.read_text("utf-8"), re.I)}
