@@ -8,6 +8,7 @@ functions included, so a lazy import can't slip past.
 """
 
 import ast
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -293,3 +294,45 @@ def test_no_module_takes_another_modules_private_names():
              for alias in node.names
              if alias.name.startswith("_") and not alias.name.startswith("__")}
     assert not taken, sorted(taken)
+
+
+# Every HTML page renders through one shell (grader.pages): no module writes a
+# document of its own, and every page template extends the shell, through its
+# package's base or the offline page. A partial (named _*.html) is included, not
+# a page; a template's parent is looked up in its own folder, then the shared one.
+SHARED = PACKAGE / "pages" / "templates"
+SHELL = SHARED / "shell.html"
+PAGE_TEMPLATES = sorted(path for path in PACKAGE.glob("**/templates/*.html")
+                        if not path.name.startswith("_"))
+
+
+def test_the_match_imports_nothing_of_batch():
+    # What both make of pages lies below both, in grader.pages.
+    reaching = {module for module, path in MODULES.items() if module.startswith("grader.match")
+                and any(name.startswith("grader.batch") for name in imports(path))}
+    assert not reaching, sorted(reaching)
+
+
+def test_no_module_writes_a_document_of_its_own():
+    writing = {module for module, path in MODULES.items() if module.startswith("grader")
+               and re.search(r"<!doctype|<html", path.read_text("utf-8"), re.I)}
+    assert not writing, sorted(writing)
+
+
+def parent(template: Path) -> Path | None:
+    """The template ``template`` extends, or None."""
+    found = re.match(r'\s*(?:{#.*?#}\s*)*{%\s*extends\s+"([^"]+)"\s*%}',
+                     template.read_text("utf-8"), re.S)
+    if not found:
+        return None
+    own = template.parent / found[1]
+    return own if own.is_file() and own != template else SHARED / found[1]
+
+
+@pytest.mark.parametrize("template", PAGE_TEMPLATES,
+                         ids=lambda path: path.relative_to(PACKAGE).as_posix())
+def test_every_page_template_extends_the_shell(template):
+    chain = [template]
+    while chain[-1] != SHELL and (above := parent(chain[-1])) and above not in chain:
+        chain.append(above)
+    assert chain[-1] == SHELL, " -> ".join(path.name for path in chain)
