@@ -47,7 +47,7 @@ def _with_suite(name: str, needs: str) -> exercises.Exercise:
     if exercise.by_play:
         raise UsageError(f"{exercise.id} is graded by play, and {needs} grades an "
                          "exercise by its suite: choose one graded by a suite "
-                         f"({', '.join(exercises.known(graded=exercises.SUITE))})")
+                         f"({', '.join(exercises.known(kind=exercises.SUITE))})")
     return exercise
 
 

@@ -220,7 +220,7 @@ def add(root: Path) -> None:
         _no_links(folder)
         if folder.name == GAMES_FOLDER:
             _check_games(folder)
-        elif folder.name != "__pycache__" and graded_by(folder) is None:
+        elif folder.name != "__pycache__" and kind_of(folder) is None:
             raise BadExercise(f"{folder}: no exercise.toml nor match.toml, so not an "
                               "exercise folder")
         for private in PRIVATE:
@@ -278,10 +278,10 @@ def _check_games(folder: Path) -> None:
             raise BadExercise(f"{game}: {game.name!r} is a built-in game's name")
 
 
-def graded_by(folder: Path) -> str | None:
+def kind_of(folder: Path) -> str | None:
     """How the exercise of ``folder`` is graded (SUITE or PLAY), by the file it
     holds; None where it holds neither, so is no exercise's."""
-    held = [graded for graded, name in DEFINED_BY.items() if (folder / name).is_file()]
+    held = [kind for kind, name in DEFINED_BY.items() if (folder / name).is_file()]
     if len(held) > 1:
         raise BadExercise(f"{folder}: an exercise is graded by its suite (exercise.toml) or "
                           "by play (match.toml), not both: keep the one that says how")
@@ -295,7 +295,7 @@ def folders(root: Path | None = None) -> dict[str, Path]:
     for top in [root] if root is not None else [ROOT, *added()]:
         if not top.is_dir():
             raise BadExercise(f"no exercises at {top}: is minimax-grader installed whole?")
-        for folder in sorted(p for p in top.iterdir() if graded_by(p) is not None):
+        for folder in sorted(p for p in top.iterdir() if kind_of(p) is not None):
             if folder.name in found:
                 raise BadExercise(f"two exercises are called {folder.name!r}: "
                                   f"{found[folder.name]} and {folder}")
@@ -306,11 +306,11 @@ def folders(root: Path | None = None) -> dict[str, Path]:
     return found
 
 
-def known(root: Path | None = None, graded: str | None = None) -> list[str]:
+def known(root: Path | None = None, kind: str | None = None) -> list[str]:
     """The exercises' ids: of ``root`` alone where given, else every one; where
-    ``graded`` is given (SUITE or PLAY), only those graded so."""
+    ``kind`` is given (SUITE or PLAY), only those graded so."""
     return sorted(name for name, folder in folders(root).items()
-                  if graded in (None, graded_by(folder)))
+                  if kind in (None, kind_of(folder)))
 
 
 def _limits(table: dict[str, Any], tests: Sequence[TestSpec], path: Path) -> Limits:
@@ -337,7 +337,7 @@ def load(name: str, root: Path | None = None) -> Exercise:
     if name not in found:
         raise UnknownExercise(name, sorted(found))
     folder = found[name]
-    return _played(name, folder) if graded_by(folder) == PLAY else _suite(name, folder)
+    return _played(name, folder) if kind_of(folder) == PLAY else _suite(name, folder)
 
 
 # An exercise graded by play runs no suite: its match.toml limits its agent's moves,
@@ -409,9 +409,9 @@ def facts_hash(root: Path | None = None) -> str:
     applies itself (points, titles, visibility, limits, the opponents and their
     thresholds), which the grading image does not hold. Those graded by a suite
     come first, then those graded by play, each by id."""
-    defining = sorted((DEFINED_BY[graded_by(folder) or SUITE], name, folder)
-                      for name, folder in folders(root).items())
+    defining = sorted((file, name, folder / file) for name, folder in folders(root).items()
+                      for file in DEFINED_BY.values() if (folder / file).is_file())
     digest = hashlib.sha256()
-    for file, name, folder in defining:
-        digest.update(name.encode() + b"\0" + (folder / file).read_bytes() + b"\0")
+    for _, name, path in defining:
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

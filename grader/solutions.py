@@ -96,7 +96,7 @@ def _exercises_in(root: Path) -> list[str]:
 def built_in(corpus: bool = True, root: Path = places.SOLUTIONS) -> list[Case]:
     """The reference solutions, then (unless not ``corpus``) the corpus cases, of the
     exercises graded by a suite, from the solutions folder ``root``."""
-    suites = exercises.known(graded=exercises.SUITE)
+    suites = exercises.known(kind=exercises.SUITE)
     graded = [name for name in _exercises_in(root) if name in suites]
     found = [Case(name, reference_folder(name, root), True, reference=True)
              for name in graded if reference_folder(name, root).is_dir()]
@@ -109,7 +109,7 @@ def built_in(corpus: bool = True, root: Path = places.SOLUTIONS) -> list[Case]:
 def by_play(root: Path = places.SOLUTIONS) -> list[Case]:
     """The reference solutions of the exercises graded by play (the agent's): each
     must win full points against the baselines of its match.toml."""
-    played = exercises.known(graded=exercises.PLAY)
+    played = exercises.known(kind=exercises.PLAY)
     return [Case(name, reference_folder(name, root), True, reference=True)
             for name in _exercises_in(root)
             if name in played and reference_folder(name, root).is_dir()]

@@ -418,7 +418,7 @@ def test_check_solutions_plays_the_agent_s_reference_when_told_to():
 
     assert "solution of agent" in labels("--play")
     assert "solution of agent" not in labels()
-    suites = exercises.known(graded=exercises.SUITE)
+    suites = exercises.known(kind=exercises.SUITE)
     assert {f"solution of {name}" for name in suites} <= set(labels())
 
 
@@ -459,7 +459,7 @@ def test_an_added_folder_with_a_match_toml_is_an_exercise_graded_by_play_by_it(
     assert code == 0 and played == [3] and "defines no Agent" in out  # its own match.toml
     exercise = exercises.load("my_agent")
     assert exercise.by_play and exercise.folder == mine and exercise.defined_by == toml
-    assert "my_agent" in exercises.known(graded=exercises.PLAY)
+    assert "my_agent" in exercises.known(kind=exercises.PLAY)
 
 
 def test_the_gradescope_package_refuses_an_exercise_graded_by_play(capsys, tmp_path):

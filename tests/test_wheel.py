@@ -268,7 +268,7 @@ def test_check_solutions_takes_the_checkout_s_solutions(installed, tmp_path):
     # The instructor's layout, DIR/<exercise>/solution/: the checkout's solutions,
     # gathered (but the agent's, which plays its whole match: tests/test_cli.py has it).
     gathered = tmp_path / "solutions"
-    suites = exercises.known(graded=exercises.SUITE)
+    suites = exercises.known(kind=exercises.SUITE)
     for name in suites:
         shutil.copytree(solution(name), gathered / name / "solution")
     done = installed.run("check-solutions", "--solutions", str(gathered), "--solutions-only")
