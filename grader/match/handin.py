@@ -3,9 +3,9 @@ its grading hosts) and graded by play: each opponent of its match.toml is a
 "test" of the report, worth its points, and the report's output is the
 match's text, with one lost game replayed move by move.
 
-The exercise has no suite: ``exercise()`` makes its ``Exercise`` from the
-match.toml, and ``grade`` plays instead of running tests. An agent may be
-several modules (``intake.take_modules``), unpacked into one folder.
+The exercise has no suite: ``grader.exercises`` lists it from its folder's
+match.toml, and ``grade`` plays by that file instead of running tests. An agent
+may be several modules (``intake.take_modules``), unpacked into one folder.
 """
 
 import os
@@ -15,29 +15,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from grader import __version__, report
-from grader.exercises import Exercise, Limits, TestSpec
+from grader import __version__, exercises, report
+from grader.exercises import Exercise
 from grader.intake import Submission
-from grader.match import CONFIG, grading, tournament  # CONFIG: the match.toml the service grades by
+from grader.match import CONFIG, grading, tournament  # CONFIG: the agent exercise's, the league's
 
 QUICK = {"openings": 2}  # a student's self-check: two openings an opponent, from both sides
 
 
 def config(**changes: Any) -> grading.Config:
-    """The match.toml's settings, ``changes`` (seed, openings, cpu_seconds) applied."""
+    """The agent exercise's match.toml's settings (the league's), ``changes``
+    (seed, openings, cpu_seconds) applied."""
     return grading.load(CONFIG, **changes)
 
 
 def exercise() -> Exercise:
-    """The agent exercise as the service lists it: one test an opponent."""
-    chosen = config()
-    tests = tuple(TestSpec(o.name, f"Wins against {o.name} (full points at a win rate of "
-                                   f"{o.win_rate:.0%})", o.points)
-                  for o in chosen.opponents)
-    return Exercise(id=CONFIG.parent.name, title=chosen.title,
-                    summary="An agent graded by play against the baselines.",
-                    files=(chosen.file,), tests=tests, limits=Limits(),
-                    folder=CONFIG.parent)
+    """The agent exercise (the league's) as the service lists it: one test an opponent."""
+    return exercises.load(CONFIG.parent.name)
 
 
 def unpack(files: Mapping[str, bytes], folder: Path) -> Path:
@@ -112,7 +106,8 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
           jobs: int = os.cpu_count() or 1, quick: bool = False) -> report.Report:
     """The report of a handed-in agent (``files``), played in ``sandbox_name``;
     ``quick``: a self-check of fewer games (``QUICK``), not the exercise's grade."""
-    started, chosen = time.monotonic(), config(**(QUICK if quick else {}))
+    started = time.monotonic()
+    chosen = grading.load(exercise.defined_by, **(QUICK if quick else {}))
     with tempfile.TemporaryDirectory(prefix="minimax-handin-") as temp:
         source = Path(temp, "agent")
         source.mkdir()

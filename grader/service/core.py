@@ -25,7 +25,7 @@ from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from grader import __version__, catalog, exercises, grading, image, intake
+from grader import __version__, exercises, grading, image, intake
 from grader import sandbox as sandboxes
 from grader.exercises import Exercise
 from grader.report import overloaded as starved
@@ -166,7 +166,7 @@ class Service:
         self.metrics = Metrics()
         self.highlights = code_view.Highlights(options.data / "highlighted")
         # Graded by a suite, or by play (the agent): both through grading.grade_taken.
-        self.exercises = {exercise.id: exercise for exercise in catalog.load_all()}
+        self.exercises = {exercise.id: exercise for exercise in exercises.load_all()}
         played = frozenset(e.id for e in self.exercises.values() if e.by_play)
         play_slots = options.play_slots or max(1, options.workers - 1)
         self.queue = Queue(self.sessions, now, options.version, options.student_slots, played,

@@ -25,6 +25,7 @@ from conftest import skip_loudly
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
+from grader import exercises
 from grader.match import handin, league, sandbox, tournament
 from grader.match.referee import Game
 from grader.sandbox import local
@@ -41,16 +42,17 @@ FLAGS = {"seed": "7", "openings": "1", "cpu_seconds": "0.5"}
 
 @pytest.fixture
 def quick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The agent exercise with one opening an opponent (its games take seconds)."""
+    """The agent exercise with one opening an opponent (its games take seconds): its
+    hand-ins are graded by its folder's match.toml, its league plays by handin.CONFIG."""
     if not local.is_boundary() and os.geteuid() == 0:
         skip_loudly("agents in bubblewrap", "bwrap is not usable here")
-    folder = tmp_path / "exercise" / "agent"
-    folder.mkdir(parents=True)
-    shutil.copytree(handin.CONFIG.parent / "starter", folder / "starter")
-    text = handin.CONFIG.read_text()
-    (folder / "match.toml").write_text(text.replace("openings = 10", "openings = 1")
-                                       .replace("cpu_seconds = 1.0", "cpu_seconds = 0.5"))
-    monkeypatch.setattr(handin, "CONFIG", folder / "match.toml")
+    root = tmp_path / "exercises"
+    shutil.copytree(exercises.ROOT, root, ignore=shutil.ignore_patterns("__pycache__"))
+    toml = root / "agent" / "match.toml"
+    toml.write_text(toml.read_text().replace("openings = 10", "openings = 1")
+                    .replace("cpu_seconds = 1.0", "cpu_seconds = 0.5"))
+    monkeypatch.setattr(exercises, "ROOT", root)
+    monkeypatch.setattr(handin, "CONFIG", toml)
 
 
 def agent(name: str) -> tuple[str, bytes]:
