@@ -199,9 +199,9 @@ def test_grade_quick_plays_a_self_checks_openings_and_the_grade_the_exercises(
 
     def no_start(source, config, sandbox_name, store, jobs=1):
         played.append(config.settings.openings)
-        raise handin.grading.NoStart("agent.py defines no Agent")
+        raise handin.points.NoStart("agent.py defines no Agent")
 
-    monkeypatch.setattr(handin.grading, "grade", no_start)
+    monkeypatch.setattr(handin.points, "grade", no_start)
     (tmp_path / "agent.py").write_text("x = 1\n")
     code, out, _ = run(capsys, "grade", "--exercise", "agent", "--sandbox", "local",
                        *(["--quick"] if quick else []), str(tmp_path))
@@ -450,9 +450,9 @@ def test_an_added_folder_with_a_match_toml_is_an_exercise_graded_by_play_by_it(
 
     def no_start(source, config, sandbox_name, store, jobs=1):
         played.append(config.settings.openings)
-        raise handin.grading.NoStart("agent.py defines no Agent")
+        raise handin.points.NoStart("agent.py defines no Agent")
 
-    monkeypatch.setattr(handin.grading, "grade", no_start)
+    monkeypatch.setattr(handin.points, "grade", no_start)
     (tmp_path / "agent.py").write_text("x = 1\n")
     code, out, _ = run(capsys, "grade", "--exercises", str(mine.parent), "--exercise",
                        "my_agent", "--sandbox", "local", str(tmp_path / "agent.py"))

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from grader import pages
 from grader.games.knights.rules import new_board
 from grader.match.boards import svg, words
-from grader.match.grading import Config
+from grader.match.config import Config
 from grader.match.league import RATING, Row, head_to_head, is_fault
 from grader.match.referee import Game, describe, replay
 

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from grader import exercises
-from grader.match import handin, league, sandbox, tournament
+from grader.match import handin, launch, league, tournament
 from grader.match.referee import Game
 from grader.sandbox import local
 from grader.service import app, leagues
@@ -217,7 +217,7 @@ def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make, quick):
     league_id = leagues.prepare(site.service, 1, "agent", settings)  # playing, as at a stop
     names = {"Ada #1": 1, "Bob #2": 2}
     tournament.play_pairing("Ada #1", "Bob #2",
-                            lambda who: sandbox.student(who, AGENTS / "weak.py", "Agent"),
+                            lambda who: launch.student(who, AGENTS / "weak.py", "Agent"),
                             settings, leagues.Stored(site.service.sessions, league_id, names))
     before = stored(site)
     assert len(before) == 2

@@ -15,13 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.match import referee, sandbox, tournament
+from grader.match import launch, referee, tournament
+from grader.match.config import Config, Opponent
 
 # The match.toml is read apart (grader.match.config: no sandbox); its readers find it here too.
-from grader.match.config import BadConfig as BadConfig
-from grader.match.config import Config as Config
-from grader.match.config import Opponent as Opponent
-from grader.match.config import load as load
 from grader.match.player import Agent, Deadline
 from grader.match.referee import Game
 from grader.sandbox import cgroups
@@ -127,15 +124,15 @@ def grade(source: Path, config: Config, sandbox_name: str, store: Path,
     that can't start plays none (NoStart)."""
     name = "agent"
     deadline = Deadline(config.deadline_seconds) if config.deadline_seconds else None
-    started(sandbox.student(name, source, config.agent_class, sandbox_name),
+    started(launch.student(name, source, config.agent_class, sandbox_name),
             config.settings.variant)
 
     def make(who: str) -> Agent:
         if who == name:
-            agent = sandbox.student(name, source, config.agent_class, sandbox_name)
+            agent = launch.student(name, source, config.agent_class, sandbox_name)
             agent.deadline = deadline
             return agent
-        return sandbox.baseline(next(o.baseline for o in config.opponents if o.name == who))
+        return launch.baseline(next(o.baseline for o in config.opponents if o.name == who))
 
     def decided(games: Sequence[Game]) -> bool:
         against = next(o for o in config.opponents if o.name in games[0].names)
