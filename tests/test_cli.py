@@ -191,17 +191,24 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     assert ("a bubblewrap boundary" in err) == sandbox.local_is_boundary()
 
 
-@pytest.mark.parametrize("quick, openings", [(True, handin.QUICK["openings"]),
-                                               (False, handin.config().settings.openings)])
-def test_grade_quick_plays_a_self_checks_openings_and_the_grade_the_exercises(
-        capsys, monkeypatch, tmp_path, quick, openings):
-    played = []
+def never_starting(monkeypatch) -> list[int]:
+    """Grading by play made to find an agent that can't start: the openings each
+    grading was asked to play, in a list that fills as it is."""
+    played: list[int] = []
 
     def no_start(source, config, sandbox_name, store, jobs=1):
         played.append(config.settings.openings)
         raise handin.points.NoStart("agent.py defines no Agent")
 
     monkeypatch.setattr(handin.points, "grade", no_start)
+    return played
+
+
+@pytest.mark.parametrize("quick, openings", [(True, handin.QUICK["openings"]),
+                                               (False, handin.config().settings.openings)])
+def test_grade_quick_plays_a_self_checks_openings_and_the_grade_the_exercises(
+        capsys, monkeypatch, tmp_path, quick, openings):
+    played = never_starting(monkeypatch)
     (tmp_path / "agent.py").write_text("x = 1\n")
     code, out, _ = run(capsys, "grade", "--exercise", "agent", "--sandbox", "local",
                        *(["--quick"] if quick else []), str(tmp_path))
@@ -446,13 +453,7 @@ def test_an_added_folder_with_a_match_toml_is_an_exercise_graded_by_play_by_it(
     shutil.copytree(exercises.ROOT / "agent", mine, ignore=shutil.ignore_patterns("__pycache__"))
     toml = mine / "match.toml"
     toml.write_text(toml.read_text().replace("openings = 10", "openings = 3"))
-    played = []
-
-    def no_start(source, config, sandbox_name, store, jobs=1):
-        played.append(config.settings.openings)
-        raise handin.points.NoStart("agent.py defines no Agent")
-
-    monkeypatch.setattr(handin.points, "grade", no_start)
+    played = never_starting(monkeypatch)
     (tmp_path / "agent.py").write_text("x = 1\n")
     code, out, _ = run(capsys, "grade", "--exercises", str(mine.parent), "--exercise",
                        "my_agent", "--sandbox", "local", str(tmp_path / "agent.py"))
