@@ -20,7 +20,6 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from grader.service import audit, people
-from grader.service.core import Refused
 from grader.service.lti import launch, nrps, platforms, registration, roles
 from grader.service.lti.adapter import Launch, Launches, LaunchRequest, login
 from grader.service.lti.ags import Poster
@@ -31,6 +30,7 @@ from grader.service.models import (
     LtiScorePost,
     Student,
 )
+from grader.service.refused import Refused
 from grader.service.webpages import Pages, Scope
 
 log = logging.getLogger("grader.service")
@@ -202,7 +202,8 @@ class Tool:
             return self.web.message("Not registered", f"The LMS's registration did not work "
                                     f"({type(why).__name__}: {str(why)[:300]}). Make a new "
                                     "registration URL and try again.", 400)
-        await run_in_threadpool(self.service.audited, None, None, "platform registered", done)
+        await run_in_threadpool(self.service.access.audited, None, None, "platform registered",
+                                done)
         return self.web.page("lti_registered.html", done=done)
 
     async def registered_script(self, request: Request) -> Response:
@@ -245,7 +246,7 @@ class Tool:
             log.warning("LTI roster sync failed: %s", type(why).__name__)
             return self.web.message("Roster not synced", f"The LMS did not give the roster "
                                     f"({type(why).__name__}). Try again later.", 502, back)
-        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+        await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                 "roster synced", done.course,
                                 f"{done.learners} learner(s), {done.added} new")
         return self.web.message("Roster synced", f"{done.course}: {done.learners} learner(s), "
@@ -278,7 +279,7 @@ class Tool:
         scope, _ = await self.web.scope_form(request, "manage")
         secret = await run_in_threadpool(registration.new_secret, self.service.sessions,
                                          self.service.now())
-        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+        await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                 "registration URL made", "LTI")
         return self.web.course_page(scope, "lti_register_url.html",
                                     url=f"{self.base(request)}/lti/register/{secret}",
