@@ -75,7 +75,7 @@ class Tool:
                 Route(f"{COURSE}/match", self.match, methods=["POST"]),
                 Route(f"{COURSE}/register", self.registration_url, methods=["POST"])]
 
-    def refused(self, why: Exception) -> Response:
+    def _refused(self, why: Exception) -> Response:
         # The library's words name the check that failed, never the token's content.
         log.info("LTI launch refused: %s: %s", type(why).__name__, str(why)[:300])
         said = str(why) if isinstance(why, Refused) else \
@@ -84,7 +84,7 @@ class Tool:
         return self.web.message("Launch refused", REFUSED.format(why=said.rstrip(".")),
                                 status)
 
-    def base(self, request: Request) -> str:
+    def _base(self, request: Request) -> str:
         return str(request.base_url).rstrip("/")
 
     # -- the platform's side ---------------------------------------------------------------
@@ -96,9 +96,9 @@ class Tool:
             return await run_in_threadpool(lambda: login(asked, self.config(), self.storage,
                                                          target))
         except Exception as why:  # an unknown platform, a login without its issuer, ...
-            return self.refused(why)
+            return self._refused(why)
 
-    def checked(self, asked: LaunchRequest) -> Launch:
+    def _checked(self, asked: LaunchRequest) -> Launch:
         """The launch, every check passed (each one that fails raises)."""
         made = Launch(asked, self.config(), self.storage)
         made.validate()
@@ -107,19 +107,19 @@ class Tool:
     async def launch(self, request: Request) -> Response:
         asked = await LaunchRequest.read(request)
         try:
-            made = await run_in_threadpool(self.checked, asked)
+            made = await run_in_threadpool(self._checked, asked)
         except Exception as why:  # the launch is refused, saying which check failed
-            return self.refused(why)
+            return self._refused(why)
         body: dict[str, Any] = dict(made.get_launch_data())
         try:
             if made.is_deep_link_launch():
-                return await run_in_threadpool(self.picker, made, body,
+                return await run_in_threadpool(self._picker, made, body,
                                                str(request.url_for("lti_launch")))
-            return await run_in_threadpool(self.open, made, body)
+            return await run_in_threadpool(self._open, made, body)
         except Exception as why:  # a launch we can't serve (no course, no exercise, a role)
-            return self.refused(why)
+            return self._refused(why)
 
-    def open(self, made: Launch, body: dict[str, Any]) -> Response:
+    def _open(self, made: Launch, body: dict[str, Any]) -> Response:
         """A resource link's launch, in a course the tool knows: the student's page of
         its exercise, or the course's pages for its staff; its assignment is kept for
         scores and roster."""
@@ -150,7 +150,7 @@ class Tool:
         self.poster.record(student_id, exercise)  # a score that counts already goes there too
         return RedirectResponse(f"/s/{key}#{exercise}", 303)
 
-    def picker(self, made: Launch, body: dict[str, Any], target: str) -> Response:
+    def _picker(self, made: Launch, body: dict[str, Any], target: str) -> Response:
         """Deep linking, the course's staff's: the exercises, each a form that posts its
         signed answer back to the LMS (no script: the pages' CSP allows none). A course
         the tool does not know is made here, by its instructor's launch alone."""
@@ -185,7 +185,7 @@ class Tool:
         return JSONResponse(platforms.jwks(pems))
 
     async def canvas(self, request: Request) -> Response:
-        return JSONResponse(registration.canvas_configuration(self.base(request)))
+        return JSONResponse(registration.canvas_configuration(self._base(request)))
 
     async def register(self, request: Request) -> Response:
         """Dynamic registration: the LMS opens a registration URL an instructor made."""
@@ -195,7 +195,7 @@ class Tool:
             raise HTTPException(404)
         try:
             done = await run_in_threadpool(
-                registration.register, self.service.sessions, self.base(request),
+                registration.register, self.service.sessions, self._base(request),
                 asked.get("openid_configuration", ""), asked.get("registration_token", ""))
         except Exception as why:  # the platform refused, or said too little
             log.warning("LTI registration failed: %s: %s", type(why).__name__, str(why)[:300])
@@ -214,7 +214,7 @@ class Tool:
     async def page(self, request: Request) -> Response:
         scope = await self.web.scope(request, "manage")
         found = await run_in_threadpool(self._page_rows, scope.course.id)
-        return self.web.course_page(scope, "lti.html", base=self.base(request), **found,
+        return self.web.course_page(scope, "lti.html", base=self._base(request), **found,
                                     saved=request.query_params.get("saved"))
 
     def _page_rows(self, course_id: int) -> dict[str, Any]:
@@ -282,6 +282,6 @@ class Tool:
         await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                 "registration URL made", "LTI")
         return self.web.course_page(scope, "lti_register_url.html",
-                                    url=f"{self.base(request)}/lti/register/{secret}",
+                                    url=f"{self._base(request)}/lti/register/{secret}",
                                     hours=registration.REGISTER_HOURS)
 
