@@ -14,7 +14,9 @@ class Signal(Generic[Told]):
         self._listeners: list[Callable[Told, None]] = []
 
     def listen(self, listener: Callable[Told, None]) -> None:
-        self._listeners.append(listener)
+        """Tell ``listener`` from now on; once, however often it asks (a restarted pool)."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
 
     def __call__(self, *args: Told.args, **kwargs: Told.kwargs) -> None:
         for listener in self._listeners:
