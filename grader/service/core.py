@@ -11,52 +11,25 @@ waiting. Its collaborators listen to its signals: ``queued``, ``reported`` and
 """
 
 import contextlib
-import hashlib
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from grader import __version__, catalog, exercises, image
+from grader import catalog
 from grader.sandbox import Sandbox
 from grader.service import code_view, db, store
 from grader.service.access import Access
 from grader.service.gate import Gate
 from grader.service.jobs import Grade, Jobs
 from grader.service.metrics import Metrics
+from grader.service.options import Options as Options  # the callers' core.Options
 from grader.service.queue import Queue
 from grader.service.signals import Signal
 from grader.service.store import Store
 from grader.service.students import Students
 from grader.service.term import Term
-
-
-@dataclass
-class Options:
-    data: Path
-    database: str | None = None  # any SQLAlchemy URL; default: SQLite in ``data``
-    sandbox: str = "docker"  # or "local" (by name only: it isolates nothing)
-    workers: int = 2
-    max_upload: int = 2 * 1024 * 1024  # bytes of one upload request
-    version: str = field(default_factory=lambda: grader_version())  # reports are kept under it
-    broker: str | None = None  # a Celery broker URL: grading hosts grade, not this process
-    student_slots: int = 1  # grading slots one student's jobs may hold at once
-    # Slots the agents' matches may hold at once (minutes each); by default all but one
-    # of the workers', so that exercises' hand-ins keep flowing while agents play.
-    play_slots: int | None = None
-    student_quota: int = 20 * 1024 * 1024  # bytes of distinct files one student may store
-    body_idle_seconds: float = 5.0  # a request body that sends nothing this long is cut off
-    body_seconds: float = 60.0  # and one that takes this long in all
-
-
-def grader_version() -> str:
-    """The package's version and a hash of its harness, suites and exercise.toml
-    files: a fixed suite, or new points, is a new version, whose "regrade all" makes
-    new reports beside the old (points need no new image: the host applies them)."""
-    both = f"{image.contents_hash()}+{exercises.facts_hash()}"
-    return f"{__version__}+{hashlib.sha256(both.encode()).hexdigest()[:12]}"
 
 
 def scratch(folder: Path) -> Path:
@@ -114,11 +87,10 @@ class Service:
             gate = Gate(sandbox)
         elif gate is None and grade is None and not options.broker:
             gate = Gate.chosen(options.sandbox, warm=options.workers)
-        self.jobs = Jobs(sessions=self.sessions, now=now, version=options.version,
-                         student_quota=options.student_quota, exercises=self.exercises,
-                         queue=self.queue, store=self.store, metrics=self.metrics,
-                         term=self.term, grade=grade, gate=gate, queued=self.queued,
-                         reported=self.reported)
+        self.jobs = Jobs(sessions=self.sessions, now=now, options=options,
+                         exercises=self.exercises, queue=self.queue, store=self.store,
+                         metrics=self.metrics, term=self.term, grade=grade, gate=gate,
+                         queued=self.queued, reported=self.reported)
         if not options.broker:  # with a broker, a running job may be on a live grading host
             self.queue.requeue_running()
 

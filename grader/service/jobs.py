@@ -28,6 +28,7 @@ from grader.service.gate import Gate
 from grader.service.kept import Kept
 from grader.service.metrics import RETRIED_AFTER_LOAD, Metrics
 from grader.service.models import Job, Report, StoredFile, Student, Submission
+from grader.service.options import Options
 from grader.service.people import Staff
 from grader.service.queue import MAX_ATTEMPTS, Queue
 from grader.service.refused import Refused
@@ -52,14 +53,12 @@ class Held(Exception):
 
 class Jobs:
     def __init__(self, *, sessions: sessionmaker[Session], now: Callable[[], datetime],
-                 version: str, student_quota: int, exercises: dict[str, Exercise],
-                 queue: Queue, store: Store, metrics: Metrics, term: Term,
-                 grade: Grade | None, gate: Gate | None, queued: Signal[[list[int]]],
-                 reported: Signal[[]]) -> None:
+                 options: Options, exercises: dict[str, Exercise], queue: Queue,
+                 store: Store, metrics: Metrics, term: Term, grade: Grade | None,
+                 gate: Gate | None, queued: Signal[[list[int]]], reported: Signal[[]]) -> None:
         self.sessions = sessions
         self.now = now
-        self.version = version  # reports are kept under it
-        self.student_quota = student_quota  # bytes of distinct files one student may store
+        self.options = options  # the version reports are kept under, the quota
         self.exercises = exercises
         self.queue = queue
         self.store = store
@@ -140,7 +139,7 @@ class Jobs:
         sizes = {Store.digest(data): len(data) for data in files.values()}
         with self.sessions() as session:
             used, adding = fair.stored_bytes(session, student_id, sizes)
-        quota = self.student_quota
+        quota = self.options.student_quota
         if used + adding > quota:
             raise Refused(f"your files would take more than your storage quota of "
                           f"{quota // 1024} KB (your earlier hand-ins hold {used // 1024} KB, "
@@ -226,7 +225,7 @@ class Jobs:
         try:
             with self.sessions.begin() as session:
                 session.add(Report(submission_id=submission.id,
-                                   grader_version=self.version, status=made["status"],
+                                   grader_version=self.options.version, status=made["status"],
                                    score=made["score"], max_score=made["max_score"],
                                    body=json.dumps(made), created_at=self.now()))
                 self.queue.finish(session, job_id, state)
@@ -269,7 +268,7 @@ class Jobs:
         of this version is dropped to be made again. Reports of other versions are
         kept; a submission already waiting is not queued twice. Audited in
         ``course_id`` as ``target`` when given."""
-        version = self.version
+        version = self.options.version
         with self.sessions.begin() as session:
             this_version = Report.submission_id.in_(ids) & (Report.grader_version == version)
             dropped = this_version if force else this_version & (Report.status == "error")

@@ -24,8 +24,8 @@ from grader import exercises, grading, image
 from grader.sandbox import Sandbox, SandboxUnavailable, local_is_boundary
 from grader.service import core, tasks
 from grader.service import gate as gates
-from grader.service.core import Options
 from grader.service.models import Job
+from grader.service.options import Options, grader_version
 from grader.service.pool import Pool
 from tests.service.conftest import FULL_MARKS, NAME, Site
 from tests.service.postgres_server import until
@@ -223,11 +223,11 @@ def test_new_points_are_a_new_grader_version_with_the_same_image(tmp_path, monke
     showing them) that grades with the same image."""
     root = tmp_path / "exercises"
     shutil.copytree(exercises.ROOT, root)
-    version, wanted = core.grader_version(), tasks.expected_image()
+    version, wanted = grader_version(), tasks.expected_image()
     retitle_and_repoint(root / "helpers" / "exercise.toml")
     facts = exercises.facts_hash
     monkeypatch.setattr(exercises, "facts_hash", lambda: facts(root))
-    assert core.grader_version() != version
+    assert grader_version() != version
     assert tasks.expected_image() != wanted  # a host with other points refuses the job
     assert tasks.expected_image().startswith(f"{image.default_tag()}@")  # the same image
 
