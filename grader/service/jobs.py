@@ -67,9 +67,7 @@ class Jobs:
         self.gate = gate
         self._grade = grade or self._grade_in_sandbox
         self._submitting = threading.Lock()  # one student's check-then-insert at a time
-        # Told the ids of newly queued jobs: the pool's or the broker's, once it runs.
-        self.queued = queued
-        # Told when a report is kept (a counted score may have changed): LTI's poster.
+        self.queued = queued  # the service's signals (see core)
         self.reported = reported
         # Reports this process has kept, per student: a student's page waiting for theirs
         # looks again when one is kept (see app's status).

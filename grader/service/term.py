@@ -33,8 +33,7 @@ class Term:
         self.exercises = exercises
         self.access = access
         self.students = students
-        # Told when an exercise's rules change in a course: a counted score may have changed.
-        self.rescored = rescored
+        self.rescored = rescored  # the service's signal (see core)
 
     # -- exercise settings ----------------------------------------------------------
 
