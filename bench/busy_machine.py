@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from busy import busy  # noqa: E402
 
-from grader import catalog, grading, solutions  # noqa: E402
+from grader import exercises, grading, solutions  # noqa: E402
 
 CASES = ["solution of helpers", "helpers/flipped_utilities", "solution of depth_limit",
          "solution of tic_tac_toe_alphabeta"]
@@ -32,7 +32,7 @@ CLOCKS = ("cpu_seconds", "own_seconds", "wall_seconds")
 
 def grade(label, sandbox):
     case = next(case for case in solutions.built_in() if case.label == label)
-    exercise = catalog.load(case.exercise)
+    exercise = exercises.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)
     verdict = (report["status"], report["score"], tuple(sorted(
         t["name"] for t in report["tests"] if t["status"] != "passed")))

@@ -23,7 +23,7 @@ import common  # noqa: F401  (puts the checkout on sys.path)
 from grader import exercises, grading, sandbox, solutions
 from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
-from grader.harness.isolation import deepening
+from grader.harness.lesson import deepening
 from grader.sandbox.local import LocalSandbox
 
 

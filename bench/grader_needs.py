@@ -99,7 +99,7 @@ def measure(backend, rounds):
     print(f"{backend.name}:")
     print(f"  {'exercise':<12} {'memory':>8} {'call':>8} {'total':>8} {'worker start':>13} "
           f"{'run start':>10}   the first rung below")
-    for exercise in exercises.load_all():
+    for exercise in (e for e in exercises.load_all() if not e.by_play):  # a suite's needs
         memory, below_memory = lowest(exercise, backend, rounds, MEMORY_LADDER,
                                       lambda mb: {"memory_mb": mb})
         seconds, below_seconds = lowest(

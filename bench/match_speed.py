@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader.match import baselines, container, sandbox, tournament
+from grader.match import baselines, container, launch, tournament
 from grader.match.player import InProcessAgent, Limits
 from grader.sandbox import local
 from grader.sandbox.common import SandboxUnavailable
@@ -27,12 +27,12 @@ SOURCE = Path(baselines.__file__)
 
 def makers():
     yield "in one process", lambda who: InProcessAgent(who, baselines.RandomAgent)
-    yield "plain processes", lambda who: _named(sandbox.baseline("random"), who)
+    yield "plain processes", lambda who: _named(launch.baseline("random"), who)
     if local.is_boundary():
-        yield "bubblewrap", lambda who: sandbox.student(who, SOURCE, "RandomAgent")
+        yield "bubblewrap", lambda who: launch.student(who, SOURCE, "RandomAgent")
     try:
         container.connect()
-        yield "docker", lambda who: sandbox.student(who, SOURCE, "RandomAgent", "docker")
+        yield "docker", lambda who: launch.student(who, SOURCE, "RandomAgent", "docker")
     except SandboxUnavailable as exc:
         print(f"  (no Docker: {exc})")
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from grader import __version__, batch, catalog, exercises, files, grading, intake, render, solutions
+from grader import __version__, batch, exercises, files, grading, intake, render, solutions
 from grader.batch import roster, summary
 from grader.contracts import places
 from grader.errors import UsageError
@@ -32,17 +32,28 @@ REPORT_NAMES = {"json": "report.json", "text": "report.txt", "gradescope": "resu
                 "junit": "report.xml"}
 
 
-def _exercise(name: str, by_play: bool = True) -> exercises.Exercise:
-    """The exercise ``name``: graded by a suite, or (where ``by_play``) by play too."""
+def _exercise(name: str) -> exercises.Exercise:
+    """The exercise ``name``, graded by a suite or by play."""
     try:
-        return catalog.load(name) if by_play else exercises.load(name)
+        return exercises.load(name)
     except exercises.UnknownExercise as exc:
         raise UsageError(str(exc)) from None
 
 
+def _with_suite(name: str, needs: str) -> exercises.Exercise:
+    """The exercise ``name``, which ``needs`` (what the command makes) grades by its
+    suite: a usage error for one graded by play."""
+    exercise = _exercise(name)
+    if exercise.by_play:
+        raise UsageError(f"{exercise.id} is graded by play, and {needs} grades an "
+                         "exercise by its suite: choose one graded by a suite "
+                         f"({', '.join(exercises.known(kind=exercises.SUITE))})")
+    return exercise
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     rows = [(exercise.id, exercise.title, ", ".join(exercise.files), f"{exercise.max_score:g}",
-             str(len(exercise.tests))) for exercise in catalog.load_all()]
+             str(len(exercise.tests))) for exercise in exercises.load_all()]
     table = Table(title="minimax-grader exercises")
     for index, column in enumerate(("id", "title", "files", "points", "tests")):
         # the names are typed on the command line: whole, never cut; titles wrap
@@ -335,7 +346,7 @@ def cmd_gradescope_package(args: argparse.Namespace) -> int:
     from grader.gradescope import package as gradescope_package
     from grader.image import WheelhouseError
 
-    exercise = _exercise(args.exercise, by_play=False)  # a suite to package
+    exercise = _with_suite(args.exercise, "the Gradescope package")
     target = files.output(args.output, example="autograder.zip")
     try:
         names = gradescope_package.build(exercise, target)

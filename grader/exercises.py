@@ -1,10 +1,13 @@
 """The exercises: what a student submits, the tests with points, the limits.
 
-Each exercise is one folder, ``exercises/<id>/``: its ``exercise.toml``, the
-starter files, a README for the student, the pytest suite, its self-check
-(``check.py``) and the hints of the mistakes it alone names (``hints.toml``):
-what students and the sandbox may see. Its reference solution and its corpus of
-known submissions lie apart, in a solutions folder (``grader.solutions``).
+Each exercise is one folder, ``exercises/<id>/`` or one of an instructor's
+added beside them, and how it is graded is what the folder holds: an
+``exercise.toml``, graded by its pytest suite, with the starter files, a README
+for the student, the suite, its self-check (``check.py``) and the hints of the
+mistakes it alone names (``hints.toml``); or a ``match.toml``, an agent graded
+by play against the baselines (``grader.match``), with its starter and README.
+That is what students and the sandbox may see. Its reference solution and its
+corpus of known submissions lie apart, in a solutions folder (``grader.solutions``).
 """
 
 import dataclasses
@@ -27,6 +30,9 @@ ROOT = places.EXERCISES  # the built-in exercises
 # by --exercises (add), and so seen by every process the command starts; a
 # folder's games/ holds its games, if any.
 GAMES_FOLDER = "games"
+# How an exercise is graded, by the file its folder holds (one of them).
+SUITE, PLAY = "suite", "play"
+DEFINED_BY = {SUITE: "exercise.toml", PLAY: "match.toml"}
 PRIVATE = ("solution", "corpus")  # never in an exercise's folder: see grader.solutions
 ID = re.compile(r"[a-z0-9_]+")
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
@@ -159,6 +165,7 @@ class Exercise:
     folder: Path
     provides: tuple[str, ...] = ()  # modules the course gives students (contracts.provided)
     game: str = "isolation"  # the game of its stand-ins (harness.runtime.standins)
+    kind: str = SUITE  # how it is graded: SUITE or PLAY
 
     @property
     def suite(self) -> Path:
@@ -170,8 +177,13 @@ class Exercise:
 
     @property
     def by_play(self) -> bool:
-        """Whether it is graded by play (a match.toml and no suite: the agent)."""
-        return (self.folder / "match.toml").is_file() and not self.suite.is_dir()
+        """Whether it is graded by play (its folder's match.toml: the agent)."""
+        return self.kind == PLAY
+
+    @property
+    def defined_by(self) -> Path:
+        """The file that says what it is: its exercise.toml, or its match.toml."""
+        return self.folder / DEFINED_BY[self.kind]
 
     @property
     def modules(self) -> list[str]:
@@ -208,8 +220,9 @@ def add(root: Path) -> None:
         _no_links(folder)
         if folder.name == GAMES_FOLDER:
             _check_games(folder)
-        elif folder.name != "__pycache__" and not (folder / "exercise.toml").is_file():
-            raise BadExercise(f"{folder}: no exercise.toml, so not an exercise folder")
+        elif folder.name != "__pycache__" and kind_of(folder) is None:
+            raise BadExercise(f"{folder}: no exercise.toml nor match.toml, so not an "
+                              "exercise folder")
         for private in PRIVATE:
             if (folder / private).exists():
                 raise BadExercise(
@@ -265,13 +278,24 @@ def _check_games(folder: Path) -> None:
             raise BadExercise(f"{game}: {game.name!r} is a built-in game's name")
 
 
-def folders() -> dict[str, Path]:
-    """Each exercise's folder by id: the built-in ones, then the added ones."""
+def kind_of(folder: Path) -> str | None:
+    """How the exercise of ``folder`` is graded (SUITE or PLAY), by the file it
+    holds; None where it holds neither, so is no exercise's."""
+    held = [kind for kind, name in DEFINED_BY.items() if (folder / name).is_file()]
+    if len(held) > 1:
+        raise BadExercise(f"{folder}: an exercise is graded by its suite (exercise.toml) or "
+                          "by play (match.toml), not both: keep the one that says how")
+    return held[0] if held else None
+
+
+def folders(root: Path | None = None) -> dict[str, Path]:
+    """Each exercise's folder by id: of ``root`` alone where given, else the
+    built-in ones, then the added ones."""
     found: dict[str, Path] = {}
-    for root in [ROOT, *added()]:
-        if not root.is_dir():
-            raise BadExercise(f"no exercises at {root}: is minimax-grader installed whole?")
-        for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file()):
+    for top in [root] if root is not None else [ROOT, *added()]:
+        if not top.is_dir():
+            raise BadExercise(f"no exercises at {top}: is minimax-grader installed whole?")
+        for folder in sorted(p for p in top.iterdir() if kind_of(p) is not None):
             if folder.name in found:
                 raise BadExercise(f"two exercises are called {folder.name!r}: "
                                   f"{found[folder.name]} and {folder}")
@@ -282,11 +306,11 @@ def folders() -> dict[str, Path]:
     return found
 
 
-def known(root: Path | None = None) -> list[str]:
-    """The exercises' ids: of ``root`` alone where given, else every one."""
-    if root is None:
-        return sorted(folders())
-    return sorted(p.name for p in root.iterdir() if (p / "exercise.toml").is_file())
+def known(root: Path | None = None, kind: str | None = None) -> list[str]:
+    """The exercises' ids: of ``root`` alone where given, else every one; where
+    ``kind`` is given (SUITE or PLAY), only those graded so."""
+    return sorted(name for name, folder in folders(root).items()
+                  if kind in (None, kind_of(folder)))
 
 
 def _limits(table: dict[str, Any], tests: Sequence[TestSpec], path: Path) -> Limits:
@@ -307,11 +331,45 @@ def _limits(table: dict[str, Any], tests: Sequence[TestSpec], path: Path) -> Lim
 
 
 def load(name: str, root: Path | None = None) -> Exercise:
-    """The exercise ``name``: of ``root`` where given, else of every folder."""
-    if name not in known(root):
-        raise UnknownExercise(name, known(root))
-    folder = root / name if root is not None else folders()[name]
-    path = folder / "exercise.toml"
+    """The exercise ``name``, graded by a suite or by play: of ``root`` where
+    given, else of every folder."""
+    found = folders(root)
+    if name not in found:
+        raise UnknownExercise(name, sorted(found))
+    folder = found[name]
+    return _played(name, folder) if kind_of(folder) == PLAY else _suite(name, folder)
+
+
+# An exercise graded by play runs no suite: its match.toml limits its agent's moves,
+# and these, the defaults, only its report's facts.
+PLAYED_LIMITS = Limits()
+
+
+def _played(name: str, folder: Path) -> Exercise:
+    """The exercise graded by play of ``folder``'s match.toml: a test an opponent.
+    The match reads the file, imported here: grading by a suite (the Gradescope
+    package's) carries none of it."""
+    from grader.match import config
+
+    path = folder / DEFINED_BY[PLAY]
+    try:
+        chosen = config.load(path)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadExercise(f"{path}: not TOML: {exc}") from None
+    except config.BadConfig as exc:  # which names the file
+        raise BadExercise(str(exc)) from None
+    tests = tuple(TestSpec(o.name, f"Wins against {o.name} (full points at a win rate of "
+                                   f"{o.win_rate:.0%})", o.points)
+                  for o in chosen.opponents)
+    return Exercise(id=name, title=chosen.title,
+                    summary="An agent graded by play against the baselines.",
+                    files=(chosen.file,), tests=tests, limits=PLAYED_LIMITS, folder=folder,
+                    kind=PLAY)
+
+
+def _suite(name: str, folder: Path) -> Exercise:
+    """The exercise graded by its suite of ``folder``'s exercise.toml."""
+    path = folder / DEFINED_BY[SUITE]
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
@@ -347,13 +405,13 @@ def load_all(root: Path | None = None) -> list[Exercise]:
 
 
 def facts_hash(root: Path | None = None) -> str:
-    """A hash of every exercise's ``exercise.toml``, and of the agent's ``match.toml``:
-    what the host applies itself (points, titles, visibility, limits, the opponents
-    and their thresholds), which the grading image does not hold."""
-    places = folders() if root is None else {name: root / name for name in known(root)}
-    played = sorted((root or ROOT).glob("*/match.toml"))  # graded by play
+    """A hash of every exercise's ``exercise.toml`` or ``match.toml``: what the host
+    applies itself (points, titles, visibility, limits, the opponents and their
+    thresholds), which the grading image does not hold. Those graded by a suite
+    come first, then those graded by play, each by id."""
+    defining = sorted((file, name, folder / file) for name, folder in folders(root).items()
+                      for file in DEFINED_BY.values() if (folder / file).is_file())
     digest = hashlib.sha256()
-    for name, path in [*((n, f / "exercise.toml") for n, f in sorted(places.items())),
-                       *((path.parent.name, path) for path in played)]:
+    for _, name, path in defining:
         digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

@@ -211,11 +211,3 @@ LEGEND = ("▲ max moves there, ▼ min does. A thick solid outline: the referen
           "reference otherwise (the root, or beyond the depth searched). Under each node: "
           "how often each called terminal_test on it (ref, you), its value for max, and "
           "whether the move to it is best or yours; a thick edge is your move.")
-
-CSS = """\
-svg.picture { display: block; max-width: 100%; height: auto; font-family: sans-serif; }
-svg.picture text { fill: #222; }
-figure.picture { margin: 1rem 0; }
-figure.picture figcaption { max-width: 48rem; }
-figure.picture p.message { font-family: ui-monospace, monospace; }
-"""

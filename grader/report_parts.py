@@ -148,17 +148,3 @@ def to_html(shown: list[Part], number: int) -> str:
             out.append(f'<p class="message">{html.escape(part["text"])}</p>')
     return "\n".join(out)
 
-
-# How the parts look: the service's style sheet and the batch's pages both hold it.
-CSS = """
-.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden;
-           clip: rect(0 0 0 0); white-space: nowrap; }
-p.message { white-space: pre-wrap; }
-table.board { width: auto; }
-table.board caption { white-space: nowrap; }
-table.board td, table.board th { text-align: center; min-width: 2.5rem;
-                                 font-family: ui-monospace, monospace; }
-dl.values { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; }
-dl.values dt { font-weight: bold; }
-dl.values dd { margin: 0; font-family: ui-monospace, monospace; white-space: pre-wrap; }
-""" + pictures.CSS

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import catalog, grading
+from grader import exercises, grading
 from grader.contracts import places
 from grader.report import Report
 from grader.sandbox import Sandbox
@@ -85,17 +85,19 @@ def _exercises_in(root: Path) -> list[str]:
         raise BadSolutions(f"{root}: no such folder")
     named = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(
         (".", "__")))
-    unknown = [name for name in named if name not in catalog.ids()]
+    known = exercises.known()
+    unknown = [name for name in named if name not in known]
     if unknown:
         raise BadSolutions(f"{root}: {', '.join(unknown)} name(s) no exercise; the exercises "
-                           f"are: {', '.join(catalog.ids())}")
+                           f"are: {', '.join(known)}")
     return named
 
 
 def built_in(corpus: bool = True, root: Path = places.SOLUTIONS) -> list[Case]:
     """The reference solutions, then (unless not ``corpus``) the corpus cases, of the
     exercises graded by a suite, from the solutions folder ``root``."""
-    graded = [name for name in _exercises_in(root) if name not in catalog.played()]
+    suites = exercises.known(kind=exercises.SUITE)
+    graded = [name for name in _exercises_in(root) if name in suites]
     found = [Case(name, reference_folder(name, root), True, reference=True)
              for name in graded if reference_folder(name, root).is_dir()]
     if corpus:
@@ -107,9 +109,10 @@ def built_in(corpus: bool = True, root: Path = places.SOLUTIONS) -> list[Case]:
 def by_play(root: Path = places.SOLUTIONS) -> list[Case]:
     """The reference solutions of the exercises graded by play (the agent's): each
     must win full points against the baselines of its match.toml."""
+    played = exercises.known(kind=exercises.PLAY)
     return [Case(name, reference_folder(name, root), True, reference=True)
             for name in _exercises_in(root)
-            if name in catalog.played() and reference_folder(name, root).is_dir()]
+            if name in played and reference_folder(name, root).is_dir()]
 
 
 def judge(case: Case, report: Report) -> list[str]:
@@ -147,7 +150,7 @@ def judge(case: Case, report: Report) -> list[str]:
 
 def check(case: Case, sandbox: Sandbox) -> tuple[Report, list[str]]:
     """Grade ``case`` and judge it: (report, problems)."""
-    exercise = catalog.load(case.exercise)
+    exercise = exercises.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)  # retried if starved
     return report, judge(case, report)
 
@@ -159,7 +162,7 @@ def check_all(cases: list[Case], sandbox: Sandbox,
 
     The cases of the exercises with the longest run limit start first, so that
     a slow game exercise does not end the check alone on one core."""
-    longest_first = sorted(cases, key=lambda case: -catalog.load(case.exercise)
+    longest_first = sorted(cases, key=lambda case: -exercises.load(case.exercise)
                            .limits.total_seconds)
     with ThreadPoolExecutor(jobs) as pool:
         started = {id(case): pool.submit(check, case, sandbox) for case in longest_first}

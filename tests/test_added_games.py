@@ -126,6 +126,16 @@ def test_an_exercise_provides_only_a_course_module_or_an_added_game(own_game):
         exercises.add(own_game)
 
 
+def test_a_built_in_game_is_found_by_its_folder_and_handed_out_by_its_name():
+    # No list names them: each package of grader/games with its rules.py, but the
+    # match's boards and the suites' trees.
+    assert games.GAMES == ("isolation", "kayles", "nim", "tictactoe") == tuple(games.known())
+    for name in ("nim", "kayles"):
+        assert provided.source(name, games.added()) == provided.GAMES / name / provided.RULES
+    with pytest.raises(LookupError, match="no module '../nim' to provide"):
+        provided.source("../nim")
+
+
 @pytest.mark.parametrize("spoil, says", [
     (lambda games: (games / "pins" / "rules.py").unlink(), "with its __init__.py and rules.py"),
     (lambda games: (games / "pins").rename(games / "kayles"), "'kayles' is a built-in game's name"),

@@ -3,6 +3,7 @@ a fault costs the game it happens in and no more, and nothing outside the
 agent's own folder can be reached. Limits are generous for a loaded machine;
 only the slow and the sleepy agents meet them, by far."""
 
+import errno
 import json
 import os
 import shutil
@@ -19,10 +20,10 @@ from conftest import skip_loudly
 from grader.cli import main
 from grader.contracts import agent as contract
 from grader.games import knights
-from grader.match import grading, handin, referee, sandbox, tournament
+from grader.match import clock, handin, launch, points, referee, tournament
 from grader.match.player import Deadline, Limits, ProcessAgent
 from grader.sandbox import cgroups, local
-from grader.sandbox.docker import LABEL, _owner
+from grader.sandbox.docker import LABEL, labels
 
 AGENTS = Path(__file__).parent / "agents"
 STRONG = Path(__file__).parents[1] / "solutions" / "agent" / "solution" / \
@@ -41,8 +42,8 @@ def sandboxed():
 def pairing(tmp_path, name, opponent="random", source=None, settings=SETTINGS):
     def make(who):
         if who == name:
-            return sandbox.student(who, source or AGENTS / f"{who}.py", "Agent")
-        return sandbox.baseline(who)
+            return launch.student(who, source or AGENTS / f"{who}.py", "Agent")
+        return launch.baseline(who)
     return tournament.play_pairing(name, opponent, make, settings,
                                    tournament.Store(tmp_path / "games.jsonl", settings))
 
@@ -108,12 +109,12 @@ def test_an_agent_that_cannot_start_is_one_error_not_a_fault_a_game(tmp_path):
                                       "SyntaxError") and "agent.py, line 2" in made["message"]
     assert all(t["message"] == "not played: the agent could not start" for t in made["tests"])
     (tmp_path / "agent.py").write_text("import game_agent\n")
-    with pytest.raises(grading.NoStart, match="ModuleNotFoundError: No module named "
+    with pytest.raises(points.NoStart, match="ModuleNotFoundError: No module named "
                                               "'game_agent' \\(at agent.py, line 1"):
-        grading.started(sandbox.student("x", tmp_path / "agent.py", "Agent"), "knights")
+        points.started(launch.student("x", tmp_path / "agent.py", "Agent"), "knights")
     (tmp_path / "agent.py").write_text("class Player:\n    pass\n")
-    with pytest.raises(grading.NoStart, match="agent.py defines no Agent"):
-        grading.started(sandbox.student("x", tmp_path / "agent.py", "Agent"), "knights")
+    with pytest.raises(points.NoStart, match="agent.py defines no Agent"):
+        points.started(launch.student("x", tmp_path / "agent.py", "Agent"), "knights")
 
 
 def test_a_crash_costs_one_game_and_the_agent_plays_the_next(tmp_path):
@@ -130,7 +131,7 @@ def test_what_a_flood_printed_is_kept_capped(tmp_path):
 
 def test_the_strong_agent_beats_the_weak_one_from_both_sides(tmp_path):
     def make(who):
-        return sandbox.student(who, STRONG if who == "strong" else AGENTS / "weak.py", "Agent")
+        return launch.student(who, STRONG if who == "strong" else AGENTS / "weak.py", "Agent")
     settings = tournament.Settings("knights", seed=3, openings=1, limits=Limits(0.2, 10))
     games = tournament.play_pairing("strong", "weak", make, settings,
                                     tournament.Store(tmp_path / "g.jsonl", settings))
@@ -143,16 +144,16 @@ def test_the_strong_agent_beats_the_weak_one_from_both_sides(tmp_path):
 def test_the_snoop_finds_nothing_of_the_referee_the_other_agent_or_the_network():
     if not local.is_boundary():
         skip_loudly("agents in bubblewrap", "bwrap is not usable here")
-    games = both_sides(sandbox.student("snoop", AGENTS / "snoop.py", "Agent"),
-                       sandbox.student("weak", AGENTS / "weak.py", "Agent"))
+    games = both_sides(launch.student("snoop", AGENTS / "snoop.py", "Agent"),
+                       launch.student("weak", AGENTS / "weak.py", "Agent"))
     assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
 
 
 def test_the_snoop_does_find_them_outside_the_sandbox(tmp_path):
     """The snoop's search works: as a plain process it sees the referee's files."""
-    argv = sandbox._argv(str(AGENTS / "snoop.py"), "Agent")
-    snoop = ProcessAgent("snoop", argv, sandbox._env(str(tmp_path)), str(tmp_path))
-    other = sandbox.baseline("random")
+    argv = launch._argv(str(AGENTS / "snoop.py"), "Agent")
+    snoop = ProcessAgent("snoop", argv, launch._env(str(tmp_path)), str(tmp_path))
+    other = launch.baseline("random")
     try:
         game = referee.play("g", "knights", [(0, 0), (6, 6)], (snoop, other), SETTINGS.limits, 1)
     finally:
@@ -220,13 +221,14 @@ def test_a_league_ranks_escapes_and_resumes(tmp_path):
     ("snoop", "had no move left"),
 ])
 def test_an_agent_in_docker_gets_what_it_earns(tmp_path, docker_client, name, reason):
-    games = both_sides(sandbox.student(name, AGENTS / f"{name}.py", "Agent", "docker"),
-                       sandbox.baseline("random"))
+    games = both_sides(launch.student(name, AGENTS / f"{name}.py", "Agent", "docker"),
+                       launch.baseline("random"))
     for game in games:
         assert reason in game.reason, game.reason
         if reason != "had no move left":
             assert game.loser() == name
-    mine = f"{LABEL}.owner={_owner()}"  # this process's: other tests' run beside it
+    owner = f"{LABEL}.owner"
+    mine = f"{owner}={labels()[owner]}"  # this process's: other tests' run beside it
     assert not docker_client.containers.list(all=True, filters={"label": mine})
 
 
@@ -279,7 +281,7 @@ def off_turn(agent, pause=3.0, moves=3):
 def test_a_pondering_thread_gets_nothing_on_the_opponents_time(request, groups, where):
     if where == "docker":
         request.getfixturevalue("docker_client")
-    counted, got = off_turn(sandbox.student("ponder", AGENTS / "ponder.py", "Agent", where))
+    counted, got = off_turn(launch.student("ponder", AGENTS / "ponder.py", "Agent", where))
     assert counted == [0.0] * len(counted)  # frozen: not a tick in 3 s
     # Only the moment between its reply and its freezing, which its move is charged
     # with: nowhere near the 3 s it would have had.
@@ -288,7 +290,7 @@ def test_a_pondering_thread_gets_nothing_on_the_opponents_time(request, groups, 
 
 def test_a_pondering_thread_thinks_on_the_opponents_time_where_nothing_freezes_it(no_groups):
     """The ponder's thinking works: unfrozen, it gets CPU between its moves."""
-    counted, got = off_turn(sandbox.student("ponder", AGENTS / "ponder.py", "Agent"))
+    counted, got = off_turn(launch.student("ponder", AGENTS / "ponder.py", "Agent"))
     assert sum(got) > 500 and sum(counted) > 0.5, (got, counted)
 
 
@@ -305,7 +307,7 @@ def one_move(agent, limits):
 def test_the_cpu_of_children_hidden_from_rusage_is_charged(request, groups, where):
     if where == "docker":
         request.getfixturevalue("docker_client")
-    answer = one_move(sandbox.student("hidden", AGENTS / "hidden.py", "Agent", where),
+    answer = one_move(launch.student("hidden", AGENTS / "hidden.py", "Agent", where),
                       Limits(1.0, 30))
     assert answer.fault == f"ran out of time: {answer.cpu:.2f} s of CPU time, the limit is 1 s"
 
@@ -313,7 +315,7 @@ def test_the_cpu_of_children_hidden_from_rusage_is_charged(request, groups, wher
 def test_children_hidden_from_rusage_go_unseen_by_proc(no_groups):
     """The hidden agent's trick works where its group does not count: a move of
     1.5 s of CPU is charged almost nothing."""
-    answer = one_move(sandbox.student("hidden", AGENTS / "hidden.py", "Agent"), Limits(1.0, 30))
+    answer = one_move(launch.student("hidden", AGENTS / "hidden.py", "Agent"), Limits(1.0, 30))
     assert answer.fault is None and answer.cpu < 0.5, answer
 
 
@@ -325,10 +327,10 @@ def test_an_agent_that_dawdles_under_its_wall_limit_is_stopped_by_the_matchs_dea
 
     def make(who):
         if who == "dawdle":
-            agent = sandbox.student(who, AGENTS / "dawdle.py", "Agent")
+            agent = launch.student(who, AGENTS / "dawdle.py", "Agent")
             agent.deadline = deadline
             return agent
-        return sandbox.baseline(who)
+        return launch.baseline(who)
 
     games = tournament.play_pairing("dawdle", "random", make, settings,
                                     tournament.Store(tmp_path / "games.jsonl", settings))
@@ -358,7 +360,7 @@ def busy_machine(per_core):
 
 def test_time_left_gives_an_agent_its_cpu_on_a_busy_machine(pressure):
     limits = Limits(0.3, 6)
-    agent = sandbox.student("spender", AGENTS / "spender.py", "Agent")
+    agent = launch.student("spender", AGENTS / "spender.py", "Agent")
     try:
         assert agent.new_game("knights", 0, 1).fault is None
         with busy_machine(per_core=6):
@@ -373,3 +375,28 @@ def test_time_left_gives_an_agent_its_cpu_on_a_busy_machine(pressure):
         # time_left once offered; most of it was its wait for a CPU, not its own time.
         assert answer.wall > 0.5 * limits.wall_seconds, answer
         assert answer.waited > 0.5 * answer.wall, answer
+
+
+class Going:
+    """A group whose folder the engine is removing: every file answers ``errno``."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __getattr__(self, name: str):
+        def fails(*args):
+            raise OSError(self.number, os.strerror(self.number))
+        return fails
+
+
+@pytest.mark.parametrize("number", [errno.ENOENT, errno.ENODEV])
+def test_a_group_gone_or_going_leaves_its_last_reading(number):
+    agent = clock.GroupClock(Going(number))
+    agent.last = (1.5, 0.25)
+    assert agent.read() == (1.5, 0.25)
+    agent.freeze(), agent.thaw(), agent.kill(), agent.close()  # nothing left to act on
+
+
+def test_a_group_that_refuses_for_another_reason_is_not_taken_as_gone():
+    with pytest.raises(PermissionError):
+        clock.GroupClock(Going(errno.EACCES)).read()

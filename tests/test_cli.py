@@ -10,7 +10,7 @@ import zipfile
 import pytest
 from conftest import ROOT, solution
 
-from grader import catalog, cli, exercises, grading, report, sandbox, solutions
+from grader import cli, exercises, grading, report, sandbox, solutions
 from grader.exercises import MEMORY_FLOOR_MB
 from grader.match import handin
 
@@ -28,8 +28,9 @@ def test_list_shows_every_exercise(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
     listed = exercises.load_all()
-    assert len(listed) >= 9  # the lesson's, and every folder added since
-    for exercise in [*listed, catalog.load("agent")]:  # the agent, graded by play, too
+    assert len(listed) >= 10  # the lesson's, the agent's, and every folder added since
+    assert "agent" in [exercise.id for exercise in listed]  # graded by play, found as any
+    for exercise in listed:
         assert exercise.id in out and all(name in out for name in exercise.files)
 
 
@@ -39,7 +40,8 @@ def test_the_agent_is_handed_out_and_its_solution_checked_by_play(capsys, tmp_pa
     assert "check your work" not in out  # no self-check: it is graded by play
     [case] = solutions.by_play()
     assert (case.exercise, case.reference, case.full_marks) == ("agent", True, True)
-    assert catalog.load("agent").max_score == sum(t.points for t in catalog.load("agent").tests)
+    agent = exercises.load("agent")
+    assert agent.by_play and agent.max_score == sum(t.points for t in agent.tests)
 
 
 def test_stub_writes_and_never_overwrites(capsys, tmp_path):
@@ -189,17 +191,24 @@ def test_auto_falls_back_to_local_with_a_warning(capsys, no_engine):
     assert ("a bubblewrap boundary" in err) == sandbox.local_is_boundary()
 
 
+def never_starting(monkeypatch) -> list[int]:
+    """Grading by play made to find an agent that can't start: the openings each
+    grading was asked to play, in a list that fills as it is."""
+    played: list[int] = []
+
+    def no_start(source, config, sandbox_name, store, jobs=1):
+        played.append(config.settings.openings)
+        raise handin.points.NoStart("agent.py defines no Agent")
+
+    monkeypatch.setattr(handin.points, "grade", no_start)
+    return played
+
+
 @pytest.mark.parametrize("quick, openings", [(True, handin.QUICK["openings"]),
                                                (False, handin.config().settings.openings)])
 def test_grade_quick_plays_a_self_checks_openings_and_the_grade_the_exercises(
         capsys, monkeypatch, tmp_path, quick, openings):
-    played = []
-
-    def no_start(source, config, sandbox_name, store, jobs=1):
-        played.append(config.settings.openings)
-        raise handin.grading.NoStart("agent.py defines no Agent")
-
-    monkeypatch.setattr(handin.grading, "grade", no_start)
+    played = never_starting(monkeypatch)
     (tmp_path / "agent.py").write_text("x = 1\n")
     code, out, _ = run(capsys, "grade", "--exercise", "agent", "--sandbox", "local",
                        *(["--quick"] if quick else []), str(tmp_path))
@@ -209,7 +218,7 @@ def test_grade_quick_plays_a_self_checks_openings_and_the_grade_the_exercises(
 
 @pytest.mark.parametrize("argv, says", [
     (["grade", "--exercise", "nope", "x"], "unknown exercise 'nope'; the exercises are: "
-                                          + ", ".join(catalog.ids())),
+                                          + ", ".join(exercises.known())),
     (["grade", "--exercise", "helpers", "/no/such/path"], "no such file or folder"),
     (["grade", "--exercise", "helpers", str(ROOT / "pyproject.toml")], "give a folder"),
     (["grade", "--exercise", "helpers", "-o", "/no/such/dir/r.json", str(solution("helpers"))],
@@ -374,7 +383,10 @@ def hints_file(folder, text, name="my_helpers", link_to=None):
 
 @pytest.mark.parametrize("spoil, says", [
     (lambda folder: (folder / "my_helpers" / "exercise.toml").unlink(),
-     "my_helpers: no exercise.toml, so not an exercise folder"),
+     "my_helpers: no exercise.toml nor match.toml, so not an exercise folder"),
+    (lambda folder: shutil.copy(exercises.ROOT / "agent" / "match.toml", folder / "my_helpers"),
+     "my_helpers: an exercise is graded by its suite (exercise.toml) or by play (match.toml), "
+     "not both"),
     (lambda folder: (folder / "my_helpers" / "exercise.toml").write_text("title = \n"),
      "exercise.toml: not TOML"),
     (lambda folder: (folder / "my_helpers").rename(folder / "helpers"),
@@ -413,7 +425,8 @@ def test_check_solutions_plays_the_agent_s_reference_when_told_to():
 
     assert "solution of agent" in labels("--play")
     assert "solution of agent" not in labels()
-    assert {f"solution of {name}" for name in exercises.known()} <= set(labels())
+    suites = exercises.known(kind=exercises.SUITE)
+    assert {f"solution of {name}" for name in suites} <= set(labels())
 
 
 def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
@@ -431,6 +444,31 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
                        "--format", "json", str(agent))
     assert code == 0 and played == [("agent", ["agent.py"], "local", False)]
     assert "the match stood in for" in json.loads(out)["message"]
+
+
+def test_an_added_folder_with_a_match_toml_is_an_exercise_graded_by_play_by_it(
+        capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv(exercises.ADDED, "")
+    mine = tmp_path / "mine" / "my_agent"
+    shutil.copytree(exercises.ROOT / "agent", mine, ignore=shutil.ignore_patterns("__pycache__"))
+    toml = mine / "match.toml"
+    toml.write_text(toml.read_text().replace("openings = 10", "openings = 3"))
+    played = never_starting(monkeypatch)
+    (tmp_path / "agent.py").write_text("x = 1\n")
+    code, out, _ = run(capsys, "grade", "--exercises", str(mine.parent), "--exercise",
+                       "my_agent", "--sandbox", "local", str(tmp_path / "agent.py"))
+    assert code == 0 and played == [3] and "defines no Agent" in out  # its own match.toml
+    exercise = exercises.load("my_agent")
+    assert exercise.by_play and exercise.folder == mine and exercise.defined_by == toml
+    assert "my_agent" in exercises.known(kind=exercises.PLAY)
+
+
+def test_the_gradescope_package_refuses_an_exercise_graded_by_play(capsys, tmp_path):
+    code, out, err = run(capsys, "gradescope-package", "--exercise", "agent", "-o",
+                         str(tmp_path / "autograder.zip"))
+    assert code == 2 and out == "" and not (tmp_path / "autograder.zip").exists()
+    assert "agent is graded by play, and the Gradescope package grades an exercise by its " \
+           "suite: choose one graded by a suite (alphabeta, " in err
 
 
 def test_an_added_exercise_is_graded_and_checked(capsys, own_exercises):

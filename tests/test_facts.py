@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.games import isolation, nim, unfinished
-from grader.harness.isolation import game_facts
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.search import Search
-from grader.harness.isolation.search_facts import smallest_facts, trace_fact
 from grader.harness.judging import traces
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import CASES, Fact, first_hinted, told
+from grader.harness.lesson import game_facts
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.search import Search
+from grader.harness.lesson.search_facts import smallest_facts, trace_fact
 from grader.harness.nim.facts import Recorded, lines, negamax_fact
 from grader.harness.nim.search import NegamaxFlaws
 from grader.harness.tictactoe import search as lab_search
@@ -610,9 +610,9 @@ DECISION_SHAPES = {
 
 @pytest.mark.parametrize("shape", sorted(DECISION_SHAPES))
 def test_a_decision_s_move_is_said_beside_what_each_move_is_worth(shape):
-    from grader.harness.isolation.decision_checks import MINIMAX, _chosen_fact
-    from grader.harness.isolation.search import values
-    from grader.harness.isolation.search_facts import ABOVE
+    from grader.harness.lesson.decision_checks import MINIMAX, _chosen_fact
+    from grader.harness.lesson.search import values
+    from grader.harness.lesson.search_facts import ABOVE
 
     student = inprocess.module(HELPERS + "\n\n" + DECISION_SHAPES[shape])
     reference = values(isolation)
@@ -639,8 +639,8 @@ def test_a_decision_s_move_is_said_beside_what_each_move_is_worth(shape):
     ([1, 2, 3], None, "depths 1 to 3 in full; a correct one"),
 ])
 def test_the_depths_a_run_searched_are_said_as_its_terminal_tests_show(finished, cut, said):
-    from grader.harness.isolation import deepening
-    from grader.harness.isolation.deepening_checks import depths_fact
+    from grader.harness.lesson import deepening
+    from grader.harness.lesson.deepening_checks import depths_fact
 
     state, path = POSITIONS[0]
     calls = sum((deepening.depth_calls(state, depth) for depth in finished), Counter())
@@ -654,8 +654,8 @@ def test_the_depths_a_run_searched_are_said_as_its_terminal_tests_show(finished,
 
 
 def test_a_run_of_no_whole_depths_shows_no_depth_fact():
-    from grader.harness.isolation import deepening
-    from grader.harness.isolation.deepening_checks import depths_fact
+    from grader.harness.lesson import deepening
+    from grader.harness.lesson.deepening_checks import depths_fact
 
     state, path = POSITIONS[0]
     calls = deepening.Tested({isolation.label(state): 7})  # the same position, over and over

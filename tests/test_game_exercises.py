@@ -14,10 +14,10 @@ from grader import solutions
 from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
 from grader.games.tictactoe import rules as tictactoe_rules
-from grader.harness.isolation import alphabeta
-from grader.harness.isolation.known import known
-from grader.harness.isolation.search import Search, values
 from grader.harness.judging.fingerprints import fingerprint
+from grader.harness.lesson import alphabeta
+from grader.harness.lesson.known import known
+from grader.harness.lesson.search import Search, values
 from grader.harness.nim.search import Negamax, NegamaxFlaws
 from grader.harness.tictactoe import search
 from grader.harness.tictactoe.search import LabFlaws, LabSearch

@@ -9,7 +9,7 @@ import pytest
 from conftest import corpus, solution
 
 from grader import cli, exercises, solutions
-from grader.contracts.provided import SOURCES
+from grader.contracts.provided import source
 
 EXPECTED = {
     "gamestate": ["check_gamestate.py", "gamestate.py", "selfcheck.py"],
@@ -58,7 +58,7 @@ def test_stub_writes_the_starter_the_provided_modules_and_a_self_check(capsys, t
     assert out.splitlines()[-1] == (f"check your work as you go with: python "
                                     f"{tmp_path / f'check_{exercise}.py'}")
     for name in exercises.load(exercise).provides:  # what the sandbox gives, to the byte
-        assert (tmp_path / f"{name}.py").read_bytes() == SOURCES[name].read_bytes()
+        assert (tmp_path / f"{name}.py").read_bytes() == source(name).read_bytes()
 
 
 @pytest.mark.parametrize("exercise", sorted(EXPECTED))

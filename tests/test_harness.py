@@ -20,18 +20,17 @@ from grader.contracts.owntime import OwnClock
 from grader.contracts.provided import provide
 from grader.games import isolation
 from grader.harness.runtime import guard, standins
-from grader.harness.runtime.spawn import LocalSpawner
-from grader.harness.runtime.student import (
+from grader.harness.runtime.faults import (
     CallTimeout,
     ImportFailed,
     Missing,
     Raised,
-    Student,
     StudentFault,
     WorkerDied,
-    call_step,
-    inspect_step,
 )
+from grader.harness.runtime.spawn import LocalSpawner
+from grader.harness.runtime.steps import call_step, inspect_step
+from grader.harness.runtime.student import Student
 from grader.harness.runtime.zygote import ForkSpawner
 
 STUDENT_CODE = '''

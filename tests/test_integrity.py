@@ -14,19 +14,17 @@ import pytest
 from grader.contracts.owntime import OwnClock
 from grader.contracts.provided import provide
 from grader.games import isolation, tictactoe
-from grader.harness.isolation.search import Search
-from grader.harness.runtime.student import (
+from grader.harness.lesson.search import Search
+from grader.harness.runtime.faults import (
     ChangedGrader,
     ImportFailed,
     OutOfTurn,
     Raised,
-    Student,
     StudentFault,
     WorkerDied,
-    call_step,
-    grant,
-    inspect_step,
 )
+from grader.harness.runtime.steps import call_step, grant, inspect_step
+from grader.harness.runtime.student import Student
 
 STUDENT_CODE = r'''
 import copy, json, logging, os, sys, threading, traceback

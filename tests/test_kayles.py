@@ -9,9 +9,9 @@ import pytest
 
 from grader import exercises, games
 from grader.games import GAMES, kayles, unfinished
-from grader.harness.isolation import deepening
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.search import Search
+from grader.harness.lesson import deepening
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.search import Search
 from grader.harness.runtime import standins
 
 RULES = Path(kayles.__file__).with_name("rules.py")

@@ -8,6 +8,7 @@ functions included, so a lazy import can't slip past.
 """
 
 import ast
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -149,8 +150,8 @@ def test_only_check_solutions_names_the_solutions_folder():
 # What any exercise may use: the shared core. The search exercises' checks,
 # declared for any game, still lie in the isolation family's folder.
 CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
-        "grader.harness.isolation.helper_checks", "grader.harness.isolation.decision_checks",
-        "grader.harness.isolation.cutoff_checks", "grader.harness.isolation.deepening_checks")
+        "grader.harness.lesson.helper_checks", "grader.harness.lesson.decision_checks",
+        "grader.harness.lesson.cutoff_checks", "grader.harness.lesson.deepening_checks")
 # docs/authoring.md's worked example of an instructor's exercise, laid out as
 # exercises/ and solutions/ are: held to the same rules, and named by no module.
 EXAMPLE = ROOT / "tests" / "examples"
@@ -162,10 +163,16 @@ def _game(folder: Path) -> str:
     return tomllib.loads((folder / "exercise.toml").read_text("utf-8")).get("game", "isolation")
 
 
+# The harness family of a game where it is not named for the game: the lesson's
+# family checks every game that speaks the lesson's GameState.
+FAMILIES = {"isolation": "lesson", "kayles": "lesson"}
+
+
 @pytest.mark.parametrize("folder", EXERCISES, ids=lambda folder: folder.name)
 def test_an_exercise_folder_names_nothing_outside_it_but_its_game_and_the_core(folder):
-    # Its game: the rules (grader.games.<game>) and the family's checks (grader.harness.<game>).
-    allowed = (*CORE, f"grader.games.{_game(folder)}", f"grader.harness.{_game(folder)}")
+    # Its game: the rules (grader.games.<game>) and its family's checks (grader.harness.<family>).
+    game = _game(folder)
+    allowed = (*CORE, f"grader.games.{game}", f"grader.harness.{FAMILIES.get(game, game)}")
     named = {name for path in (folder / "suite").rglob("*.py") for name in ours(imports(path))}
     outside = {name for name in named if name != "grader.games"  # the games' interface
                and not any(name == a or name.startswith(f"{a}.") for a in allowed)}
@@ -237,7 +244,7 @@ def test_the_worker_reads_only_its_closure():
             "grader.harness.runtime.guard"} <= readable
     # No check, no reference search, no suite: nothing that gives answers away.
     assert not {m for m in readable if part(m) == "host" and m != "grader"}
-    families = ("grader.harness.judging", "grader.harness.isolation")
+    families = ("grader.harness.judging", "grader.harness.lesson")
     assert not {m for m in readable if m.startswith(families)}
     # None of the games: their rules are sent to the worker, for the tests
     # granted stand-ins that run them, and the student's user can't read them.
@@ -312,3 +319,58 @@ def test_the_method_count_sees_properties_and_skips_private_ones(tmp_path):
     source.write_text("class A:\n    @property\n    def a(self): ...\n    def _b(self): ...\n"
                       "    async def c(self): ...\n    def __init__(self): ...\n")
     assert public_methods(source) == {"A": 2}
+
+
+def test_no_module_takes_another_modules_private_names():
+    # A name that starts with "_" is its module's own: another module asks for a
+    # public one instead (dunders such as __version__ are public).
+    taken = {(module, f"{node.module}.{alias.name}")
+             for module, path in MODULES.items()
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and node.level == 0
+             and (node.module or "").split(".")[0] == "grader"
+             for alias in node.names
+             if alias.name.startswith("_") and not alias.name.startswith("__")}
+    assert not taken, sorted(taken)
+
+
+# Every HTML page renders through one shell (grader.pages): no module writes a
+# document of its own, and every page template extends the shell, through its
+# package's base or the offline page. A partial (named _*.html) is included, not
+# a page; a template's parent is looked up in its own folder, then the shared one.
+SHARED = PACKAGE / "pages" / "templates"
+SHELL = SHARED / "shell.html"
+PAGE_TEMPLATES = sorted(path for path in PACKAGE.glob("**/templates/*.html")
+                        if not path.name.startswith("_"))
+
+
+def test_the_match_imports_nothing_of_batch():
+    # What both make of pages lies below both, in grader.pages.
+    reaching = {module for module, path in MODULES.items() if module.startswith("grader.match")
+                and any(name.startswith("grader.batch") for name in imports(path))}
+    assert not reaching, sorted(reaching)
+
+
+def test_no_module_writes_a_document_of_its_own():
+    writing = {module for module, path in MODULES.items() if module.startswith("grader")
+               and re.search(r"<!doctype|<html", path.read_text("utf-8"), re.I)}
+    assert not writing, sorted(writing)
+
+
+def parent(template: Path) -> Path | None:
+    """The template ``template`` extends, or None."""
+    found = re.match(r'\s*(?:{#.*?#}\s*)*{%\s*extends\s+"([^"]+)"\s*%}',
+                     template.read_text("utf-8"), re.S)
+    if not found:
+        return None
+    own = template.parent / found[1]
+    return own if own.is_file() and own != template else SHARED / found[1]
+
+
+@pytest.mark.parametrize("template", PAGE_TEMPLATES,
+                         ids=lambda path: path.relative_to(PACKAGE).as_posix())
+def test_every_page_template_extends_the_shell(template):
+    chain = [template]
+    while chain[-1] != SHELL and (above := parent(chain[-1])) and above not in chain:
+        chain.append(above)
+    assert chain[-1] == SHELL, " -> ".join(path.name for path in chain)

@@ -18,7 +18,7 @@ import pytest
 from busy import busy
 from conftest import built_in_case
 
-from grader import catalog, grading, solutions
+from grader import exercises, grading, solutions
 from grader.sandbox import cgroups
 from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
@@ -49,7 +49,7 @@ def busy_machine():
 
 def judged(label, sandbox):
     case = built_in_case(label)
-    exercise = catalog.load(case.exercise)
+    exercise = exercises.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)
     return label, report, solutions.judge(case, report)
 

@@ -14,7 +14,9 @@ from grader.contracts import protocol
 from grader.games import knights
 from grader.games.isolation.rules import GameState
 from grader.games.knights.rules import Board, board_from_data, new_board, to_data
-from grader.match import baselines, grading, handin, league, referee, tournament
+from grader.match import baselines, handin, league, points, referee, tournament
+from grader.match.config import Config, Opponent
+from grader.match.config import load as load_config
 from grader.match.player import Answer, Deadline, InProcessAgent, Limits, ProcessAgent, Spent
 from grader.sandbox.local import LocalSandbox
 
@@ -75,20 +77,20 @@ def test_a_reply_the_referee_cant_read_is_refused(line):
 
 
 def test_wilson_interval():
-    low, high = grading.wilson(8, 10)
+    low, high = points.wilson(8, 10)
     assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
-    assert grading.wilson(0, 0) == (0.0, 1.0)
-    assert grading.wilson(10, 10)[1] == pytest.approx(1) and grading.wilson(0, 10)[0] == 0
+    assert points.wilson(0, 0) == (0.0, 1.0)
+    assert points.wilson(10, 10)[1] == pytest.approx(1) and points.wilson(0, 10)[0] == 0
 
 
 def _standing(opponent, wins, games):
     played = tuple(referee.Game(str(i), "knights", 0, ("a", opponent.name),
                                 winner=0 if i < wins else 1) for i in range(games))
-    return grading.Standing(opponent, played, wins)
+    return points.Standing(opponent, played, wins)
 
 
 def test_points_come_from_the_interval_not_the_rate():
-    opponent = grading.Opponent("x", "random", win_rate=0.5, points=4)
+    opponent = Opponent("x", "random", win_rate=0.5, points=4)
     # 16 of 20: the lower bound (58%) clears 50%: whole; 4 of 20: the upper (42%) is below.
     assert _standing(opponent, 16, 20).points == 4.0 and _standing(opponent, 16, 20).settled
     assert _standing(opponent, 4, 20).points == 0.0 and _standing(opponent, 4, 20).settled
@@ -104,7 +106,7 @@ def test_a_random_mover_earns_at_most_one_point_in_ten_at_the_exercise_settings(
     exercise's full settings (each pairing stopped where settled): 0 of 2 against
     random, 1 of 6 against minimax, 2 of 20 against alpha-beta (openings that lose
     for whoever moves first)."""
-    config = grading.load()
+    config = load_config()
     assert sum(o.points for o in config.opponents) == 10
     shown = {"random": (0, 2), "minimax": (1, 6), "alphabeta": (2, 20)}
     table = [_standing(o, *shown[o.baseline]) for o in config.opponents]
@@ -115,7 +117,7 @@ def test_a_random_mover_earns_at_most_one_point_in_ten_at_the_exercise_settings(
 def test_a_strong_result_earns_every_point_at_the_exercise_settings():
     """What a strong agent shows: every game against random and minimax, one in two
     against alpha-beta (the second mover's games), each settled before the end."""
-    config = grading.load()
+    config = load_config()
     shown = {"random": (12, 12), "minimax": (8, 8), "alphabeta": (6, 12)}
     table = [_standing(o, *shown[o.baseline]) for o in config.opponents]
     assert sum(s.points for s in table) == 10 and all(s.settled for s in table)
@@ -256,11 +258,11 @@ def test_a_game_the_backstop_ended_uncharged_is_played_again_then_not_counted(tm
         assert [g.id for g in void] == ["agent v random #1"] and void[0].winner is None
     else:
         assert void == []
-    config = grading.Config("t", "agent.py", "Agent", settings,
-                            (grading.Opponent("random", "random", 0.5, 2),))
-    [standing] = grading.standings("agent", config, games)
+    config = Config("t", "agent.py", "Agent", settings,
+                            (Opponent("random", "random", 0.5, 2),))
+    [standing] = points.standings("agent", config, games)
     assert len(standing.games) == 2 - len(void) and standing.void == tuple(void)
-    assert ("not played to their end" in grading.to_text("agent", config, [standing])) == \
+    assert ("not played to their end" in points.to_text("agent", config, [standing])) == \
         bool(void)
 
 
@@ -272,8 +274,8 @@ def test_a_hand_in_with_a_game_never_played_to_its_end_is_a_grader_error(tmp_pat
     games = tournament.play_pairing(
         "agent", "random", lambda who: starved if who == "agent" else make(who),
         config.settings, tournament.Store(tmp_path / "games.jsonl", config.settings))
-    played = grading.standings("agent", config, games)
-    monkeypatch.setattr(handin.grading, "grade", lambda *args, **options: played)
+    played = points.standings("agent", config, games)
+    monkeypatch.setattr(handin.points, "grade", lambda *args, **options: played)
     exercise = handin.exercise()
     made = seam.grade_taken(exercise, {"agent.py": b"x"}, LocalSandbox(), exercise.limits)
     assert made["status"] == "error" and made["score"] is None  # nothing charged
@@ -293,23 +295,23 @@ def test_a_matchs_deadline_is_sized_from_the_references_own_time_a_game():
 
 
 def _settles(agent, opponent, threshold, settings):
-    against = grading.Opponent(opponent, opponent, win_rate=threshold, points=3)
-    return lambda games: grading.standing(agent, against, games).settled, against
+    against = Opponent(opponent, opponent, win_rate=threshold, points=3)
+    return lambda games: points.standing(agent, against, games).settled, against
 
 
-@pytest.mark.parametrize(("agent", "opponent", "threshold", "points"), [
+@pytest.mark.parametrize(("agent", "opponent", "threshold", "earned"), [
     ("minimax", "random", 0.6, 3.0),  # clearly stronger: 19 games in 20, settled early
     ("random", "minimax", 0.65, 0.0),  # clearly weaker: no game, settled at 4
 ])
 def test_a_pairing_stops_once_its_games_settle_the_points(tmp_path, agent, opponent,
-                                                          threshold, points):
+                                                          threshold, earned):
     settings = tournament.Settings("knights", seed=5, openings=10, limits=Limits(0.2, 10))
     decided, against = _settles(agent, opponent, threshold, settings)
     store = tournament.Store(tmp_path / "games.jsonl", settings)
     games = tournament.play([(agent, opponent)], make, settings, store, jobs=2,
                             decided=decided)
-    standing = grading.standing(agent, against, games)
-    assert standing.points == points and len(games) < 20 and len(games) % 2 == 0
+    standing = points.standing(agent, against, games)
+    assert standing.points == earned and len(games) < 20 and len(games) % 2 == 0
     # the first opening that settles it, whatever was played beside it
     assert not decided(games[:-2]) and decided(games)
     again = tournament.play([(agent, opponent)], make, settings,

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from grader import exercises, intake, report_parts, similarity
+from grader import exercises, intake, similarity
 from grader.batch import page
 from grader.batch import summary as summary_module
 from grader.contracts.hints import HINTS
@@ -509,9 +509,10 @@ def test_a_students_report_page_reads_as_text_with_the_board_as_a_table(driver, 
     browser.accessible(driver)
 
 
-def test_the_service_styles_the_report_parts_as_the_batch_does():
-    style = (ROOT / "grader" / "service" / "templates" / "style.css").read_text()
-    assert report_parts.CSS.strip() in style
+def test_the_service_and_the_batch_pages_share_one_stylesheet():
+    style = (ROOT / "grader" / "pages" / "templates" / "style.css").read_text()
+    assert f"<style>{style}</style>" in page.render(a_class())
+    assert "table.board" in style and "svg.picture" in style  # the report's parts too
 
 
 # --- statuses, mistakes and long ids ----------------------------------------------------

@@ -5,8 +5,8 @@ import pytest
 from grader.contracts.hints import HINTS
 from grader.games import isolation
 from grader.games.isolation.flawed_rules import GAME_MODELS
-from grader.harness.isolation.search import Search
 from grader.harness.judging import mistakes
+from grader.harness.lesson.search import Search
 
 ROOT = isolation.new_game()
 POSITIONS = isolation.reachable(ROOT)

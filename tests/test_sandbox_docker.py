@@ -155,12 +155,12 @@ def test_writes_only_in_the_tmpfs(docker, submission):
 
 def test_the_student_reads_nothing_of_the_grader(docker, submission):
     secrets = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
-               "/opt/minimax-grader/grader/harness/isolation/search.py",
+               "/opt/minimax-grader/grader/harness/lesson/search.py",
                "/opt/minimax-grader/grader/harness/judging/mistakes.py",
                "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
                "/opt/minimax-grader/grader/harness/runtime/student.py",
                # The image's bytecode is kept as its source is.
-               "/opt/minimax-grader/grader/harness/isolation/__pycache__/search.cpython-311.pyc",
+               "/opt/minimax-grader/grader/harness/lesson/__pycache__/search.cpython-311.pyc",
                "/opt/minimax-grader/exercises/helpers/suite/__pycache__/"
                "test_helpers.cpython-311.pyc"]
     code = PROBE + "".join(f'attempt("read {p}", lambda: open("{p}").read())\n' for p in secrets)

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 
 from grader.games import tree
 from grader.games.tree import rules
-from grader.harness.isolation import trees
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.search import Search
+from grader.harness.lesson import trees
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.search import Search
 
 # n0 (max) -> n1 (min, two leaves: n2, n3), n4 (a leaf)
 SMALL = [[[], []], []]

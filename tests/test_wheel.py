@@ -268,12 +268,13 @@ def test_check_solutions_takes_the_checkout_s_solutions(installed, tmp_path):
     # The instructor's layout, DIR/<exercise>/solution/: the checkout's solutions,
     # gathered (but the agent's, which plays its whole match: tests/test_cli.py has it).
     gathered = tmp_path / "solutions"
-    for name in exercises.known():
+    suites = exercises.known(kind=exercises.SUITE)
+    for name in suites:
         shutil.copytree(solution(name), gathered / name / "solution")
     done = installed.run("check-solutions", "--solutions", str(gathered), "--solutions-only")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 surprise(s)" in done.stdout
-    assert all(f"solution of {name}" in done.stdout for name in exercises.known())
+    assert all(f"solution of {name}" in done.stdout for name in suites)
     # The installed grader holds none of its own: said plainly.
     bare = installed.run("check-solutions", "--solutions-only")
     assert bare.returncode == 2 and "holds no solutions/" in bare.stderr

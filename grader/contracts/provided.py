@@ -1,11 +1,11 @@
 """The modules the course gives students, which the student's code imports.
 
-``gamestate``, ``nim`` and ``kayles`` are trusted games themselves (``rules.py``
-of their folders in ``grader/games`` import nothing, so they run
-as files of their own); ``minimax_helpers`` is package data. An instructor's
-game (``DIR/games/<name>/``, beside their exercises) is handed out by its
-name too: its ``rules.py``, which imports nothing either. Which ones an
-exercise provides is in its ``exercise.toml``.
+A game is handed out by its name (``nim``, ``kayles``): the ``rules.py`` of
+its folder, a trusted game that imports nothing, so runs as a file of its
+own; a built-in game's folder is in ``grader/games``, an instructor's beside
+their exercises (``DIR/games/<name>/``). ``gamestate`` is isolation's rules
+under the lesson's name, and ``minimax_helpers`` is package data. Which ones
+an exercise provides is in its ``exercise.toml``.
 Both sides hand them out: the host to the student (``stub``) and to the local
 sandbox, the launcher inside the image.
 """
@@ -16,30 +16,29 @@ from pathlib import Path
 
 from grader.contracts import places
 
-SOURCES = {
-    "gamestate": places.PACKAGE / "games" / "isolation" / "rules.py",
-    "minimax_helpers": places.PROVIDED / "minimax_helpers.py",
-    "nim": places.PACKAGE / "games" / "nim" / "rules.py",
-    "kayles": places.PACKAGE / "games" / "kayles" / "rules.py",
-}
-# Where the grading image holds an instructor's games: beside the built-in ones.
+# The built-in games, and where the grading image holds an instructor's: beside them.
 GAMES = places.PACKAGE / "games"
 RULES = "rules.py"  # a game's rules, in its folder
+# What is handed out under another name than its game's.
+SOURCES = {
+    "gamestate": GAMES / "isolation" / RULES,
+    "minimax_helpers": places.PROVIDED / "minimax_helpers.py",
+}
 
 
 def source(name: str, games: Mapping[str, Path] | None = None) -> Path:
     """The file handed out as ``name``.py: one of ``SOURCES``, or the rules of
-    the instructor's game ``name``, found in ``games`` (the folders of their
-    games by name: the host's ``grader.games.added()``) or, where that is not
-    given, beside the package's games, as the grading image holds them.
-    LookupError where there is no such file."""
+    the game ``name``: an instructor's, found in ``games`` (the folders of their
+    games by name: the host's ``grader.games.added()``), else the package's
+    (where the grading image holds an instructor's too). LookupError where
+    there is no such file."""
     if name in SOURCES:
         return SOURCES[name]
-    folder = GAMES / name if games is None else games.get(name)
-    if folder is None or not (folder / RULES).is_file():
+    rules = (games or {}).get(name, GAMES / name) / RULES
+    if not (name.isidentifier() and rules.is_file()):
         raise LookupError(f"no module {name!r} to provide: the course's modules are "
-                          f"{', '.join(SOURCES)}, and an instructor's games go by their names")
-    return folder / RULES
+                          f"{', '.join(SOURCES)}, and the games go by their names")
+    return rules
 
 
 def provide(names: list[str] | tuple[str, ...], folder: str | Path,

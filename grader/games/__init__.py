@@ -2,7 +2,8 @@
 
 A game is a module that offers the small interface below (``Game``), so that
 a suite, a reference search or a mistake model can work on any game; a new
-game is a module here and an exercise folder, not a fork of the harness.
+game is a package here (found by its ``rules.py``) and an exercise folder,
+not a fork of the harness, nor a line of a list.
 An instructor's folder of exercises (``--exercises DIR``) may hold games of
 the lesson's kind too, in ``DIR/games/<name>/``: they are subpackages of this
 one, found on its path. Nothing here imports the host or the harness: the
@@ -19,12 +20,16 @@ State = Any  # each game's own state class
 Move = Any  # each game's own move: an (x, y) tuple, a count of coins, ...
 Path = tuple[Any, ...]  # the moves that reach a position from the start
 
-# The games, each a package here; an exercise.toml names its own (``game``).
-GAMES = ("isolation", "tictactoe", "nim", "kayles")
+RULES = "rules.py"  # a game of the lesson's kind: its rules, sent to the worker as source
+# The packages here that no exercise names: the agent exercise's boards, which
+# the match plays (grader.match), and the drawn trees every search suite runs on.
+NOT_EXERCISED = ("knights", "tree")
+# The games an exercise.toml may name (``game``): each package here with its rules.
+GAMES = tuple(sorted(rules.parent.name for rules in pathlib.Path(__file__).parent.glob(
+    f"*/{RULES}") if rules.parent.name not in NOT_EXERCISED))
 # The instructor's folders of exercises (``grader.exercises.add``), each with
 # its games, if any, in ``games/``.
 ADDED = "MINIMAX_GRADER_EXERCISES"
-RULES = "rules.py"  # a game of the lesson's kind: its rules, sent to the worker as source
 
 
 def added() -> dict[str, pathlib.Path]:

@@ -11,10 +11,11 @@ of waiting, and freezes nothing: said once, loudly.
 """
 
 import contextlib
+import errno
 import functools
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Protocol
 
 from grader.sandbox import cgroups
@@ -47,27 +48,36 @@ class GroupClock:
         self.last: tuple[float, float | None] = (0.0, None)
 
     def read(self) -> tuple[float, float | None]:
-        with contextlib.suppress(FileNotFoundError):
+        with _unless_gone():
             self.last = (self.group.cpu_seconds(), self.group.waited_seconds())
         return self.last
 
     def freeze(self) -> None:
-        _unless_gone(self.group.freeze)
+        with _unless_gone():
+            self.group.freeze()
 
     def thaw(self) -> None:
-        _unless_gone(self.group.thaw)
+        with _unless_gone():
+            self.group.thaw()
 
     def kill(self) -> None:
-        _unless_gone(self.group.kill)
+        with _unless_gone():
+            self.group.kill()
 
     def close(self) -> None:
-        _unless_gone(self.group.remove)
+        with _unless_gone():
+            self.group.remove()
 
 
-def _unless_gone(action: Callable[[], object]) -> None:
-    """``action`` on a group, nothing where its folder is gone (its container ended)."""
-    with contextlib.suppress(FileNotFoundError):
-        action()
+@contextlib.contextmanager
+def _unless_gone() -> Iterator[None]:
+    """Nothing where the group's folder is gone, or going (its container ended: a
+    file of a group being removed answers ENODEV)."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENODEV):
+            raise
 
 
 class TreeClock:

@@ -15,7 +15,7 @@ from grader.sandbox.common import SandboxUnavailable
 from grader.service import operations
 
 if TYPE_CHECKING:
-    from grader.match.grading import Config
+    from grader.match.config import Config
 
 # The commands import the referee and the league when they run: every other
 # command builds these parsers too, and should not pay for those imports.
@@ -75,18 +75,18 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
 
 
 def _config(args: argparse.Namespace) -> "Config":
-    from grader.match import grading
+    from grader.match import config
 
     try:
-        return grading.load(Path(args.config), seed=args.seed, openings=args.openings,
-                            cpu_seconds=args.cpu_seconds)
-    except (OSError, grading.BadConfig) as exc:
+        return config.load(Path(args.config), seed=args.seed, openings=args.openings,
+                           cpu_seconds=args.cpu_seconds)
+    except (OSError, config.BadConfig) as exc:
         raise UsageError(str(exc)) from None
 
 
 def cmd_match(args: argparse.Namespace) -> int:
     from grader import intake
-    from grader.match import grading, handin, tournament
+    from grader.match import handin, points, tournament
 
     config, source = _config(args), Path(args.agent)
     if not source.exists():
@@ -101,17 +101,17 @@ def cmd_match(args: argparse.Namespace) -> int:
         folder.mkdir()
         store = Path(args.games) if args.games else Path(temp) / "games.jsonl"
         try:
-            table = grading.grade(handin.unpack(files, folder), config, args.sandbox, store,
+            table = points.grade(handin.unpack(files, folder), config, args.sandbox, store,
                                   args.jobs)
         except (SandboxUnavailable, tournament.StoreMismatch) as exc:
             raise UsageError(str(exc)) from None
-        except grading.NoStart as why:
+        except points.NoStart as why:
             print(f"The agent could not start, so no game was played: {why}", file=sys.stderr)
             return 1
     if args.format == "json":
-        print(json.dumps(grading.to_json("agent", config, table), indent=1))
+        print(json.dumps(points.to_json("agent", config, table), indent=1))
     else:
-        print(grading.to_text("agent", config, table))
+        print(points.to_text("agent", config, table))
     return 0
 
 

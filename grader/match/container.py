@@ -27,7 +27,7 @@ from grader.match import clock
 from grader.match.player import START_SECONDS, ProcessAgent
 from grader.sandbox import backend, cgroups, docker_code
 from grader.sandbox.common import SandboxUnavailable, Unavailable
-from grader.sandbox.docker import LABEL, DockerSandbox, _owner, host_config, labels
+from grader.sandbox.docker import DockerSandbox, host_config, labels
 
 if TYPE_CHECKING:
     from docker import DockerClient
@@ -79,7 +79,7 @@ class ContainerAgent(ProcessAgent):
             "volumes": {self.code: {"bind": CODE, "mode": "ro"},
                         self.cwd: {"bind": AGENT, "mode": "ro"}},
             "mounts": docker_code.mounts(self.client, image.default_tag(), labels()),
-            "labels": {LABEL: "agent", f"{LABEL}.owner": _owner()}, "working_dir": AGENT,
+            "labels": labels("agent"), "working_dir": AGENT,
             "entrypoint": ["python3", "-I", "-B", f"{CODE}/grader/harness/agent/runner.py"],
         }
         self.container = self.client.containers.create(image.default_tag(), self.argv,

@@ -3,9 +3,9 @@ its grading hosts) and graded by play: each opponent of its match.toml is a
 "test" of the report, worth its points, and the report's output is the
 match's text, with one lost game replayed move by move.
 
-The exercise has no suite: ``exercise()`` makes its ``Exercise`` from the
-match.toml, and ``grade`` plays instead of running tests. An agent may be
-several modules (``intake.take_modules``), unpacked into one folder.
+The exercise has no suite: ``grader.exercises`` lists it from its folder's
+match.toml, and ``grade`` plays by that file instead of running tests. An agent
+may be several modules (``intake.take_modules``), unpacked into one folder.
 """
 
 import os
@@ -15,29 +15,25 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from grader import __version__, report
-from grader.exercises import Exercise, Limits, TestSpec
+from grader import __version__, exercises, report
+from grader.exercises import Exercise
 from grader.intake import Submission
-from grader.match import CONFIG, grading, tournament  # CONFIG: the match.toml the service grades by
+from grader.match import CONFIG, points, tournament  # CONFIG: the agent exercise's, the league's
+from grader.match.config import Config
+from grader.match.config import load as load_config
 
 QUICK = {"openings": 2}  # a student's self-check: two openings an opponent, from both sides
 
 
-def config(**changes: Any) -> grading.Config:
-    """The match.toml's settings, ``changes`` (seed, openings, cpu_seconds) applied."""
-    return grading.load(CONFIG, **changes)
+def config(**changes: Any) -> Config:
+    """The agent exercise's match.toml's settings (the league's), ``changes``
+    (seed, openings, cpu_seconds) applied."""
+    return load_config(CONFIG, **changes)
 
 
 def exercise() -> Exercise:
-    """The agent exercise as the service lists it: one test an opponent."""
-    chosen = config()
-    tests = tuple(TestSpec(o.name, f"Wins against {o.name} (full points at a win rate of "
-                                   f"{o.win_rate:.0%})", o.points)
-                  for o in chosen.opponents)
-    return Exercise(id=CONFIG.parent.name, title=chosen.title,
-                    summary="An agent graded by play against the baselines.",
-                    files=(chosen.file,), tests=tests, limits=Limits(),
-                    folder=CONFIG.parent)
+    """The agent exercise (the league's) as the service lists it: one test an opponent."""
+    return exercises.load(CONFIG.parent.name)
 
 
 def unpack(files: Mapping[str, bytes], folder: Path) -> Path:
@@ -47,8 +43,8 @@ def unpack(files: Mapping[str, bytes], folder: Path) -> Path:
     return folder
 
 
-def _test(standing: grading.Standing, name: str) -> dict[str, Any]:
-    low, high = grading.wilson(standing.wins, len(standing.games))
+def _test(standing: points.Standing, name: str) -> dict[str, Any]:
+    low, high = points.wilson(standing.wins, len(standing.games))
     opponent = standing.opponent
     faults = sum(1 for g in standing.games if g.loser() == name and
                  not g.reason.endswith("had no move left"))
@@ -64,12 +60,12 @@ def _test(standing: grading.Standing, name: str) -> dict[str, Any]:
             "duration_ms": 0}
 
 
-def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
-            table: Sequence[grading.Standing], backend: str, started: float) -> report.Report:
+def _report(exercise: Exercise, files: dict[str, bytes], chosen: Config,
+            table: Sequence[points.Standing], backend: str, started: float) -> report.Report:
     name = "agent"
     tests = [_test(standing, name) for standing in table]
     score = round(sum(t["score"] for t in tests), 2)
-    text = grading.to_text(name, chosen, table)
+    text = points.to_text(name, chosen, table)
     return report.validate({
         "schema_version": 1, "grader_version": __version__, "exercise": exercise.id,
         "title": exercise.title, "status": "graded", "score": score,
@@ -84,7 +80,7 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config,
         "duration_ms": int((time.monotonic() - started) * 1000)})
 
 
-def _unstarted(exercise: Exercise, files: dict[str, bytes], chosen: grading.Config, why: str,
+def _unstarted(exercise: Exercise, files: dict[str, bytes], chosen: Config, why: str,
                backend: str, started: float) -> report.Report:
     """The report of an agent that could not start: one error, no game played."""
     message = report.clean(f"Your agent could not start, so no game was played: {why}")
@@ -103,7 +99,7 @@ def _unstarted(exercise: Exercise, files: dict[str, bytes], chosen: grading.Conf
         "duration_ms": int((time.monotonic() - started) * 1000)})
 
 
-def _limits(chosen: grading.Config) -> dict[str, float]:
+def _limits(chosen: Config) -> dict[str, float]:
     limits = chosen.settings.limits
     return {"cpu_seconds": limits.cpu_seconds, "wall_seconds": limits.wall_seconds}
 
@@ -112,14 +108,15 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
           jobs: int = os.cpu_count() or 1, quick: bool = False) -> report.Report:
     """The report of a handed-in agent (``files``), played in ``sandbox_name``;
     ``quick``: a self-check of fewer games (``QUICK``), not the exercise's grade."""
-    started, chosen = time.monotonic(), config(**(QUICK if quick else {}))
+    started = time.monotonic()
+    chosen = load_config(exercise.defined_by, **(QUICK if quick else {}))
     with tempfile.TemporaryDirectory(prefix="minimax-handin-") as temp:
         source = Path(temp, "agent")
         source.mkdir()
         try:
-            table = grading.grade(unpack(files, source), chosen, sandbox_name,
+            table = points.grade(unpack(files, source), chosen, sandbox_name,
                                   Path(temp) / "games.jsonl", jobs)
-        except grading.NoStart as why:
+        except points.NoStart as why:
             return _unstarted(exercise, files, chosen, str(why), sandbox_name, started)
     void = [game for standing in table for game in standing.void]
     if void:  # the machine's doing, not the agent's: graded again, charged nothing

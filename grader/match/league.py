@@ -16,8 +16,8 @@ from pathlib import Path
 
 from openskill.models import PlackettLuce
 
-from grader.match import sandbox, tournament
-from grader.match.grading import Config
+from grader.match import launch, tournament
+from grader.match.config import Config
 from grader.match.player import Agent
 from grader.match.referee import Game
 
@@ -52,7 +52,7 @@ def entries(submissions: Path, file: str) -> dict[str, Path]:
 
 def _fingerprints(students: dict[str, Path]) -> dict[str, str]:
     return {name: hashlib.sha256(json.dumps(sorted(
-        (file, data.hex()) for file, data in sandbox.modules(path).items())).encode()).hexdigest()
+        (file, data.hex()) for file, data in launch.modules(path).items())).encode()).hexdigest()
         for name, path in students.items()}
 
 
@@ -131,7 +131,7 @@ def play(students: dict[str, Path], config: Config, store: tournament.Games, san
     lacks played here or on the grading hosts of ``broker``: all its games."""
 
     def make(who: str) -> Agent:
-        return sandbox.student(who, students[who], config.agent_class, sandbox_name)
+        return launch.student(who, students[who], config.agent_class, sandbox_name)
 
     pairings = list(itertools.combinations(sorted(students), 2))
     if broker:

@@ -23,7 +23,7 @@ from prometheus_client import CollectorRegistry, Counter
 
 from grader import image
 from grader.games.knights.rules import new_board
-from grader.match import sandbox, tournament
+from grader.match import launch, tournament
 from grader.match.player import Agent
 from grader.match.referee import Game
 from grader.service import hosts
@@ -67,7 +67,7 @@ def play_pairing(first: str, second: str, files: dict[str, dict[str, str]],
 
         def make(who: str) -> Agent:
             folder = Path(temp) / f"{len(who)}-{who.encode().hex()}"
-            return sandbox.student(who, folder, class_name, SANDBOX[0])
+            return launch.student(who, folder, class_name, SANDBOX[0])
 
         store = tournament.Store(Path(temp) / "games.jsonl", chosen)
         games = tournament.play_pairing(first, second, make, chosen, store)
@@ -84,7 +84,7 @@ def play(app: Celery, pairings: Sequence[tuple[str, str]], students: dict[str, P
         ids = [entry[0] for entry in tournament.game_ids(first, second, settings.openings)]
         if any(game_id not in store.games for game_id in ids):
             files = {who: {file: base64.b64encode(data).decode()
-                           for file, data in sandbox.modules(students[who]).items()}
+                           for file, data in launch.modules(students[who]).items()}
                      for who in (first, second)}
             sent.append(app.send_task(TASK, args=(first, second, files, asdict(settings),
                                                   class_name)))

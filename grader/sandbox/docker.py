@@ -102,9 +102,10 @@ def _owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def labels() -> dict[str, str]:
-    """The labels of this process's containers: ``sweep`` removes them once it has ended."""
-    return {LABEL: "1", f"{LABEL}.owner": _owner()}
+def labels(kind: str = "1") -> dict[str, str]:
+    """The labels of this process's containers (a grading run's, or ``kind``: a match's
+    "agent"): ``sweep`` removes them once it has ended."""
+    return {LABEL: kind, f"{LABEL}.owner": _owner()}
 
 
 def sweep(client: "DockerClient") -> int:

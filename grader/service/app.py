@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
@@ -27,6 +27,7 @@ from starlette.types import Scope as ASGIScope
 
 from grader import render
 from grader.intake import Rejected
+from grader.pages import environment
 from grader.service import code_view, forms, logs, pages, roster, times, uploads
 from grader.service.core import Service
 from grader.service.courses import Courses
@@ -62,8 +63,7 @@ SECURITY_HEADERS = [
 
 
 def _templates() -> Environment:
-    env = Environment(loader=PackageLoader("grader.service", "templates"),
-                      autoescape=select_autoescape(default=True, default_for_string=True))
+    env = environment(__package__)  # its own templates, then the shared shell
     env.filters["g"] = lambda value: "-" if value is None else f"{value:g}"
     env.globals.update(when=times.when, local=times.local)
     return env

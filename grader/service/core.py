@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from grader import catalog
+from grader import exercises
 from grader.sandbox import Sandbox
 from grader.service import code_view, db, store
 from grader.service.access import Access
@@ -64,7 +64,7 @@ class Service:
         self.metrics = Metrics()
         self.highlights = code_view.Highlights(options.data / "highlighted")
         # Graded by a suite, or by play (the agent): both through grading.grade_taken.
-        self.exercises = {exercise.id: exercise for exercise in catalog.load_all()}
+        self.exercises = {exercise.id: exercise for exercise in exercises.load_all()}
         played = frozenset(e.id for e in self.exercises.values() if e.by_play)
         play_slots = options.play_slots or max(1, options.workers - 1)
         self.queue = Queue(self.sessions, now, options.version, options.student_slots, played,

@@ -21,7 +21,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from grader.match import grading, handin, league, tournament
+from grader.match import handin, league, tournament
+from grader.match.config import BadConfig
 from grader.match.referee import Game, result
 from grader.service import forms, leagues
 from grader.service.models import LeagueGame, Student
@@ -132,7 +133,7 @@ class Leaderboard:
                                                           ("cpu_seconds", float))
                                       if str(form.get(field) or "").strip()})
             at = forms.moment(form.get("starts_at"))
-        except (ValueError, grading.BadConfig):
+        except (ValueError, BadConfig):
             return self.web.message("Not played", "Give the seed and the openings as whole "
                                     "numbers (1 opening or more), the CPU time a move as "
                                     "seconds above 0, and a time as YYYY-MM-DDTHH:MM (UTC).",

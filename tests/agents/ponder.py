@@ -15,7 +15,7 @@ class Agent:
     def __init__(self):
         threading.Thread(target=think, daemon=True).start()
         self.replied = None
-        self.search_depth = 0
+        self.search_depth = None  # set by each move after the first (0 ms is a depth too)
 
     def get_move(self, game, time_left):
         if self.replied is not None:

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import pytest
 from starlette.testclient import TestClient
 
-from grader import catalog, exercises, grading
+from grader import exercises, grading
 from grader.sandbox import backend
 from grader.service import app
 from grader.service.core import Options, Service
@@ -129,7 +129,7 @@ NOT_FOLLOWED = urllib.request.build_opener(_Kept)
 def open_served(base: str, secret: str, course_id: int = 1) -> None:
     """Open a served course's exercises through its pages, as its instructor would."""
     headers = {"x-instructor-secret": secret}
-    ids = [exercise.id for exercise in catalog.load_all()]
+    ids = [exercise.id for exercise in exercises.load_all()]
     with urllib.request.urlopen(urllib.request.Request(
             f"{base}/i/c/{course_id}/exercises/{ids[0]}", headers=headers)) as page:
         found = re.search(r'name="csrf" value="([^"]+)"', page.read().decode())

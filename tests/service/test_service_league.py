@@ -25,7 +25,8 @@ from conftest import skip_loudly
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from grader.match import handin, league, sandbox, tournament
+from grader import exercises
+from grader.match import handin, launch, league, tournament
 from grader.match.referee import Game
 from grader.sandbox import local
 from grader.service import app, leagues
@@ -41,16 +42,17 @@ FLAGS = {"seed": "7", "openings": "1", "cpu_seconds": "0.5"}
 
 @pytest.fixture
 def quick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The agent exercise with one opening an opponent (its games take seconds)."""
+    """The agent exercise with one opening an opponent (its games take seconds): its
+    hand-ins are graded by its folder's match.toml, its league plays by handin.CONFIG."""
     if not local.is_boundary() and os.geteuid() == 0:
         skip_loudly("agents in bubblewrap", "bwrap is not usable here")
-    folder = tmp_path / "exercise" / "agent"
-    folder.mkdir(parents=True)
-    shutil.copytree(handin.CONFIG.parent / "starter", folder / "starter")
-    text = handin.CONFIG.read_text()
-    (folder / "match.toml").write_text(text.replace("openings = 10", "openings = 1")
-                                       .replace("cpu_seconds = 1.0", "cpu_seconds = 0.5"))
-    monkeypatch.setattr(handin, "CONFIG", folder / "match.toml")
+    root = tmp_path / "exercises"
+    shutil.copytree(exercises.ROOT, root, ignore=shutil.ignore_patterns("__pycache__"))
+    toml = root / "agent" / "match.toml"
+    toml.write_text(toml.read_text().replace("openings = 10", "openings = 1")
+                    .replace("cpu_seconds = 1.0", "cpu_seconds = 0.5"))
+    monkeypatch.setattr(exercises, "ROOT", root)
+    monkeypatch.setattr(handin, "CONFIG", toml)
 
 
 def agent(name: str) -> tuple[str, bytes]:
@@ -215,7 +217,7 @@ def test_a_league_stopped_with_the_service_goes_on_when_it_starts(make, quick):
     league_id = leagues.prepare(site.service, 1, "agent", settings)  # playing, as at a stop
     names = {"Ada #1": 1, "Bob #2": 2}
     tournament.play_pairing("Ada #1", "Bob #2",
-                            lambda who: sandbox.student(who, AGENTS / "weak.py", "Agent"),
+                            lambda who: launch.student(who, AGENTS / "weak.py", "Agent"),
                             settings, leagues.Stored(site.service.sessions, league_id, names))
     before = stored(site)
     assert len(before) == 2

@@ -4,13 +4,13 @@ The rules tests replay the lesson's move sequences on the student's class,
 from a fresh ``GameState()`` each time, and compare the legal moves with the
 trusted game's. The tests of ``forecast_move`` and of the answer's type walk
 the positions the student's own rules reach, so a rules mistake costs the
-rules tests only (see ``grader.harness.isolation.game_checks``).
+rules tests only (see ``grader.harness.lesson.game_checks``).
 """
 
 import pytest
 
 from grader.games.isolation.flawed_rules import FlawedGame
-from grader.harness.isolation import game_checks
+from grader.harness.lesson import game_checks
 from grader.harness.judging.probes import GameProbe
 
 POSITIONS = game_checks.LESSON

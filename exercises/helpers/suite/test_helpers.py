@@ -1,11 +1,11 @@
 """The helpers exercise: terminal_test, min_value and max_value, declared for
-mini-isolation: the family's checks (``grader.harness.isolation.helper_checks``)
+mini-isolation: the family's checks (``grader.harness.lesson.helper_checks``)
 on every reachable position of the lesson's board."""
 
 import pytest
 
 from grader.games import isolation
-from grader.harness.isolation.helper_checks import check_terminal_test, check_value
+from grader.harness.lesson.helper_checks import check_terminal_test, check_value
 from grader.harness.judging.probes import SearchProbe
 
 POSITIONS = isolation.positions()

@@ -10,7 +10,7 @@ import pytest
 
 from grader.games import isolation
 from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
-from grader.harness.isolation import deepening_checks as deepening
+from grader.harness.lesson import deepening_checks as deepening
 from grader.harness.judging.probes import SearchProbe
 
 POSITIONS = nonterminal(isolation.positions()) + large(LARGE_DEPTH_PATHS)

@@ -1,11 +1,11 @@
 """The helpers exercise, declared for Kayles: the family's checks
-(``grader.harness.isolation.helper_checks``) on every position of six pins.
+(``grader.harness.lesson.helper_checks``) on every position of six pins.
 The probe plays the exercise's game (exercise.toml: ``game = "kayles"``)."""
 
 import pytest
 
 from grader.games import kayles
-from grader.harness.isolation.helper_checks import check_terminal_test, check_value
+from grader.harness.lesson.helper_checks import check_terminal_test, check_value
 from grader.harness.judging.probes import SearchProbe
 
 POSITIONS = kayles.positions()

@@ -3,7 +3,7 @@
 ``rules`` is the game the student's search runs on (in the worker, as a
 ``{"trusted": {"tree": ...}}`` argument); the functions here let the
 reference search and the mistake models play it, and ``draw`` shows it.
-Trees are drawn by hypothesis in ``grader.harness.isolation.trees``: there is
+Trees are drawn by hypothesis in ``grader.harness.lesson.trees``: there is
 no fixed set of positions and no flawed rules.
 """
 

@@ -14,7 +14,7 @@ from grader.games import Path, State, isolation
 from grader.harness.judging.boards import grid
 from grader.harness.judging.facts import Finder, told
 from grader.harness.judging.observation import Observation as Observation  # re-exported
-from grader.harness.runtime.student import NotAState, Raised, StudentFault
+from grader.harness.runtime.faults import NotAState, Raised, StudentFault
 from grader.harness.runtime.verdict import Mismatch
 
 

@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, replace
 from typing import TypeVar
 
-from grader.harness.isolation.alphabeta import AlphaFlaws
-from grader.harness.isolation.search import PASTED_MAX, Flaws
 from grader.harness.judging.checks import Observation
+from grader.harness.lesson.alphabeta import AlphaFlaws
+from grader.harness.lesson.search import PASTED_MAX, Flaws
 
 Model = TypeVar("Model")  # a model of a mistake: a search's Flaws, a flawed game
 # ``likelihood(model, observation)``: see ``diagnose``.

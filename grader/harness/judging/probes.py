@@ -13,15 +13,9 @@ from typing import Any
 
 from grader import games
 from grader.games import Move, Path, SearchGame, State
+from grader.harness.runtime.faults import StudentFault
 from grader.harness.runtime.plugin import BoundStudent
-from grader.harness.runtime.student import (
-    Reply,
-    Step,
-    StudentFault,
-    Target,
-    call_step,
-    inspect_step,
-)
+from grader.harness.runtime.steps import Reply, Step, Target, call_step, inspect_step
 
 MOST_TRACED = 20_000  # counted calls a traced case may make (a failing case is small)
 # ``answer(state, path)``: what the student's code gave on a position.

@@ -18,7 +18,8 @@ from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
 from grader.harness.nim.facts import negamax_fact
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
-from grader.harness.runtime.student import CallTimeout, TooManyCalls, call_step
+from grader.harness.runtime.faults import CallTimeout, TooManyCalls
+from grader.harness.runtime.steps import call_step
 
 MODULE = "negamax"
 # A search stopped once it makes this many times the reference's calls (and

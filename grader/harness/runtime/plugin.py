@@ -15,16 +15,15 @@ import pytest
 from grader.contracts import events, hints
 from grader.contracts.job import Job
 from grader.contracts.owntime import Deadline, Overloaded, OwnClock
-from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner
-from grader.harness.runtime.student import (
+from grader.harness.runtime.faults import (
     ChangedGrader,
     ImportFailed,
-    Reply,
-    Step,
-    Student,
     StudentFault,
     describe_import_failure,
 )
+from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner
+from grader.harness.runtime.steps import Reply, Step
+from grader.harness.runtime.student import Student
 from grader.harness.runtime.verdict import Mismatch
 
 

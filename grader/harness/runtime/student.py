@@ -21,11 +21,25 @@ from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
 from grader.contracts.owntime import Deadline, Overloaded, OwnClock
-from grader.harness.judging.boards import Board, grid
+from grader.harness.judging.boards import grid
 from grader.harness.runtime import standins
+from grader.harness.runtime.faults import (
+    INTERFERED_AT_IMPORT,
+    CallTimeout,
+    ChangedGrader,
+    ImportFailed,
+    Missing,
+    NotAState,
+    OutOfTurn,
+    Raised,
+    StudentFault,
+    TooManyCalls,
+    WorkerDied,
+    import_failure,
+    missing_text,
+)
 from grader.harness.runtime.names import (
     Lesson,
-    meant_text,
     nearest,
     self_import_text,
     self_imports,
@@ -37,6 +51,18 @@ from grader.harness.runtime.spawn import (
     SpawnFailed,
     worker_args,
 )
+from grader.harness.runtime.steps import (
+    Reply,
+    Step,
+    Target,
+    call_step,
+    call_text,
+    grant,
+    is_position,
+    returned,
+    step_doing,
+    strings,
+)
 
 START_SECONDS = 10  # importing the student's files
 # How often a wait looks at the run's clocks: the CPU of a group of several
@@ -47,7 +73,6 @@ REACHED = ("For your instructor: this submission reached into the grader's own c
 OUT_OF_TURN_NOTE = ("For your instructor: this submission called the grader's stand-in for "
                     "another of its functions on positions that don't follow from the one the "
                     "function was given; those answers were not counted")
-INTERFERED_AT_IMPORT = "your code interfered with the grader's channel while importing your files"
 MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
 # Distinct tally lines one call may send: each position tested, and entered
 # (a stand-in of the search is entered only where it then tests the end).
@@ -57,249 +82,8 @@ MAX_TRACED = 20_000  # tally lines a traced step keeps in order (a failing case 
 OTHER_LINE = re.compile(b"^(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
                         + b")[^\n]*", re.MULTILINE)
 
-# A step (``call_step``, ``inspect_step``) and the worker's reply to it: plain
-# data, and the reply untrusted (nothing in it is sure to have its keys or types).
-Step = dict[str, Any]
-Reply = dict[str, Any]
-# Where a step finds the object it calls on: ("module", name), ("handle", number)
-# or ("step", index).
-Target = tuple[str, str | int]
-
-
 class Tallies(bytes):
     """A run of tally lines as the worker sent them, between two other lines."""
-
-
-class StudentFault(Exception):
-    """Something the student's code did; it costs points, never crashes the grader."""
-
-    status = "error"
-    step: int  # set where a chain of steps stopped: the index of the step that failed
-
-
-class ImportFailed(StudentFault):
-    def __init__(self, failure: dict[str, Any]) -> None:
-        self.failure = failure
-        super().__init__(describe_import_failure(failure))
-
-
-class CallTimeout(StudentFault):
-    status = "timeout"
-    board: Board | None = None  # the position the call was given, for the report's table
-
-
-class WorkerDied(StudentFault):
-    pass
-
-
-class TooManyCalls(StudentFault):
-    """A call made far more counted calls than its step allows: stopped (with
-    its tallies in order as far as it got, where it was traced)."""
-
-    status = "failed"
-    trace: list[tuple[str, str]] = []
-
-
-class Raised(StudentFault):
-    """The student's code raised. ``calls`` and ``entered`` are what the step's
-    stand-ins tallied before it did: a search whose own timeout escapes has
-    still searched, and the tests of how it searched judge that."""
-
-    calls: protocol.Tested
-    entered = 0
-    trace: list[tuple[str, str]]  # the step's tallies in order, where it was traced
-
-    def __init__(self, name: str, raised: object, meant: str | None = None) -> None:
-        self.name = name
-        self.calls = protocol.Tested()
-        self.trace: list[tuple[str, str]] = []
-        self.raised = raised = _plain(raised, ("type", "message", "traceback"))
-        # One line: a message of many can't pass for the report's own lines.
-        raised["message"] = " ".join(raised["message"].split())
-        where = f"\n{raised['traceback']}" if raised["traceback"] else ""
-        why = " (it ran out of memory)" if raised["type"] == "MemoryError" else ""
-        super().__init__(f"{name} raised {raised['type']}{why}: {raised['message']}"
-                         f"{meant_text(meant)}{where}")
-
-
-class OutOfTurn(Raised):
-    """The student's function called the grader's stand-in for its other
-    function on a position that does not follow from the one it was given
-    (the same one, say: min_value(state) = -max_value(state)): what the
-    stand-in answered there can't count."""
-
-    def __init__(self, name: str, others: Iterable[str]) -> None:
-        others = " and ".join(others)
-        message = (f"{name} called {others} (the grader's, standing in for yours) on a position "
-                   f"that does not follow by a move from the one {name} was given, so the "
-                   f"answer can't count: call {others} on the positions after each legal move")
-        super().__init__(name, {"type": "OutOfTurn", "message": message})
-        self.args = (message,)
-
-
-class ChangedGrader(StudentFault):
-    """The student's code reached into the grader's own code or objects in its
-    process: what the step would have shown can't be believed."""
-
-    status = "failed"
-
-    def __init__(self, what: str, doing: str) -> None:
-        self.what = what
-        super().__init__(f"your code reached into the grader while {doing} ({what}): this "
-                         "test can't be graded, and your instructor is told")
-
-
-def _plain(data: object, keys: tuple[str, ...]) -> dict[str, str]:
-    """Untrusted data from the worker as text fields, capped (missing ones empty)."""
-    data = data if type(data) is dict else {}
-    return {key: str(data.get(key, ""))[:protocol.MAX_TEXT * 20] for key in keys}
-
-
-class Missing(StudentFault):
-    pass
-
-
-class NotAState(Missing):
-    """A method called on what an earlier call returned, which lacks it: that
-    call (forecast_move, say) returned something other than a state."""
-
-
-def describe_import_failure(failure: dict[str, Any]) -> str:
-    """The student's words for a failed import (``failure`` is the worker's data)."""
-    if failure.get("kind") == "syntax":
-        return (
-            f"{failure['file']} has a syntax error on line {failure['line']}: "
-            f"{failure['message']}\n    {failure['text']}"
-        )
-    if failure.get("kind") == "stopped":
-        message: str = failure["message"]  # text, as ``_import_failure`` keeps it
-        return message
-    where = f"\n{failure['traceback']}" if failure.get("traceback") else ""
-    return (
-        f"importing {failure['module']}.py raised {failure['type']}: "
-        f"{failure['message']}{meant_text(failure.get('meant'))}{where}"
-    )
-
-
-def call_step(target: Target, name: str, *args: object, count_in: str | None = None,
-              keep: bool = False, trusted: Iterable[str] = (), depth_limited: bool = False,
-              most: int | None = None, setup: dict[str, object] | None = None,
-              read: Iterable[str] = (), root: str | None = None, make: str | None = None,
-              trace: bool = False) -> Step:
-    """A step that calls ``name`` on ``target``: ("module", name), a kept object
-    ("handle", number) or the value of an earlier step of the chain ("step", index);
-    with ``make``, on a new object of ``target``'s class of that name, made
-    without arguments for this call alone (a chain of the two calls in one step).
-
-    During the call the module ``count_in`` gets its game's counting stand-ins
-    (terminal_test; is_end on its Game class) and, for the functions named in
-    ``trusted`` ("min_value", "max", ...), the grader's own, taking a depth
-    when ``depth_limited`` (see ``standins``).
-    A call that makes more than ``most`` counted calls is stopped there
-    (``TooManyCalls``): a search far larger than the reference's need not
-    run to its time limit. For the lab's kind of object, whose state is in
-    its attributes, ``setup`` (name -> value; ``{"trusted": data}`` is made by
-    the game's kit) sets them on the target first, and the reply's ``read``
-    holds the attributes named in ``read``, once the call returned. ``root``
-    is the label of the position the call starts from: the ``trusted``
-    stand-ins must be entered only on positions that follow from it. A step
-    to ``trace`` has its tallies kept in the order they came, as the reply's
-    ``trace``: what the facts of a failing case are read from."""
-    trusted = list(trusted)
-    assert name not in trusted, "a function never runs with the grader's own in its place"
-    return {"op": "call", "target": list(target), "name": name, "args": list(args),
-            "count_in": count_in, "keep": keep, "trusted": trusted,
-            "depth_limited": depth_limited, "most": most, "setup": setup or {},
-            "read": list(read), "root": root, "make": make, "trace": trace}
-
-
-def grant(chains: Iterable[Sequence[Step]]) -> frozenset[str]:
-    """The stand-ins a request's steps use ("counted" for the counting ones):
-    what its worker may hold. None of them may be a function that the request
-    calls, or the student's code could call the grader's version instead."""
-    granted: set[str] = set()
-    called: set[str] = set()
-    for chain in chains:
-        for step in chain:
-            if step["op"] != "call":
-                continue
-            called.update(name for name in (step["name"], step.get("make")) if name)
-            if step.get("count_in"):
-                granted.update(["counted", *step["trusted"]])
-            # an OutOfTurn ends its chain here, where the worker goes on
-            assert step.get("root") is None or step is chain[-1], "a rooted call ends its chain"
-    assert not granted & called, f"{sorted(granted & called)} both tested and stood in for"
-    return frozenset(granted)
-
-
-def inspect_step(op: str, a: Target, b: Target) -> Step:
-    """A step that compares two objects (targets as above): "shares" (the
-    paths of their common mutable parts)."""
-    return {"op": op, "a": list(a), "b": list(b)}
-
-
-def _doing(step: Step) -> str:
-    return f"running {step['name']}" if step["op"] == "call" else "inspecting states"
-
-
-def _is_position(data: object) -> bool:
-    """Whether a trusted argument is a game position (the clock of iterative
-    deepening is the other kind)."""
-    return type(data) is not dict or "clock" not in data
-
-
-def _missing_text(name: str, on: object, origin: str | None, meant: str | None) -> str:
-    """Why ``name`` could not be called; ``origin`` says which call made the object,
-    ``meant`` what the student's files define under a name close to it."""
-    if on == "module":
-        return f"your file has no function or class named {name}{meant_text(meant)}"
-    if origin:
-        return f"{origin}, where a GameState is due: {name} can't be called on it"
-    return f"your {on} object has no method named {name}{meant_text(meant)}"
-
-
-def _returned(step: Step, value: object) -> str:
-    return f"{_call_text(step)} returned {protocol.describe(value, 100)}"
-
-
-def _import_failure(failure: object) -> dict[str, Any]:
-    """The worker's import failure as plain text fields (it is untrusted data)."""
-    kept: dict[str, Any] = _plain(
-        failure, ("module", "type", "message", "traceback", "file", "text"))
-    failure = failure if type(failure) is dict else {}
-    kept["kind"] = failure.get("kind") if failure.get("kind") in ("syntax", "stopped") \
-        else "crash"
-    kept["line"] = failure.get("line")
-    if kept["kind"] != "stopped" and (not (kept["module"] or kept["file"]) or
-                                      kept["kind"] == "syntax" and type(kept["line"]) is not int):
-        # no failure the worker describes: the student's code wrote it
-        kept.update(kind="stopped", message=INTERFERED_AT_IMPORT)
-    return kept
-
-
-def _trusted_text(data: object) -> str:
-    """How the student names an object the grader made: data tagged with
-    its kind (negamax's ["game", ...], ["score"]) by its kind, a clock
-    time_left, any other a state."""
-    if type(data) is list and data and type(data[0]) is str:
-        return data[0]
-    return "state" if _is_position(data) else "time_left"
-
-
-def _strings(value: object) -> bool:
-    return type(value) is list and all(type(item) is str for item in value)
-
-
-def _call_text(step: Step) -> str:
-    """A step's call as the student would write it: forecast_move((0, 1))."""
-    def arg(value: object) -> str:
-        if type(value) is dict and "tuple" in value:
-            return repr(tuple(value["tuple"]))
-        if type(value) is dict:
-            return _trusted_text(value.get("trusted"))
-        return repr(value)
-
-    return f"{step['name']}({', '.join(arg(a) for a in step.get('args', []))})"
 
 
 _SOURCES: dict[str, str] = {}
@@ -441,7 +225,7 @@ class Student:
         if type(hello) is not dict:
             hello = {"import_failed": {"kind": "stopped", "message": INTERFERED_AT_IMPORT}}
         if "import_failed" in hello:
-            self.import_failure = _import_failure(hello["import_failed"])
+            self.import_failure = import_failure(hello["import_failed"])
             self.import_failure["meant"] = self.lesson.meant(self.import_failure["type"],
                                                              self.import_failure["message"])
             self.stop()
@@ -475,7 +259,7 @@ class Student:
         due = deadline()
         try:
             self.start(grant(chains))
-            self._send({"op": "run", "chains": chains}, due, _doing(chains[0][0]))
+            self._send({"op": "run", "chains": chains}, due, step_doing(chains[0][0]))
             for chain in chains:
                 replies: list[Reply]
                 fault: StudentFault | None
@@ -520,7 +304,7 @@ class Student:
         """The worker's reply to ``step``, with what was tallied while it ran
         (``calls``: the positions tested, ``entered``), or raise the fault it
         reports. Nothing in the reply is trusted to have its keys or types."""
-        doing = _doing(step)
+        doing = step_doing(step)
         self._new_step()
         self.tracing = bool(step.get("trace"))
         try:
@@ -534,7 +318,7 @@ class Student:
             missing = str(reply["missing"])[:protocol.MAX_TEXT]
             origin = self._origin(step, chain, replies, reply, doing)
             raise (NotAState if origin else Missing)(
-                _missing_text(missing, reply.get("on"), origin,
+                missing_text(missing, reply.get("on"), origin,
                               None if origin else self._meant_function(step, missing)))
         if "raised" in reply:
             maker = step.get("make") if reply.get("making") is True else None
@@ -553,8 +337,8 @@ class Student:
             if step.get("trace"):
                 reply["trace"] = self._trace()
             if "handle" in reply:
-                self.origins[reply["handle"]] = _returned(step, reply["value"])
-        elif not _strings(reply.get("value")):
+                self.origins[reply["handle"]] = returned(step, reply["value"])
+        elif not strings(reply.get("value")):
             self._interfered(doing, "an answer of the wrong kind while inspecting states")
         return reply
 
@@ -588,8 +372,8 @@ class Student:
         # (the lab's Game, its current_state)
         given = [*step["args"], *step.get("setup", {}).values()]
         drawn = [board for arg in given if type(arg) is dict
-                 and _is_position(arg.get("trusted")) for board in self._drawn(arg["trusted"])]
-        late = CallTimeout(f"time limit reached while running {_call_text(step)}" + "".join(
+                 and is_position(arg.get("trusted")) for board in self._drawn(arg["trusted"])]
+        late = CallTimeout(f"time limit reached while running {call_text(step)}" + "".join(
             f" on this position:\n\n{board}\n" for board in drawn[:1]))
         late.board = grid(drawn[0]) if drawn else None
         return late
@@ -677,12 +461,12 @@ class Student:
                 made = protocol.decode(reply["made"])
             except protocol.BadMessage as exc:
                 self._interfered(doing, f"an unreadable answer from {step['make']}: {exc}")
-            return _returned({"name": step["make"]}, made)
+            return returned({"name": step["make"]}, made)
         if step["op"] != "call":  # an inspection: no worker says its objects lack a method
             return None
         kind, where = step["target"]
         if kind == "step" and where < len(replies) and chain[where]["op"] == "call":
-            return _returned(chain[where], replies[where]["value"])
+            return returned(chain[where], replies[where]["value"])
         return self.origins.get(where) if kind == "handle" else None
 
     def _meant_function(self, step: Step, missing: str) -> str | None:

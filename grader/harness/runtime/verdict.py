@@ -10,7 +10,7 @@ class Mismatch(AssertionError):
     message draws, as a grid, where it is one (``board``, see
     ``grader.harness.judging.boards``), for pages to show as a table and a
     picture; the drawn game tree it shows, as data (``tree``, see
-    ``grader.harness.isolation.trees.picture``), for pages to draw."""
+    ``grader.harness.lesson.trees.picture``), for pages to draw."""
 
     def __init__(self, message: str, found: tuple[str, ...] | list[str] = (),
                  board: dict[str, Any] | None = None,

@@ -23,7 +23,8 @@ from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.fingerprints import fingerprint
 from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
 from grader.harness.judging.traces import Node
-from grader.harness.runtime.student import StudentFault, call_step
+from grader.harness.runtime.faults import StudentFault
+from grader.harness.runtime.steps import call_step
 from grader.harness.tictactoe import search
 from grader.harness.tictactoe.facts import lab_fact
 from grader.harness.tictactoe.search import LabFlaws, LabSearch

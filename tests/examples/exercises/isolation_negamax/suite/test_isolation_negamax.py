@@ -13,10 +13,10 @@ import pytest
 
 from grader.contracts.protocol import describe
 from grader.games import isolation, unfinished
-from grader.harness.isolation.search import Flaws, Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.probes import SearchProbe
+from grader.harness.lesson.search import Flaws, Search
 
 POSITIONS = {
     "unfinished": unfinished(isolation),  # the 121 where the player to move has a move

@@ -10,15 +10,16 @@ else it plays all its openings.
 """
 
 import math
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.games.knights.rules import VARIANTS
-from grader.match import CONFIG, baselines, referee, sandbox, tournament
-from grader.match.player import Agent, Deadline, Limits
+from grader.match import launch, referee, tournament
+from grader.match.config import Config, Opponent
+
+# The match.toml is read apart (grader.match.config: no sandbox); its readers find it here too.
+from grader.match.player import Agent, Deadline
 from grader.match.referee import Game
 from grader.sandbox import cgroups
 
@@ -26,68 +27,11 @@ Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 RULE = ("Points: whole when the 95% interval's lower bound reaches the opponent's threshold "
         "(\"needs\"), none when its upper bound is below it, and in between the part of the "
         "interval at or above it; an opponent's games stop once they settle that.")
-DEADLINE_FACTOR = 3.0  # a match's deadline, in the reference's own time a game
-
-
-class BadConfig(ValueError):
-    """A match.toml that does not say what grading needs."""
 
 
 class NoStart(Exception):
     """The agent could not start (its files don't load, no class, its making raised):
     one error, no game played."""
-
-
-@dataclass(frozen=True)
-class Opponent:
-    name: str
-    baseline: str  # a key of baselines.BASELINES
-    win_rate: float  # the threshold for full points
-    points: float
-
-
-@dataclass(frozen=True)
-class Config:
-    title: str
-    file: str  # what the student hands in
-    agent_class: str
-    settings: tournament.Settings
-    opponents: tuple[Opponent, ...]
-    deadline_seconds: float | None = None  # of the agent's own time in its whole match
-
-
-def _deadline(match: dict[str, Any], games: int) -> float | None:
-    """A match's deadline, from the reference agent's own time a game at 1 s a move
-    (scaled with the CPU limit); None where match.toml gives no such time."""
-    if "reference_game_seconds" not in match:
-        return None
-    return round(float(match.get("deadline_factor", DEADLINE_FACTOR))
-                 * float(match["reference_game_seconds"]) * float(match["cpu_seconds"])
-                 * games, 1)
-
-
-def load(path: Path = CONFIG, **changes: Any) -> Config:
-    """The match.toml at ``path``; ``changes`` override its [match] table."""
-    with open(path, "rb") as handle:
-        data = tomllib.load(handle)
-    try:
-        match = {**data["match"], **{k: v for k, v in changes.items() if v is not None}}
-        limits = Limits(float(match["cpu_seconds"]),
-                        float(match.get("wall_factor", Limits.wall_factor)))
-        settings = tournament.Settings(match["game"], int(match["seed"]), int(match["openings"]),
-                                       limits)
-        opponents = tuple(Opponent(**entry) for entry in data["opponents"])
-        config = Config(data["title"], data["file"], data.get("class", "Agent"), settings,
-                        opponents, _deadline(match, 2 * settings.openings * len(opponents)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise BadConfig(f"{path}: {exc!r}") from None
-    if settings.variant not in VARIANTS:
-        raise BadConfig(f"{path}: game {settings.variant!r}; the games are: {', '.join(VARIANTS)}")
-    unknown = [o.baseline for o in opponents if o.baseline not in baselines.BASELINES]
-    if unknown or limits.cpu_seconds <= 0 or limits.wall_factor < 1 or settings.openings < 1 \
-            or (config.deadline_seconds is not None and config.deadline_seconds <= 0):
-        raise BadConfig(f"{path}: unknown baselines {unknown} or limits out of range")
-    return config
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -180,15 +124,15 @@ def grade(source: Path, config: Config, sandbox_name: str, store: Path,
     that can't start plays none (NoStart)."""
     name = "agent"
     deadline = Deadline(config.deadline_seconds) if config.deadline_seconds else None
-    started(sandbox.student(name, source, config.agent_class, sandbox_name),
+    started(launch.student(name, source, config.agent_class, sandbox_name),
             config.settings.variant)
 
     def make(who: str) -> Agent:
         if who == name:
-            agent = sandbox.student(name, source, config.agent_class, sandbox_name)
+            agent = launch.student(name, source, config.agent_class, sandbox_name)
             agent.deadline = deadline
             return agent
-        return sandbox.baseline(next(o.baseline for o in config.opponents if o.name == who))
+        return launch.baseline(next(o.baseline for o in config.opponents if o.name == who))
 
     def decided(games: Sequence[Game]) -> bool:
         against = next(o for o in config.opponents if o.name in games[0].names)

@@ -14,16 +14,16 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
-from grader.harness.isolation import alphabeta, trees
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.known import known
-from grader.harness.isolation.search import Flaws, Search, Stuck, values
-from grader.harness.isolation.search_facts import ABOVE, smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import Answer, SearchProbe
-from grader.harness.runtime.student import Raised, StudentFault
+from grader.harness.lesson import alphabeta, trees
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.known import known
+from grader.harness.lesson.search import Flaws, Search, Stuck, values
+from grader.harness.lesson.search_facts import ABOVE, smallest_facts, traced_fact
+from grader.harness.runtime.faults import Raised, StudentFault
 
 EVIDENCE = 8  # wrong cases whose children's scores the diagnosis asks for
 # Mistakes whose models make a decision that another mistake makes as well: a

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.search import Search
-from grader.harness.isolation.search_facts import smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import SearchProbe
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.search import Search
+from grader.harness.lesson.search_facts import smallest_facts, traced_fact
 
 OTHER = {"min_value": "max_value", "max_value": "min_value"}
 WINDOW = (-math.inf, math.inf)

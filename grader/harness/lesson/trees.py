@@ -26,7 +26,7 @@ from grader.games import tree as game
 from grader.games.tree import Tree
 from grader.harness.judging.checks import is_move
 from grader.harness.judging.probes import SearchProbe
-from grader.harness.runtime.student import Raised, StudentFault
+from grader.harness.runtime.faults import Raised, StudentFault
 
 if TYPE_CHECKING:  # hypothesis is imported where a tree is looked for: only once a test failed
     from hypothesis import strategies as st

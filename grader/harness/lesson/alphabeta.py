@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from grader.contracts.protocol import Tested
 from grader.games import Game, State, isolation
-from grader.harness.isolation.search import Flaws, Search, number
+from grader.harness.lesson.search import Flaws, Search, number
 
 INF = math.inf
 Window = tuple[float, float]

@@ -12,15 +12,16 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, tree
-from grader.harness.isolation import alphabeta, deepening, trees
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.deepening import Deepened, DeepFlaws, searched_as
-from grader.harness.isolation.search import Search
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import SearchProbe
-from grader.harness.runtime.student import Raised, StudentFault, TooManyCalls, call_step
+from grader.harness.lesson import alphabeta, deepening, trees
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.deepening import Deepened, DeepFlaws, searched_as
+from grader.harness.lesson.search import Search
+from grader.harness.runtime.faults import Raised, StudentFault, TooManyCalls
+from grader.harness.runtime.steps import call_step
 
 FUNCTION = "get_action"
 CASES = "cases (position and time)"

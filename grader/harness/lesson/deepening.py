@@ -16,8 +16,8 @@ from itertools import accumulate
 
 from grader.contracts.protocol import Tested
 from grader.games import Game, State, isolation, tree
-from grader.harness.isolation.alphabeta import AlphaBeta
-from grader.harness.isolation.known import known
+from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.known import known
 
 MOST_THRESHOLD = 20
 THRESHOLDS = (1, 10, MOST_THRESHOLD)  # the thresholds a model is tried with

@@ -12,12 +12,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.isolation.search import Search, Stuck, values
-from grader.harness.isolation.search_facts import smallest_facts, traced_fact
 from grader.harness.judging import checks, mistakes
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import Fact
 from grader.harness.judging.probes import Answer, SearchProbe
+from grader.harness.lesson.search import Search, Stuck, values
+from grader.harness.lesson.search_facts import smallest_facts, traced_fact
 
 OTHER = {"min_value": "max_value", "max_value": "min_value"}
 # Answers that `if terminal_test(state):` reads as meant, though they are no bool.

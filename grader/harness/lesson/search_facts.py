@@ -12,14 +12,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.isolation.known import Rules
-from grader.harness.isolation.search import Search
 from grader.harness.judging import traces
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.probes import SearchProbe
 from grader.harness.judging.traces import Divergence, Node
-from grader.harness.runtime.student import StudentFault
+from grader.harness.lesson.known import Rules
+from grader.harness.lesson.search import Search
+from grader.harness.runtime.faults import StudentFault
 
 
 class Recorder:

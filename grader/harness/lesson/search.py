@@ -16,7 +16,7 @@ from typing import Any
 
 from grader.contracts.protocol import Tested
 from grader.games import Game, State, isolation
-from grader.harness.isolation.known import known
+from grader.harness.lesson.known import known
 
 NUMBERS = (int, float)
 

@@ -1,0 +1,74 @@
+"""An agent exercise's match.toml: what its grade plays (the game, the seed, the
+openings, the limits of a move) and against whom, with the points of each.
+
+Apart from the playing (``grading``), so that reading the file imports no sandbox:
+the exercises' loader (``grader.exercises``) lists an exercise graded by play from it.
+"""
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grader.games.knights.rules import VARIANTS
+from grader.match import CONFIG, baselines, tournament
+from grader.match.player import Limits
+
+DEADLINE_FACTOR = 3.0  # a match's deadline, in the reference's own time a game
+
+
+class BadConfig(ValueError):
+    """A match.toml that does not say what grading needs."""
+
+
+@dataclass(frozen=True)
+class Opponent:
+    name: str
+    baseline: str  # a key of baselines.BASELINES
+    win_rate: float  # the threshold for full points
+    points: float
+
+
+@dataclass(frozen=True)
+class Config:
+    title: str
+    file: str  # what the student hands in
+    agent_class: str
+    settings: tournament.Settings
+    opponents: tuple[Opponent, ...]
+    deadline_seconds: float | None = None  # of the agent's own time in its whole match
+
+
+def _deadline(match: dict[str, Any], games: int) -> float | None:
+    """A match's deadline, from the reference agent's own time a game at 1 s a move
+    (scaled with the CPU limit); None where match.toml gives no such time."""
+    if "reference_game_seconds" not in match:
+        return None
+    return round(float(match.get("deadline_factor", DEADLINE_FACTOR))
+                 * float(match["reference_game_seconds"]) * float(match["cpu_seconds"])
+                 * games, 1)
+
+
+def load(path: Path = CONFIG, **changes: Any) -> Config:
+    """The match.toml at ``path``; ``changes`` override its [match] table."""
+    with open(path, "rb") as handle:
+        data = tomllib.load(handle)
+    try:
+        match = {**data["match"], **{k: v for k, v in changes.items() if v is not None}}
+        limits = Limits(float(match["cpu_seconds"]),
+                        float(match.get("wall_factor", Limits.wall_factor)))
+        settings = tournament.Settings(match["game"], int(match["seed"]), int(match["openings"]),
+                                       limits)
+        opponents = tuple(Opponent(**entry) for entry in data["opponents"])
+        config = Config(data["title"], data["file"], data.get("class", "Agent"), settings,
+                        opponents, _deadline(match, 2 * settings.openings * len(opponents)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadConfig(f"{path}: {exc!r}") from None
+    if settings.variant not in VARIANTS:
+        raise BadConfig(f"{path}: game {settings.variant!r}; the games are: {', '.join(VARIANTS)}")
+    unknown = [o.baseline for o in opponents if o.baseline not in baselines.BASELINES]
+    if unknown or limits.cpu_seconds <= 0 or limits.wall_factor < 1 or settings.openings < 1 \
+            or (config.deadline_seconds is not None and config.deadline_seconds <= 0):
+        raise BadConfig(f"{path}: unknown baselines {unknown} or limits out of range")
+    return config
+
