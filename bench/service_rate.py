@@ -285,9 +285,9 @@ def run_canned(rate: float, args: argparse.Namespace, report: grading.Report) ->
     with tempfile.TemporaryDirectory(prefix="minimax-grader-rate-") as folder:
         service = Service(Options(Path(folder), workers=args.workers),
                           grade=lambda exercise, files: report)
-        tokens = [token for _, token in service.import_roster(1, [
+        tokens = [token for _, token in service.students.import_roster(1, [
             (f"Student {n}", f"s{n}@example.edu") for n in range(count)])]
-        secret = service.first_instructor_secret()
+        secret = service.access.first_instructor_secret()
         port = free_port()
         server = uvicorn.Server(uvicorn.Config(
             app.build(service, Pool(service, args.workers)), host="127.0.0.1", port=port,

@@ -283,6 +283,44 @@ def test_the_seam_rule_sees_a_call(tmp_path):
     assert {"report.build", "intake.take_for"} <= calls(PACKAGE / "grading.py")
 
 
+# A class holds one concern: past this many public methods (properties included) it
+# holds several, to be split into classes each holding one (as the service's parts are).
+MOST_PUBLIC_METHODS = 15
+# The classes that may hold more, each with its reason.
+MANY_METHODS = {
+    "grader.games.knights.rules.QueenBoard":
+        "the students' Board interface, method for method: their agents call it",
+    "grader.service.app.Web":
+        "the pages' shared helpers (webpages.Pages) and the students' routes, left for "
+        "a split of its own",
+}
+
+
+def public_methods(path: Path) -> dict[str, int]:
+    """Each class of ``path`` (by its name), with its count of public methods."""
+    return {node.name: sum(1 for item in node.body
+                           if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                           and not item.name.startswith("_"))
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef)}
+
+
+def test_no_class_holds_more_than_a_few_public_methods():
+    counted = {f"{module}.{name}": count for module, path in MODULES.items()
+               if module.startswith("grader.") for name, count in public_methods(path).items()}
+    many = {name for name, count in counted.items() if count > MOST_PUBLIC_METHODS}
+    assert many <= set(MANY_METHODS), sorted(many - set(MANY_METHODS))
+    assert set(MANY_METHODS) <= many, "no longer an exception: " + \
+        ", ".join(sorted(set(MANY_METHODS) - many))
+
+
+def test_the_method_count_sees_properties_and_skips_private_ones(tmp_path):
+    source = tmp_path / "parts.py"
+    source.write_text("class A:\n    @property\n    def a(self): ...\n    def _b(self): ...\n"
+                      "    async def c(self): ...\n    def __init__(self): ...\n")
+    assert public_methods(source) == {"A": 2}
+
+
 def test_no_module_takes_another_modules_private_names():
     # A name that starts with "_" is its module's own: another module asks for a
     # public one instead (dunders such as __version__ are public).

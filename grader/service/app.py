@@ -29,7 +29,7 @@ from grader import render
 from grader.intake import Rejected
 from grader.pages import environment
 from grader.service import code_view, forms, logs, pages, roster, times, uploads
-from grader.service.core import Refused, Service
+from grader.service.core import Service
 from grader.service.courses import Courses
 from grader.service.gradebook_pages import GradebookPages
 from grader.service.health import Health
@@ -38,6 +38,7 @@ from grader.service.lti.web import Tool
 from grader.service.models import Student, Submission
 from grader.service.people import Staff
 from grader.service.pool import Pool
+from grader.service.refused import Refused
 from grader.service.similar import Similar
 from grader.service.staff import StudentsAndAttempts
 from grader.service.webpages import Scope
@@ -171,7 +172,8 @@ class Web:
     # -- students ------------------------------------------------------------------
 
     async def student(self, request: Request) -> Student:
-        found = await run_in_threadpool(self.service.student, request.path_params["token"])
+        found = await run_in_threadpool(self.service.students.by_token,
+                                        request.path_params["token"])
         if found is None:
             raise HTTPException(404)
         request.state.student_id = found.id  # for the request's log line (see logs)
@@ -180,12 +182,12 @@ class Web:
     async def student_page(self, request: Request) -> Response:
         student = await self.student(request)
         views = await run_in_threadpool(pages.exercises_of, self.service, student)
-        where = await run_in_threadpool(self.service.zone, student.course_id)
+        where = await run_in_threadpool(self.service.access.zone, student.course_id)
         return self.page("student.html", student=student, views=views, where=where,
                          token=request.path_params["token"],
                          pending=any(view.pending for view in views),
                          saved=_handed_in(views, request.query_params.get("handed")),
-                         csrf=self.service.csrf(forms.student_subject(student)),
+                         csrf=self.service.access.csrf(forms.student_subject(student)),
                          cap_kb=self.service.options.max_upload // 1024)
 
     async def student_status(self, request: Request) -> Response:
@@ -199,7 +201,7 @@ class Web:
         ends = time.monotonic() + STATUS_WAIT
         # Grading hosts keep their reports from other processes: looked for every second.
         every = 1.0 if self.service.options.broker else STATUS_WAIT
-        kept = self.service.reports_kept
+        kept = self.service.jobs.reports_kept
         while True:
             seen = kept.count(student.id)  # before the look: one kept during it ends the wait
             answer = await run_in_threadpool(pages.status, self.service, student)
@@ -210,7 +212,7 @@ class Web:
 
     async def students_submission(self, request: Request) -> tuple[Student, Submission]:
         student = await self.student(request)
-        submission = await run_in_threadpool(self.service.submission,
+        submission = await run_in_threadpool(self.service.students.submission,
                                              request.path_params["attempt"], student.id)
         if submission is None:
             raise HTTPException(404)
@@ -230,11 +232,11 @@ class Web:
         shown = await run_in_threadpool(pages.one, self.service, submission, course_id)
         files = await run_in_threadpool(code_view.shown, self.service.store,
                                         self.service.highlights, submission)
-        where = await run_in_threadpool(self.service.zone, course_id)
+        where = await run_in_threadpool(self.service.access.zone, course_id)
         return self.page(template, attempt=shown, back=back, files=files, where=where,
                          highlight_kb=code_view.HIGHLIGHT_BYTES // 1024,
                          download=f"{back}/attempts/{submission.id}/files.zip",
-                         csrf=self.service.csrf(subject), marks=render.MARKS,
+                         csrf=self.service.access.csrf(subject), marks=render.MARKS,
                          kinds=NOTE_NAMES, **values)
 
     def files_zip(self, submission: Submission) -> Response:
@@ -250,11 +252,11 @@ class Web:
     async def regrade_request(self, request: Request) -> Response:
         student, submission = await self.students_submission(request)
         form = await self.form(request)
-        if not self.service.csrf_ok(forms.student_subject(student), form.get("csrf")):
+        if not self.service.access.csrf_ok(forms.student_subject(student), form.get("csrf")):
             raise HTTPException(403, "This form has expired: reload the page and try again.")
         back = f"/s/{request.path_params['token']}/attempts/{submission.id}"
         try:
-            await run_in_threadpool(self.service.add_note, submission.id, "request",
+            await run_in_threadpool(self.service.term.add_note, submission.id, "request",
                                     str(form.get("text") or ""), student.name)
         except Refused as why:
             return self.message("Not sent", str(why), why.status, back)
@@ -267,7 +269,7 @@ class Web:
         if exercise is None:
             raise HTTPException(404)
         form = await self.form(request)
-        if not self.service.csrf_ok(forms.student_subject(student), form.get("csrf")):
+        if not self.service.access.csrf_ok(forms.student_subject(student), form.get("csrf")):
             raise HTTPException(403, "This form has expired or was not sent from your page: "
                                      "reload your page and hand in again.")
         files = [(item.filename or "", await item.read()) for item in form.getlist("files")
@@ -277,7 +279,7 @@ class Web:
         try:
             taken = await run_in_threadpool(uploads.take, exercise, files,
                                             self.service.scratch)
-            await run_in_threadpool(self.service.submit, student.id, exercise.id, taken)
+            await run_in_threadpool(self.service.jobs.submit, student.id, exercise.id, taken)
         except Rejected as why:
             return self.message("Not handed in", f"{why}. Nothing was stored.", 400, back)
         except Refused as why:
@@ -289,7 +291,8 @@ class Web:
 
     def signed_in(self, request: Request) -> Staff:
         """The staff member whose credential the request carries (its cookie or header)."""
-        staff = self.service.signed_in(request.headers.get(HEADER) or request.cookies.get(COOKIE))
+        staff = self.service.access.signed_in(request.headers.get(HEADER)
+                                              or request.cookies.get(COOKIE))
         if staff is None:
             raise HTTPException(403, "These pages are the course staff's: open your login "
                                      "link, or the grader from your course in the LMS, first.")
@@ -299,7 +302,7 @@ class Web:
         """The path's course and who opened it, when their role there may ``what``
         (people.CAN); 403 otherwise."""
         staff = await run_in_threadpool(self.signed_in, request)
-        course = await run_in_threadpool(self.service.course, request.path_params["course"])
+        course = await run_in_threadpool(self.service.access.course, request.path_params["course"])
         if course is None or course.id not in staff.roles:
             raise HTTPException(403, "This course is not one of yours.")
         if not staff.may(course.id, what):
@@ -309,7 +312,7 @@ class Web:
     async def scope_form(self, request: Request, what: str) -> tuple[Scope, FormData]:
         scope = await self.scope(request, what)
         form = await self.form(request)
-        if not self.service.csrf_ok(forms.staff_subject(scope.staff), form.get("csrf")):
+        if not self.service.access.csrf_ok(forms.staff_subject(scope.staff), form.get("csrf")):
             raise HTTPException(403, "This form has expired: reload the page and try again.")
         return scope, form
 
@@ -317,17 +320,17 @@ class Web:
                     **values: Any) -> Response:
         """A course's page: its address (``c``), who is signed in, the forms' token."""
         return self.page(name, status, scope=scope, c=scope.base,
-                         csrf=self.service.csrf(forms.staff_subject(scope.staff)), **values)
+                         csrf=self.service.access.csrf(forms.staff_subject(scope.staff)), **values)
 
     async def course_student(self, scope: Scope, student_id: int) -> Student:
-        found = await run_in_threadpool(self.service.student_by_id, scope.course.id, student_id)
+        found = await run_in_threadpool(self.service.students.by_id, scope.course.id, student_id)
         if found is None:
             raise HTTPException(404)
         return found
 
     async def login(self, request: Request) -> Response:
         secret = request.path_params["secret"]
-        staff = await run_in_threadpool(self.service.signed_in, secret)
+        staff = await run_in_threadpool(self.service.access.signed_in, secret)
         if staff is None:
             raise HTTPException(404)
         # The secret leaves the address bar: the cookie carries it from here on. A
@@ -344,9 +347,9 @@ class Web:
         views = await run_in_threadpool(pages.exercises_of, self.service, student, False,
                                         True)
         return self.course_page(scope, "instructor_student.html", student=student, views=views,
-                                extensions=await run_in_threadpool(self.service.extensions,
+                                extensions=await run_in_threadpool(self.service.term.extensions,
                                                                    student.id),
-                                where=await run_in_threadpool(self.service.zone,
+                                where=await run_in_threadpool(self.service.access.zone,
                                                               scope.course.id),
                                 saved=request.query_params.get("saved"))
 
@@ -360,7 +363,7 @@ class Web:
             rows = roster.parse(data.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError) as why:
             return self.message("Roster not imported", str(why), 400, scope.base)
-        added = await run_in_threadpool(self.service.import_roster, scope.course.id, rows,
+        added = await run_in_threadpool(self.service.students.import_roster, scope.course.id, rows,
                                         int(platform) if platform.isdigit() else None,
                                         scope.staff)
         base = str(request.base_url).rstrip("/")

@@ -42,19 +42,19 @@ class Courses:
             found = people.courses_of(session, staff)
         return self.web.page("courses.html", staff=staff, courses=found,
                              may_make=_instructs(staff),
-                             csrf=self.service.csrf(forms.staff_subject(staff)))
+                             csrf=self.service.access.csrf(forms.staff_subject(staff)))
 
     async def new_course(self, request: Request) -> Response:
         """A course, made by an instructor (of any course), who is its instructor."""
         staff = await run_in_threadpool(self.web.signed_in, request)
         form = await self.web.form(request)
-        if not self.service.csrf_ok(forms.staff_subject(staff), form.get("csrf")) or \
+        if not self.service.access.csrf_ok(forms.staff_subject(staff), form.get("csrf")) or \
                 not _instructs(staff):
             raise HTTPException(403, "Only an instructor makes a course.")
         title = str(form.get("title") or "").strip()
         if not title:
             return self.web.message("Not made", "Give the course a title.", 400, "/i")
-        course = await run_in_threadpool(self.service.new_course, title, staff)
+        course = await run_in_threadpool(self.service.access.new_course, title, staff)
         return RedirectResponse(f"/i/c/{course.id}", status_code=303)
 
     # -- the staff ----------------------------------------------------------------------
@@ -132,7 +132,7 @@ class Courses:
         scope = await self.web.scope(request, "staff")
         with self.service.sessions() as session:
             found = audit.entries(session, scope.course.id)
-        where = await run_in_threadpool(self.service.zone, scope.course.id)
+        where = await run_in_threadpool(self.service.access.zone, scope.course.id)
         return self.web.course_page(scope, "audit.html", entries=found, shown=audit.SHOWN,
                                     where=where)
 

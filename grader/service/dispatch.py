@@ -40,7 +40,7 @@ class Dispatcher(Pool):
         self._server: str | None = None  # the Redis run_id last seen
 
     def start(self) -> None:
-        self.service.queued = self.send
+        self.service.queued.listen(self.send)
         self.send(self.service.queue.jobs("waiting", "running"))
         self._server = self._run_id()
         thread = threading.Thread(target=self._loop, name="dispatcher", daemon=True)

@@ -12,8 +12,9 @@ from urllib.parse import urlencode
 
 from grader.exercises import Exercise
 from grader.service import overrides, scores
-from grader.service.core import Service, is_open
+from grader.service.core import Service
 from grader.service.models import ExerciseSetting, Note, Student, Submission
+from grader.service.term import is_open
 
 # A cell a spreadsheet would run as a formula is kept as text.
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -31,9 +32,9 @@ class Row:
 
 
 def rows(service: Service, course_id: int) -> list[Row]:
-    return [_row(student, service.attempts(student.id),
-                 service.own_settings(course_id, student.id))
-            for student in service.students(course_id)]
+    return [_row(student, service.students.attempts(student.id),
+                 service.term.own_settings(course_id, student.id))
+            for student in service.students.of_course(course_id)]
 
 
 def _row(student: Student, taken: list[Submission],
@@ -170,7 +171,7 @@ def canvas_exercises(service: Service, course_id: int) -> list[tuple[Exercise, E
     now = service.now()
     chosen = []
     for exercise in service.exercises.values():
-        setting = service.setting(course_id, exercise.id)
+        setting = service.term.setting(course_id, exercise.id)
         if setting.in_canvas or (setting.in_canvas is None and is_open(setting, now)):
             chosen.append((exercise, setting))
     return chosen

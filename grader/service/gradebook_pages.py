@@ -19,9 +19,10 @@ from starlette.routing import Route
 
 from grader.exercises import Exercise
 from grader.service import forms, gradebook, times
-from grader.service.core import Refused, said_setting
 from grader.service.lti import platforms as lti_platforms
 from grader.service.models import SCORE_RULES, ExerciseSetting
+from grader.service.refused import Refused
+from grader.service.term import said_setting
 from grader.service.webpages import Pages
 
 COURSE = "/i/c/{course:int}"
@@ -73,14 +74,14 @@ class GradebookPages:
             histogram=gradebook.stats(view.shown(table), exercises[view.exercise])
             if view.exercise else None,
             live=live, counts=await run_in_threadpool(self.service.queue.counts),
-            held=self.service.held(), where=await run_in_threadpool(self.service.zone,
-                                                                    course_id),
-            requests=await run_in_threadpool(self.service.requests, course_id),
+            held=self.service.jobs.held(), where=await run_in_threadpool(self.service.access.zone,
+                                                                         course_id),
+            requests=await run_in_threadpool(self.service.term.requests, course_id),
             zones=sorted(times.names()), saved=request.query_params.get("saved"),
             platforms=await run_in_threadpool(lti_platforms.platforms, self.service.sessions))
 
     def _settings(self, course_id: int) -> dict[str, ExerciseSetting]:
-        return {one: self.service.setting(course_id, one) for one in self.service.exercises}
+        return {one: self.service.term.setting(course_id, one) for one in self.service.exercises}
 
     async def status(self, request: Request) -> Response:
         """What the gradebook's script asks for: the course's waiting and running
@@ -102,12 +103,12 @@ class GradebookPages:
         scope = await self.web.scope(request)
         course_id = scope.course.id
         table = await run_in_threadpool(gradebook.rows, self.service, course_id)
-        opened = await run_in_threadpool(self.service.open_exercises, course_id)
+        opened = await run_in_threadpool(self.service.term.open_exercises, course_id)
         shown = [one for one in self.service.exercises.values() if one.id in opened]
         return self.web.course_page(
             scope, "work.html", missing=gradebook.missing(table, shown),
             late=gradebook.late(table, shown), now=self.service.now(),
-            where=await run_in_threadpool(self.service.zone, course_id))
+            where=await run_in_threadpool(self.service.access.zone, course_id))
 
     async def csv(self, request: Request) -> Response:
         scope = await self.web.scope(request)
@@ -127,7 +128,7 @@ class GradebookPages:
     async def time_zone(self, request: Request) -> Response:
         scope, form = await self.web.scope_form(request, "manage")
         try:
-            await run_in_threadpool(self.service.set_time_zone, scope.course.id,
+            await run_in_threadpool(self.service.access.set_time_zone, scope.course.id,
                                     str(form.get("time_zone") or ""), scope.staff)
         except Refused as why:
             return self.web.message("Not saved", f"{why}.", why.status, scope.base)
@@ -138,10 +139,10 @@ class GradebookPages:
         CSV download: the ones before stop working."""
         scope, form = await self.web.scope_form(request, "manage")
         section = str(form.get("section") or "")
-        students = await run_in_threadpool(self.service.students, scope.course.id)
+        students = await run_in_threadpool(self.service.students.of_course, scope.course.id)
         chosen = [one.id for one in students
                   if one.active and (not section or one.section == section)]
-        made = await run_in_threadpool(self.service.new_links, scope.course.id, chosen,
+        made = await run_in_threadpool(self.service.students.new_links, scope.course.id, chosen,
                                        scope.staff)
         base = str(request.base_url).rstrip("/")
         lines: list[list[object]] = [["name", "email", "section", "link"]]
@@ -156,8 +157,8 @@ class GradebookPages:
         exercise = self._exercise(request)
         course_id = scope.course.id
         table = await run_in_threadpool(gradebook.rows, self.service, course_id)
-        setting = await run_in_threadpool(self.service.setting, course_id, exercise.id)
-        where = await run_in_threadpool(self.service.zone, course_id)
+        setting = await run_in_threadpool(self.service.term.setting, course_id, exercise.id)
+        where = await run_in_threadpool(self.service.access.zone, course_id)
         return self.web.course_page(
             scope, "exercise.html", exercise=exercise, setting=setting, where=where,
             said=said_setting(setting, where), histogram=gradebook.stats(table, exercise),
@@ -172,7 +173,7 @@ class GradebookPages:
         scope, form = await self.web.scope_form(request, "manage")
         exercise = self._exercise(request)
         back = f"{scope.base}/exercises/{exercise.id}"
-        where = await run_in_threadpool(self.service.zone, scope.course.id)
+        where = await run_in_threadpool(self.service.access.zone, scope.course.id)
         canvas = str(form.get("in_canvas") or "")
         try:
             moments = {name: forms.picked(form, name, where) for name in DATES}
@@ -184,7 +185,7 @@ class GradebookPages:
                 score_rule=str(form.get("score_rule") or "best"),
                 column_name=str(form.get("column_name") or "").strip()[:255] or None,
                 in_canvas={"yes": True, "no": False}.get(canvas))
-            await run_in_threadpool(self.service.save_setting, setting, scope.staff)
+            await run_in_threadpool(self.service.term.save_setting, setting, scope.staff)
         except ValueError as why:
             return self.web.message("Not saved", _said_value(why), 400, back)
         except Refused as why:
@@ -199,17 +200,17 @@ class GradebookPages:
         back = f"{scope.base}/exercises/{exercise.id}"
         section = str(form.get("section") or "")
         try:
-            where = await run_in_threadpool(self.service.zone, scope.course.id)
+            where = await run_in_threadpool(self.service.access.zone, scope.course.id)
             dates = (forms.picked(form, "deadline", where),
                      forms.picked(form, "hard_deadline", where))
         except ValueError as why:
             return self.web.message("Not saved", _said_value(why), 400, back)
-        students = await run_in_threadpool(self.service.students, scope.course.id)
+        students = await run_in_threadpool(self.service.students.of_course, scope.course.id)
         chosen = [one.id for one in students if not section or one.section == section]
         who = f"section {section}" if section else "the class"
         try:
             count = await run_in_threadpool(partial(
-                self.service.extend_many, scope.course.id, chosen, exercise.id, *dates,
+                self.service.term.extend_many, scope.course.id, chosen, exercise.id, *dates,
                 by=scope.staff, who=who))
         except Refused as why:
             return self.web.message("Not saved", f"{why}.", why.status, back)
@@ -219,7 +220,7 @@ class GradebookPages:
     async def regrade(self, request: Request) -> Response:
         scope, form = await self.web.scope_form(request, "manage")
         exercise = self._exercise(request)
-        done = await run_in_threadpool(partial(self.service.regrade, scope.course.id,
+        done = await run_in_threadpool(partial(self.service.jobs.regrade, scope.course.id,
                                                exercise.id, force=bool(form.get("force")),
                                                by=scope.staff))
         return self.web.message(f"Regrading {exercise.id}",

@@ -47,7 +47,7 @@ def run(options: Options, concurrency: int, pretend_image: str | None = None,
         app = tasks.make_app(options.broker)
         # A stop (SIGTERM, Ctrl-C) cuts the gradings in flight short: each job is sent
         # again, uncharged, for a host to grade later (tasks.grade retries it).
-        worker_shutting_down.connect(lambda **_: service.stopping.set(), weak=False)
+        worker_shutting_down.connect(lambda **_: service.jobs.stopping.set(), weak=False)
         # Threads: one process, one database engine and sandbox, as the local pool.
         app.worker_main(["worker", "--pool", "threads", "--concurrency", str(concurrency),
                          "--loglevel", "INFO", "--without-gossip", "--without-mingle"])

@@ -143,13 +143,13 @@ class Leaderboard:
         if at is not None and at > self.service.now():
             await run_in_threadpool(leagues.schedule, self.service, scope.course.id,
                                     self.exercise_id, config.settings, at)
-            await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+            await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                     "league scheduled", self.exercise_id, f"{said}, at {at}")
             return RedirectResponse(f"{back}?saved=scheduled", status_code=303)
         if not await run_in_threadpool(self.play_now, scope.course.id, config.settings):
             return self.web.message("Not played", "A league is being played now: play again "
                                     "once it is done.", 409, back)
-        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+        await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                 "league played", self.exercise_id, said)
         return RedirectResponse(f"{back}?saved=playing", status_code=303)
 
@@ -161,7 +161,7 @@ class Leaderboard:
                                        self.exercise_id, shown):
             return self.web.message("Nothing to show", "No league has been played yet.", 409,
                                     back)
-        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+        await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                 "league shown" if shown else "league hidden", self.exercise_id)
         return RedirectResponse(f"{back}?saved={'shown' if shown else 'hidden'}",
                                 status_code=303)

@@ -167,7 +167,7 @@ def play(service: Service, league_id: int, jobs: int = 1) -> None:
         with tempfile.TemporaryDirectory(prefix="minimax-league-") as temp:
             files = {}
             for entry in entries:
-                submission = service.submission(entry.submission_id)
+                submission = service.students.submission(entry.submission_id)
                 assert submission is not None  # a hand-in is never deleted
                 stored = {f.name: f.sha256 for f in submission.files}
                 if config.file in stored:  # the agent, and the modules handed in with it

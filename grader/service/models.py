@@ -159,7 +159,7 @@ class ExerciseSetting(Base):
     min_minutes: Mapped[float] = mapped_column(Float, default=0.0)  # between two attempts
     score_rule: Mapped[str] = mapped_column(String(8), default="best")
     # A new exercise is hidden until the instructor opens it (its row, or none: see
-    # core.default_setting); the rows of courses kept from before say open.
+    # term.default_setting); the rows of courses kept from before say open.
     visible: Mapped[bool] = mapped_column(Boolean, default=False, server_default=true())
     release_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     # The assignment's column in the LMS's gradebook; the exercise's title when unset.

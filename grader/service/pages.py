@@ -12,8 +12,9 @@ from sqlalchemy import bindparam, select
 from grader import report_parts
 from grader.exercises import Exercise
 from grader.service import overrides, scores
-from grader.service.core import Service, allowed_after, is_open
+from grader.service.core import Service
 from grader.service.models import ExerciseSetting, Note, Report, Student, Submission
+from grader.service.term import allowed_after, is_open
 from grader.service.times import when
 
 NOT_COUNTED = "we could not grade this, it does not count"
@@ -119,10 +120,10 @@ def exercises_of(service: Service, student: Student, reports: bool = False,
                  hidden: bool = False) -> list[ExerciseView]:
     """Each exercise (those hidden from students too when ``hidden``) with the
     student's attempts (newest first) and the score that counts."""
-    taken = service.attempts(student.id, bodies=reports)
+    taken = service.students.attempts(student.id, bodies=reports)
     numbers = numbered(taken)
-    settings = service.own_settings(student.course_id, student.id)
-    where = service.zone(student.course_id)
+    settings = service.term.own_settings(student.course_id, student.id)
+    where = service.access.zone(student.course_id)
     now = service.now()
     views = []
     for exercise in service.exercises.values():
@@ -177,7 +178,7 @@ def status(service: Service, student: Student) -> dict[str, object]:
     at the exercises open to them (newest first), and ``seen``, which names these
     states. Two queries, built once, and no ORM objects: it is asked often, the
     page's own views take more."""
-    open_ids = service.open_exercises(student.course_id)
+    open_ids = service.term.open_exercises(student.course_id)
     with service.sessions() as session:
         rows = session.execute(ATTEMPT_STATES, {"student": student.id}).all()
     reports: dict[int, list[ReportRow]] = {}
@@ -196,7 +197,7 @@ def status(service: Service, student: Student) -> dict[str, object]:
 def one(service: Service, submission: Submission, course_id: int) -> Attempt:
     """One attempt (of the course's ``submission``) with its report and notes,
     numbered among its student's."""
-    mine = service.attempts(submission.student_id, submission.exercise_id)
-    setting = service.own_setting(course_id, submission.student_id, submission.exercise_id)
+    mine = service.students.attempts(submission.student_id, submission.exercise_id)
+    setting = service.term.own_setting(course_id, submission.student_id, submission.exercise_id)
     return attempt(submission, setting, True, numbered(mine)[submission.id],
-                   service.zone(course_id))
+                   service.access.zone(course_id))

@@ -27,7 +27,7 @@ class Pool:
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        self.service.queued = self._queued
+        self.service.queued.listen(self._queued)
         for number in range(self.workers):
             thread = threading.Thread(target=self._loop, name=f"grader-{number}", daemon=True)
             thread.start()
@@ -38,7 +38,7 @@ class Pool:
         to be graded at the next start) and wait for the threads, which then end
         within seconds."""
         self._stop.set()
-        self.service.stopping.set()
+        self.service.jobs.stopping.set()
         if self._threads:  # a pool of none (grading hosts grade) has none to wake
             self._wakes.release(len(self._threads))
         for thread in self._threads:
@@ -48,7 +48,7 @@ class Pool:
     def grading(self) -> dict[str, Check]:
         """The readiness of this process's grading (see ``health``): its sandbox, and
         its threads alive."""
-        gate = self.service.gate
+        gate = self.service.jobs.gate
         sandbox = gate.sandbox() if gate else None
         image = (Check(True, "grades with a function of its own") if gate is None else
                  Check(False, gate.why or "no sandbox") if sandbox is None else
@@ -68,13 +68,13 @@ class Pool:
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
-                gate = self.service.gate
+                gate = self.service.jobs.gate
                 job_id = None if gate and gate.sandbox() is None else self.service.queue.claim()
                 if job_id is not None:
                     # The wake-up this job left, if no one took it yet: it would only
                     # send a thread to find the queue as this one leaves it.
                     self._wakes.acquire(blocking=False)
-                    self.service.run(job_id)
+                    self.service.jobs.run(job_id)
                     continue
             except Exception:  # the database went away for a moment: look again later
                 log.exception("the grading pool could not take a job")

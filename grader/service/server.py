@@ -28,7 +28,7 @@ def import_roster(service: Service, path: Path, base: str) -> None:
         rows = parse_roster(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"{path}: {exc}") from None
-    for student, token in service.import_roster(service.courses()[0].id, rows):
+    for student, token in service.students.import_roster(service.access.courses()[0].id, rows):
         link = f"{base}/s/{token}" if token else "already on the roster: link unchanged"
         print(f"{student.name} <{student.email}>: {link}")
 
@@ -54,7 +54,8 @@ def serve(options: Options, host: str, port: int, roster: Path | None = None,
 def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None,
          new_link: bool, watch: Watch) -> int:
     base = base_url(host, port)
-    secret = service.new_instructor_secret() if new_link else service.first_instructor_secret()
+    access = service.access
+    secret = access.new_instructor_secret() if new_link else access.first_instructor_secret()
     if roster is not None:  # into the first course, which the first start made
         import_roster(service, roster, base)
     if secret:

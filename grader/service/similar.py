@@ -45,8 +45,8 @@ class Latest:
 
 def latest(service: Service, course_id: int, exercise_id: str) -> Latest:
     found = Latest()
-    for student in service.students(course_id):
-        taken = service.attempts(student.id, exercise_id) if student.active else []
+    for student in service.students.of_course(course_id):
+        taken = service.students.attempts(student.id, exercise_id) if student.active else []
         if taken:
             who, newest = str(student.id), taken[-1]
             found.codes[who] = similarity.joined({
@@ -151,7 +151,7 @@ class Similar:
                     students=found.latest.students, review=found.reviews.get(wanted),
                     digests=found.latest.digests,
                     reviewed=request.query_params.get("reviewed") == "1",
-                    where=await run_in_threadpool(self.service.zone, scope.course.id))
+                    where=await run_in_threadpool(self.service.access.zone, scope.course.id))
         raise HTTPException(404)
 
     async def review(self, request: Request) -> Response:

@@ -13,8 +13,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from grader.service import forms
-from grader.service.core import Refused
 from grader.service.models import Submission
+from grader.service.refused import Refused
 from grader.service.webpages import Scope, StaffPages
 
 COURSE = "/i/c/{course:int}"
@@ -41,7 +41,8 @@ class StudentsAndAttempts:
 
     async def submission(self, request: Request, scope: Scope) -> Submission:
         """The path's attempt, when it is one of the course's students'."""
-        found = await run_in_threadpool(self.service.submission, request.path_params["attempt"])
+        found = await run_in_threadpool(self.service.students.submission,
+                                        request.path_params["attempt"])
         if found is None:
             raise HTTPException(404)
         await self.web.course_student(scope, found.student_id)  # 404 for another course's
@@ -54,7 +55,7 @@ class StudentsAndAttempts:
 
     async def new_link(self, request: Request) -> Response:
         scope, student_id, _ = await self.student_form(request, "manage")
-        token = await run_in_threadpool(self.service.new_link, student_id, scope.staff)
+        token = await run_in_threadpool(self.service.students.new_link, student_id, scope.staff)
         student = await self.web.course_student(scope, student_id)
         return self.web.course_page(scope, "roster_links.html", added=[(student, token)],
                                     base=str(request.base_url).rstrip("/"), title="New link",
@@ -64,7 +65,7 @@ class StudentsAndAttempts:
     async def active(self, request: Request) -> Response:
         scope, student_id, form = await self.student_form(request, "manage")
         active = form.get("active") == "1"
-        await run_in_threadpool(self.service.set_active, student_id, active, scope.staff)
+        await run_in_threadpool(self.service.students.set_active, student_id, active, scope.staff)
         said = "Reactivated" if active else "Deactivated: their link opens nothing, their " \
                                             "work is kept"
         return RedirectResponse(f"{scope.base}/students/{student_id}?saved={said}",
@@ -74,9 +75,9 @@ class StudentsAndAttempts:
         scope, student_id, form = await self.student_form(request, "grade")
         exercise = request.path_params["exercise"]
         back = f"{scope.base}/students/{student_id}"
-        where = await run_in_threadpool(self.service.zone, scope.course.id)
+        where = await run_in_threadpool(self.service.access.zone, scope.course.id)
         try:
-            await run_in_threadpool(self.service.extend, student_id, exercise,
+            await run_in_threadpool(self.service.term.extend, student_id, exercise,
                                     forms.picked(form, "deadline", where),
                                     forms.picked(form, "hard_deadline", where), scope.staff)
         except ValueError as why:
@@ -92,7 +93,7 @@ class StudentsAndAttempts:
         if exercise not in self.service.exercises:
             raise HTTPException(404)
         done = await run_in_threadpool(partial(
-            self.service.regrade, scope.course.id, exercise, student_id,
+            self.service.jobs.regrade, scope.course.id, exercise, student_id,
             bool(form.get("force")), scope.staff))
         return self.web.message(f"Regrading {exercise}", str(done), 200,
                                 f"{scope.base}/students/{student_id}")
@@ -120,7 +121,7 @@ class StudentsAndAttempts:
             return self.web.message("Not saved", "Staff answer requests.", 400, back)
         try:
             score = float(str(form.get("score"))) if kind == "score" else None
-            await run_in_threadpool(partial(self.service.add_note, submission.id, kind,
+            await run_in_threadpool(partial(self.service.term.add_note, submission.id, kind,
                                             str(form.get("text") or ""), scope.staff.name,
                                             score, scope.staff))
         except ValueError:
@@ -135,7 +136,7 @@ class StudentsAndAttempts:
         submission = await self.submission(request, scope)
         back = f"{scope.base}/students/{submission.student_id}"
         try:
-            await run_in_threadpool(self.service.remove_override, submission.id, scope.staff)
+            await run_in_threadpool(self.service.term.remove_override, submission.id, scope.staff)
         except Refused as why:
             return self.web.message("Not removed", f"{why}.", why.status, back)
         return RedirectResponse(f"{back}?saved=Manual score removed: the grader's scores "
@@ -145,7 +146,7 @@ class StudentsAndAttempts:
         scope, form = await self.web.scope_form(request, "grade")
         submission = await self.submission(request, scope)
         done = await run_in_threadpool(partial(
-            self.service.regrade_submissions, [submission.id], bool(form.get("force")),
+            self.service.jobs.regrade_submissions, [submission.id], bool(form.get("force")),
             scope.staff, scope.course.id, f"attempt #{submission.id}"))
         return self.web.message("Regrading one attempt", str(done), 200,
                                 f"{scope.base}/attempts/{submission.id}")

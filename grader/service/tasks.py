@@ -159,7 +159,7 @@ def grade(task: Task, job_id: int, wanted: str) -> None:
             log.info("job %d: already graded", job_id)
             return
         log.info("job %d: grading on %s", job_id, host.name)
-        again = host.service.run(job_id)
+        again = host.service.jobs.run(job_id)
     finally:
         lease.release()
     if again:

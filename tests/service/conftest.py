@@ -1,6 +1,6 @@
 """The service in-process: a temporary SQLite database, the local sandbox, a
 clock the tests move by hand, and the grading pool run in the test's thread
-(``service.drain()``), so that nothing waits on time."""
+(``service.jobs.drain()``), so that nothing waits on time."""
 
 import copy
 import io
@@ -63,7 +63,7 @@ class Site:
         self.clock = clock
         self.client = TestClient(app.build(service), base_url="http://testserver",
                                  follow_redirects=False)
-        self.secret = service.first_instructor_secret()
+        self.secret = service.access.first_instructor_secret()
         open_all(service)
 
     def login(self) -> TestClient:
@@ -72,7 +72,7 @@ class Site:
 
     def enrol(self, *people: tuple[str, str]) -> list[str]:
         """Add students; their tokens."""
-        return [token for _, token in self.service.import_roster(1, people) if token]
+        return [token for _, token in self.service.students.import_roster(1, people) if token]
 
     def csrf(self, path: str) -> str:
         match = re.search(r'name="csrf" value="([^"]+)"', self.client.get(path).text)

@@ -36,7 +36,7 @@ def term(make, graded, data_url: str | None):
                                ("Eve", "eve@example.edu"))
     for token, path in ((ada, FULL_MARKS), (bob, FLIPPED), (ada, FLIPPED)):
         assert site.hand_in(token, (NAME, path.read_bytes())).status_code == 303
-        site.service.drain()
+        site.service.jobs.drain()
     platforms.keys(site.service.sessions, site.clock.now)
     published = site.service.options.data / "published" / "helpers"
     published.mkdir(parents=True)

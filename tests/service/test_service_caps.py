@@ -26,12 +26,12 @@ def test_one_open_regrade_request_per_attempt_and_a_few_a_day(make, graded):
     attempts = overrides.REQUESTS_A_DAY + 1
     for _ in range(attempts):
         site.hand_in(ada, (NAME, FLIPPED.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     assert ask(site, ada, 1, "My max is right.").status_code == 303
     again = ask(site, ada, 1, "Please look again.")
     assert again.status_code == 409 and "waiting for its answer already" in again.text
     # Answered, it may be asked again.
-    site.service.add_note(1, "answer", "Looked: fine.", "the instructor")
+    site.service.term.add_note(1, "answer", "Looked: fine.", "the instructor")
     assert ask(site, ada, 1, "Still sure.").status_code == 303
     for attempt in range(2, overrides.REQUESTS_A_DAY):
         assert ask(site, ada, attempt, "And this one.").status_code == 303

@@ -20,9 +20,10 @@ from starlette.testclient import TestClient
 
 from grader import intake, solutions
 from grader.service import app, db
-from grader.service.core import MAX_ATTEMPTS, Options, Service
+from grader.service.core import Options, Service
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, Report, Submission
+from grader.service.queue import MAX_ATTEMPTS
 from tests.service.conftest import FULL_MARKS, NAME, open_all
 from tests.service.held import held, letting_go, under_way
 from tests.service.redis_server import RedisServer, started
@@ -79,7 +80,7 @@ class Grid:
         self.broker = broker
         self.service = Service(Options(data=self.data, broker=broker))
         # The first course and its instructor's login (shown once), its exercises opened.
-        self.secret = self.service.first_instructor_secret()
+        self.secret = self.service.access.first_instructor_secret()
         open_all(self.service)
         self.client = TestClient(app.build(self.service, Dispatcher(self.service, broker)))
         self.client.__enter__()  # the app's lifespan starts the dispatcher
@@ -105,7 +106,7 @@ class Grid:
 
     def enrol(self, count: int = 1) -> list[str]:
         people = [(f"Student {n}", f"s{n}@example.edu") for n in range(count)]
-        return [token for _, token in self.service.import_roster(1, people) if token]
+        return [token for _, token in self.service.students.import_roster(1, people) if token]
 
     def hand_in(self, token: str, source: bytes) -> None:
         page = self.client.get(f"/s/{token}").text
@@ -136,7 +137,7 @@ def grid(tmp_path: Path, redis_server: RedisServer) -> Iterator[Grid]:
 
 
 def test_a_grading_host_grades_a_submission_and_the_page_shows_it(grid):
-    assert grid.service.sandbox is None  # the web process never grades
+    assert grid.service.jobs.sandbox is None  # the web process never grades
     grid.worker()
     [token] = grid.enrol()
     grid.hand_in(token, FULL_MARKS.read_bytes())
@@ -234,13 +235,14 @@ def test_a_restarted_web_process_sends_the_jobs_the_broker_lost(grid, redis_serv
 def test_a_host_grades_the_students_in_turn_not_the_oldest_job_first(grid):
     """The broker hands jobs out oldest first; the host grades the fairest in each's place."""
     grid.enrol(3)
-    first, second, third = (student.id for student in grid.service.students(1))
+    first, second, third = (student.id for student in grid.service.students.of_course(1))
     for exercise in ("helpers", "decision", "depth_limit"):  # the first student's three
         [solution] = solutions.reference_folder(exercise).iterdir()
-        grid.service.submit(first, exercise,
-                            intake.Submission({solution.name: solution.read_bytes()}))
+        grid.service.jobs.submit(first, exercise,
+                                 intake.Submission({solution.name: solution.read_bytes()}))
     for student in (second, third):
-        grid.service.submit(student, "helpers", intake.Submission({NAME: FULL_MARKS.read_bytes()}))
+        grid.service.jobs.submit(student, "helpers",
+                                 intake.Submission({NAME: FULL_MARKS.read_bytes()}))
     grid.worker()  # one host, one job at a time
     wait_for("every job graded", grid.finished(5), seconds=120)
     with grid.service.sessions() as session:

@@ -61,11 +61,11 @@ def recording(order: list[bytes], hold: threading.Event | None = None) -> Callab
 
 
 def submit(site, student: int, data: bytes, exercise: str = "helpers") -> int:
-    return site.service.submit(student, exercise, intake.Submission({NAME: data}))
+    return site.service.jobs.submit(student, exercise, intake.Submission({NAME: data}))
 
 
 def ids(site, *people: tuple[str, str]) -> list[int]:
-    return [student.id for student, _ in site.service.import_roster(1, people)]
+    return [student.id for student, _ in site.service.students.import_roster(1, people)]
 
 
 def graded_by(site, job_id: int) -> int:
@@ -106,7 +106,7 @@ def test_jobs_are_taken_round_robin_over_students_not_oldest_first(make):
     for exercise in exercises[:2]:
         submit(site, ada, b"ada " + exercise.encode(), exercise)
     submit(site, bob, b"bob")
-    assert site.service.drain() == 7
+    assert site.service.jobs.drain() == 7
     # Oldest first would be flo x4, ada x2, bob: each student waits one turn at most.
     assert [data.split()[0] for data in order] == [b"flo", b"ada", b"bob", b"flo", b"ada",
                                                    b"flo", b"flo"]
@@ -122,7 +122,7 @@ def test_a_student_holds_one_grading_slot_at_a_time(make):
     assert site.service.queue.claim() is None  # the second waits while the first runs
     mine = submit(site, ada, b"ada")
     assert graded_by(site, site.service.queue.claim()) == mine
-    site.service.run(taken)
+    site.service.jobs.run(taken)
     assert graded_by(site, site.service.queue.claim()) == second
 
 
@@ -138,7 +138,7 @@ def test_agents_matches_never_hold_every_grading_slot(make):
     assert site.service.queue.claim() is None  # Bob's agent waits: two matches play
     helpers = submit(site, cy, b"cy")
     assert graded_by(site, site.service.queue.claim()) == helpers
-    site.service.run(taken[0])  # a match ends: the next agent plays
+    site.service.jobs.run(taken[0])  # a match ends: the next agent plays
     assert graded_by(site, site.service.queue.claim()) == agents[2]
 
 
@@ -163,7 +163,7 @@ def test_a_grading_host_handed_a_job_grades_the_fairest_and_waits_for_a_turn(mak
     assert service.queue.take(1, "waiting", "running")  # sent again (its host died): graded again
     with service.sessions() as session:
         assert session.get(Job, 1).attempts == 2
-    service.run(1)
+    service.jobs.run(1)
     host.join(30)
     assert result == [True] and service.queue.state(3) == "running" and graded_by(site, 3) == second
     assert not service.queue.take(1, "waiting", "running")  # done: a copy sent again is dropped
@@ -183,26 +183,26 @@ def test_a_newer_hand_in_replaces_the_waiting_one_and_says_so(make):
     assert page.count(REPLACED) == 2 and page.count('<tr class="replaced"') == 2
     assert REPLACED in site.client.get(f"/s/{token}/attempts/1").text
     assert not site.service.queue.take(1, "waiting", "running")  # a replaced job is not graded
-    assert site.service.drain() == 1
+    assert site.service.jobs.drain() == 1
     assert '<strong class="counted">7/10</strong>' in site.client.get(f"/s/{token}").text
     gradebook = site.login().get("/i/c/1/students/1").text
     assert gradebook.count(REPLACED) == 2 and "7/10" in gradebook
     # A replaced attempt is never graded later.
-    assert site.service.regrade(1, "helpers").queued == 0
+    assert site.service.jobs.regrade(1, "helpers").queued == 0
 
     # A job being graded is not replaced: both attempts are graded.
     site.hand_in(token, (NAME, b"# attempt 3\n"))
     running = site.service.queue.claim()
     site.hand_in(token, (NAME, b"# attempt 4\n"))
-    site.service.run(running)
-    assert site.service.drain() == 1
+    site.service.jobs.run(running)
+    assert site.service.jobs.drain() == 1
     assert site.service.queue.counts()["done"] == 3
 
 
 def test_a_late_hand_in_does_not_replace_one_made_in_time(make):
     site = make(grade=graded())
     clock = site.clock
-    site.service.save_setting(ExerciseSetting(
+    site.service.term.save_setting(ExerciseSetting(
         course_id=1, exercise_id="helpers", deadline=clock.now,
         hard_deadline=clock.now.replace(hour=14),
         late_penalty=0.5, min_minutes=0.0, score_rule="best"))
@@ -213,7 +213,7 @@ def test_a_late_hand_in_does_not_replace_one_made_in_time(make):
     submit(site, ada, b"# late")
     submit(site, ada, b"# later")
     assert site.service.queue.counts()["waiting"] == 2  # in time, and the last late one
-    assert [s.replaced_by for s in site.service.attempts(ada)] == [None, 3, None]
+    assert [s.replaced_by for s in site.service.students.attempts(ada)] == [None, 3, None]
 
 
 # -- the storage quota ---------------------------------------------------------------
@@ -365,7 +365,7 @@ def test_a_trickled_body_is_cut_off_at_its_deadline(live):
         raw.sendall(_post_head(flo, 10_000))
         answer, _ = _read_until_closed(raw, trickle=b"-" * 10_000)  # a byte each 0.3 s
     assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:300]
-    assert service.attempts(1) == [] and service.store.count() == 0
+    assert service.students.attempts(1) == [] and service.store.count() == 0
     # A page that never reads the body it was sent closes the connection after it.
     with socket.create_connection(("127.0.0.1", server_.port), timeout=10) as raw:
         raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n")

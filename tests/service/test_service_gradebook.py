@@ -34,14 +34,14 @@ def late_class(make, graded, *people: Person):
     """A class of ``people`` whose helpers were due at noon (a 50% late penalty, no
     hand-in after two days), each of whom handed in full marks an hour late."""
     site = make(grade=replaying(graded, FULL_MARKS))
-    tokens = [token for _, token in site.service.import_roster(1, people) if token]
+    tokens = [token for _, token in site.service.students.import_roster(1, people) if token]
     due = site.clock.now
-    site.service.save_setting(ExerciseSetting(course_id=1, exercise_id="helpers", deadline=due,
-                                              hard_deadline=due + timedelta(days=2), **LATE))
+    site.service.term.save_setting(ExerciseSetting(course_id=1, exercise_id="helpers", deadline=due,
+                                                   hard_deadline=due + timedelta(days=2), **LATE))
     site.clock.advance(hours=1)
     for token in tokens:
         assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
-    site.service.drain()
+    site.service.jobs.drain()
     return site, tokens
 
 
@@ -49,7 +49,7 @@ def test_an_extension_turns_a_late_attempt_on_time_and_the_score_follows(make, g
     site, (ada, _) = late_class(make, graded, Person("Ada", "ada@example.edu"),
                                 Person("Bob", "bob@example.edu"))
     rescored: list[str] = []
-    site.service.rescored = lambda course, exercise: rescored.append(exercise)
+    site.service.rescored.listen(lambda course, exercise: rescored.append(exercise))
     client = site.login()
     assert {name: row["helpers"] for name, row in grades(client).items()} == \
         {"Ada": "5", "Bob": "5"}
@@ -72,9 +72,9 @@ def test_an_extension_turns_a_late_attempt_on_time_and_the_score_follows(make, g
     client.post("/i/c/1/students/1/extension/helpers", data={"csrf": csrf})
     assert grades(client)["Ada"]["helpers"] == "5"
     # A changed deadline judges every attempt again too.
-    setting = site.service.setting(1, "helpers")
+    setting = site.service.term.setting(1, "helpers")
     setting.deadline = site.clock.now
-    site.service.save_setting(setting)
+    site.service.term.save_setting(setting)
     assert {name: row["helpers"] for name, row in grades(client).items()} == \
         {"Ada": "10", "Bob": "10"}
 
@@ -93,7 +93,7 @@ def test_an_extension_for_a_section_and_for_the_class(make, graded):
     assert "saved for section Mon: 2 student(s)" in client.get(saved.headers["location"]).text
     assert {name: row["helpers"] for name, row in grades(client).items()} == \
         {"Ada": "10", "Bob": "5", "Cy": "10"}
-    assert site.service.own_setting(1, 1, "helpers").deadline.isoformat() == \
+    assert site.service.term.own_setting(1, 1, "helpers").deadline.isoformat() == \
         "2026-03-04T23:59:00"  # a date alone: the end of that day
 
     client.post("/i/c/1/exercises/helpers/extension", data={
@@ -120,14 +120,14 @@ def test_the_course_time_zone_shows_and_takes_dates_and_a_bad_one_is_refused(mak
     for wrong in ("Mars/Olympus_Mons", "../../etc/passwd", ""):
         refused = client.post("/i/c/1/time-zone", data={"csrf": csrf, "time_zone": wrong})
         assert refused.status_code == 400 and "is not a time zone name" in refused.text
-    assert site.service.zone(1).key == "UTC"
+    assert site.service.access.zone(1).key == "UTC"
     assert client.post("/i/c/1/time-zone", data={
         "csrf": csrf, "time_zone": "America/New_York"}).status_code == 303
     # 09:00 in New York in March (EDT from the 8th) is 13:00 UTC, stored so.
     client.post("/i/c/1/settings/helpers", data={
         "csrf": csrf, "visible": "1", "deadline_date": "2026-03-10", "deadline_time": "09:00",
         "late_penalty": "0"})
-    assert site.service.setting(1, "helpers").deadline.isoformat() == "2026-03-10T13:00:00"
+    assert site.service.term.setting(1, "helpers").deadline.isoformat() == "2026-03-10T13:00:00"
     assert "Deadline: 2026-03-10 09:00 EDT" in site.client.get(f"/s/{ada}").text
     page = client.get("/i/c/1/exercises/helpers").text
     assert 'name="deadline_date" value="2026-03-10"' in page
@@ -140,26 +140,28 @@ def test_the_course_time_zone_shows_and_takes_dates_and_a_bad_one_is_refused(mak
 
 def test_a_new_exercise_is_hidden_until_opened(make):
     site = make()
-    course = site.service.new_course("Second term", site.service.signed_in(site.secret))
-    [(_, token)] = site.service.import_roster(course.id, [("Ada", "ada@example.edu")])
-    assert not site.service.setting(course.id, "helpers").visible
-    assert site.service.open_exercises(course.id) == set()
+    access = site.service.access
+    course = access.new_course("Second term", access.signed_in(site.secret))
+    [(_, token)] = site.service.students.import_roster(course.id, [("Ada", "ada@example.edu")])
+    assert not site.service.term.setting(course.id, "helpers").visible
+    assert site.service.term.open_exercises(course.id) == set()
     assert "No exercise is open yet." in site.client.get(f"/s/{token}").text
-    assert site.service.open_exercises(1) == set(site.service.exercises)  # opened by the test
+    assert site.service.term.open_exercises(1) == set(site.service.exercises)  # opened by the test
 
 
 def test_canvas_csv_holds_the_chosen_exercises_only(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
-    site.service.import_roster(1, [Person("Lovelace, Ada", "ada@example.edu", "4711", "A-1",
-                                          "ada", "Mon")])
+    site.service.students.import_roster(1, [Person("Lovelace, Ada", "ada@example.edu", "4711",
+                                                   "A-1", "ada", "Mon")])
     for exercise_id in site.service.exercises:  # all hidden but helpers and decision
-        setting = site.service.setting(1, exercise_id)
+        setting = site.service.term.setting(1, exercise_id)
         setting.visible = exercise_id in ("helpers", "decision")
-        site.service.save_setting(setting)
+        site.service.term.save_setting(setting)
     client = site.login()
-    [token] = [t for _, t in site.service.import_roster(1, [("Bob", "bob@example.edu")]) if t]
+    [token] = [t for _, t in site.service.students.import_roster(1, [("Bob", "bob@example.edu")])
+               if t]
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
 
     def canvas() -> list[list[str]]:
         return list(csv.reader(io.StringIO(client.get("/i/c/1/canvas.csv").text)))
@@ -186,7 +188,7 @@ def test_an_override_stands_over_a_later_better_attempt_until_removed(make, grad
                                                                                     files))
     [ada] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(ada, (NAME, FLIPPED.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     client = site.login()
     csrf = csrf_of(client.get("/i/c/1/attempts/1").text)
     client.post("/i/c/1/attempts/1/notes", data={"csrf": csrf, "kind": "score", "score": "6",
@@ -194,7 +196,7 @@ def test_an_override_stands_over_a_later_better_attempt_until_removed(make, grad
     reports["report"] = FULL_MARKS
     site.clock.advance(minutes=5)
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     assert grades(client)["Ada"]["helpers"] == "6"  # the override stands
     assert '<span class="manual">manual, by Instructor</span>' in client.get("/i/c/1").text
     page = client.get("/i/c/1/students/1").text
@@ -203,7 +205,7 @@ def test_an_override_stands_over_a_later_better_attempt_until_removed(make, grad
     assert '<strong class="counted">6/10</strong>' in site.client.get(f"/s/{ada}").text
 
     rescored: list[str] = []
-    site.service.rescored = lambda course, exercise: rescored.append(exercise)
+    site.service.rescored.listen(lambda course, exercise: rescored.append(exercise))
     removed = client.post("/i/c/1/attempts/1/unscore", data={"csrf": csrf})
     assert removed.status_code == 303 and rescored == ["helpers"]
     assert grades(client)["Ada"]["helpers"] == "10"
@@ -214,9 +216,9 @@ def test_an_override_stands_over_a_later_better_attempt_until_removed(make, grad
 
 def test_links_are_issued_again_in_bulk_as_a_csv(make):
     site = make()
-    site.service.import_roster(1, [Person("Ada", "ada@example.edu", section="Mon"),
-                                   Person("Bob", "bob@example.edu", section="Tue")])
-    old = {s.name: s.token_hash for s in site.service.students(1)}
+    site.service.students.import_roster(1, [Person("Ada", "ada@example.edu", section="Mon"),
+                                            Person("Bob", "bob@example.edu", section="Tue")])
+    old = {s.name: s.token_hash for s in site.service.students.of_course(1)}
     client = site.login()
     csrf = csrf_of(client.get("/i/c/1").text)
     assert client.post("/i/c/1/links.csv", data={}).status_code == 403  # no CSRF token
@@ -226,7 +228,7 @@ def test_links_are_issued_again_in_bulk_as_a_csv(make):
     rows = list(csv.DictReader(io.StringIO(mon.text)))
     assert [(row["name"], row["section"]) for row in rows] == [("Ada", "Mon")]
     assert site.client.get(rows[0]["link"].removeprefix("http://testserver")).status_code == 200
-    now = {s.name: s.token_hash for s in site.service.students(1)}
+    now = {s.name: s.token_hash for s in site.service.students.of_course(1)}
     assert now["Ada"] != old["Ada"] and now["Bob"] == old["Bob"]  # Ada's old link is dead
 
     every = list(csv.DictReader(io.StringIO(client.post(
@@ -242,8 +244,8 @@ def test_links_are_issued_again_in_bulk_as_a_csv(make):
 def test_the_gradebook_sorts_filters_counts_and_lists_missing_and_late_work(make, graded):
     site, _ = late_class(make, graded, Person("Ada", "ada@example.edu", section="Mon"),
                          Person("Bob", "bob@example.edu", section="Tue"))
-    [cy] = [t for _, t in site.service.import_roster(1, [Person("Cy", "cy@example.edu",
-                                                                section="Tue")]) if t]
+    [cy] = [t for _, t in site.service.students.import_roster(1, [Person("Cy", "cy@example.edu",
+                                                                         section="Tue")]) if t]
     client = site.login()
     csrf = csrf_of(client.get("/i/c/1").text)
     client.post("/i/c/1/students/1/extension/helpers", data={
@@ -276,6 +278,6 @@ def test_the_gradebook_sorts_filters_counts_and_lists_missing_and_late_work(make
     assert "<td>Cy</td>" in page.split('id="queue"')[1]  # the live queue
     status = client.get("/i/c/1/status.json").json()
     assert status["pending"] and list(status["attempts"].values()) == ["waiting"]
-    site.service.drain()
+    site.service.jobs.drain()
     done = client.get(f"/i/c/1/status.json?since={status['seen']}").json()
     assert done == {"pending": False, "attempts": {}, "seen": done["seen"]}

@@ -73,17 +73,17 @@ def test_a_staff_launch_from_an_unknown_course_gets_nothing_beyond_it(grader, lm
     # Eve teaches a sandbox course she made in the same LMS, same deployment.
     lms.person("eve-sub", "Eve", "eve@example.edu", INSTRUCTOR, context="sandbox")
     lms.assignment("link-s", "helpers", context="sandbox")
-    courses = len(grader.service.courses())
+    courses = len(grader.service.access.courses())
     refused = grader.launch(lms.launch_url("eve-sub", "link-s", context="sandbox"))
     assert refused.status_code == 403 and "does not know this course" in refused.text
     # A student's launch from it makes nothing either.
     lms.person("sam-sub", "Sam", "sam@example.edu", LEARNER, context="sandbox")
     assert grader.launch(lms.launch_url("sam-sub", "link-s", context="sandbox")
                          ).status_code == 403
-    assert len(grader.service.courses()) == courses
+    assert len(grader.service.access.courses()) == courses
     # Her picker makes her own course, and she is its instructor: of nothing else.
     sandbox = grader.set_up_course("eve-sub", "sandbox")
-    assert sandbox != grader.course and len(grader.service.courses()) == courses + 1
+    assert sandbox != grader.course and len(grader.service.access.courses()) == courses + 1
     eve = staff_cookie(grader, grader.launch(lms.launch_url("eve-sub", "link-s",
                                                             context="sandbox")))
     mine = eve.get(f"{grader.base}/i", timeout=30).text
@@ -106,7 +106,7 @@ def test_a_staff_launch_from_an_unknown_course_gets_nothing_beyond_it(grader, lm
 def test_an_email_claim_never_ties_anyone_to_anothers_record(grader, lms):  # noqa: F811
     page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
     grader.hand_in(page.split("#")[0], FULL_MARKS)
-    [ada] = grader.service.students(grader.course)
+    [ada] = grader.service.students.of_course(grader.course)
     # A second account on the same platform, with her email.
     lms.person("mallory-sub", "Mallory", "ada@example.edu")
     theirs = opened(grader.launch(lms.launch_url("mallory-sub", "link-1")), grader)
@@ -126,27 +126,27 @@ def test_an_email_claim_never_ties_anyone_to_anothers_record(grader, lms):  # no
         assert found.status_code == 303
     finally:
         other.stop()
-    students = {s.id: s for course in grader.service.courses()
-                for s in grader.service.students(course.id)}
+    students = {s.id: s for course in grader.service.access.courses()
+                for s in grader.service.students.of_course(course.id)}
     assert len(students) == 3 and students[ada.id].lti_user_id == ada.lti_user_id
     assert [s.id for s in students.values() if s.name in ("Mallory", "Ada?")] != [ada.id]
-    assert len(grader.service.attempts(ada.id)) == 1
-    assert all(grader.service.attempts(s.id) == [] for s in students.values()
+    assert len(grader.service.students.attempts(ada.id)) == 1
+    assert all(grader.service.students.attempts(s.id) == [] for s in students.values()
                if s.id != ada.id)
 
 
 def test_a_roster_student_is_tied_by_email_once_and_only_from_the_platform_named(grader, lms):  # noqa: F811
     with grader.service.sessions() as session:
         platform = session.scalar(select(LtiPlatform.id))
-    grader.service.import_roster(grader.course, [("Bea from the CSV", "bea@example.edu")],
-                                 match_platform=platform)
-    grader.service.import_roster(grader.course, [("Cy from the CSV", "cy@example.edu")])
+    grader.service.students.import_roster(grader.course, [("Bea from the CSV", "bea@example.edu")],
+                                          match_platform=platform)
+    grader.service.students.import_roster(grader.course, [("Cy from the CSV", "cy@example.edu")])
     lms.person("bea-sub", "Bea", "bea@example.edu")
     lms.person("bea-again", "Not Bea", "bea@example.edu")
     lms.person("cy-sub", "Cy", "cy@example.edu")
     for sub in ("bea-sub", "bea-again", "cy-sub"):
         opened(grader.launch(lms.launch_url(sub, "link-1")), grader)
-    names = sorted(s.name for s in grader.service.students(grader.course))
+    names = sorted(s.name for s in grader.service.students.of_course(grader.course))
     # Bea's first launch tied her; the second account got a record of its own; Cy's
     # roster named no platform: a launch makes a new student, never ties the CSV's.
     assert names == ["Bea from the CSV", "Cy", "Cy from the CSV", "Not Bea"]
@@ -165,7 +165,7 @@ def test_a_token_for_another_client_is_refused(grader, lms, spoil, refused):  # 
         assert answer.status_code == 303
     else:
         assert answer.status_code == 400 and refused in answer.text, answer.text[:2000]
-        assert grader.service.students(grader.course) == []
+        assert grader.service.students.of_course(grader.course) == []
 
 
 def test_a_ta_grades_changes_no_setting_and_once_revoked_opens_nothing(grader, lms):  # noqa: F811
@@ -175,7 +175,8 @@ def test_a_ta_grades_changes_no_setting_and_once_revoked_opens_nothing(grader, l
     lms.person("tom-sub", "Tom the TA", "tom@example.edu", TA)  # the sub-role alone
     tom = staff_cookie(grader, grader.launch(lms.launch_url("tom-sub", "link-1")))
     course = f"{grader.base}/i/c/{grader.course}"
-    assert grader.service.students(grader.course)[0].name == "Ada Lovelace"  # not a student
+    roster = grader.service.students.of_course(grader.course)
+    assert roster[0].name == "Ada Lovelace"  # not a student
     gradebook = tom.get(course, timeout=30).text
     assert "Tom the TA, TA of Course course-1" in gradebook and "Regrade all" not in gradebook
     form = csrf_of(tom.get(f"{course}/attempts/1", timeout=30).text)
@@ -207,7 +208,7 @@ def test_every_change_names_its_author_in_the_audit_log(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     [ada] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     client = site.login()
     form = csrf_of(client.get("/i/c/1/staff").text)
     added = client.post("/i/c/1/staff", data={"csrf": form, "name": "Tess", "role": "ta"})

@@ -33,8 +33,8 @@ def test_the_staff_pages_need_a_staff_members_link(make):
     courses = site.client.get("/i").text
     assert "Signed in as Instructor." in courses and '<a href="/i/c/1">Course</a>' in courses
     assert site.client.get("/i/c/1").status_code == 200
-    assert site.service.first_instructor_secret() is None  # made once, at the first start
-    newer = site.service.new_instructor_secret()  # --new-instructor-link: the old one ends
+    assert site.service.access.first_instructor_secret() is None  # made once, at the first start
+    newer = site.service.access.new_instructor_secret()  # --new-instructor-link: the old one ends
     assert site.client.get("/i/c/1").status_code == 403
     assert site.client.get(f"/i/{newer}").status_code == 303
     assert site.client.get("/i/c/2").status_code == 403  # no such course, and none of theirs
@@ -68,14 +68,14 @@ def test_the_gradebook_and_its_csv_files(make, graded):
     reports = {FULL_MARKS.read_bytes(): graded[FULL_MARKS], FLIPPED.read_bytes(): graded[FLIPPED]}
     site = make(grade=lambda exercise, files: reports[files[NAME]])
     ada, eve = site.enrol(("Ada Lovelace", "ada@example.edu"), ("=cmd()", "eve@example.edu"))
-    site.service.save_setting(ExerciseSetting(
+    site.service.term.save_setting(ExerciseSetting(
         course_id=1, exercise_id="helpers", deadline=site.clock.now, late_penalty=0.5,
         min_minutes=0.0,
         score_rule="best"))
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
     site.clock.advance(minutes=5)
     site.hand_in(eve, (NAME, FULL_MARKS.read_bytes()))  # late: half
-    site.service.drain()
+    site.service.jobs.drain()
     client = site.login()
 
     page = client.get("/i/c/1").text
@@ -119,7 +119,7 @@ def test_settings_and_regrade_from_the_page(make, graded):
     assert saved.headers["location"].startswith("/i/c/1/exercises/helpers?saved=")
     assert ("Saved: open to students; deadline 2026-03-01 09:00 UTC (hard: 2026-03-09 "
             "09:00 UTC); late penalty 20%") in client.get(saved.headers["location"]).text
-    setting = site.service.setting(1, "helpers")
+    setting = site.service.term.setting(1, "helpers")
     assert (setting.late_penalty, setting.min_minutes, setting.score_rule) == (0.2, 15, "last")
     page = site.client.get(f"/s/{token}").text
     assert "Deadline: 2026-03-01 09:00 UTC" in page and "20% penalty" in page
@@ -131,7 +131,7 @@ def test_settings_and_regrade_from_the_page(make, graded):
                                            or "without its date" in bad.text), wrong
 
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     assert client.post("/i/c/1/regrade/helpers", data={}).status_code == 403
     regrade = client.post("/i/c/1/regrade/helpers", data={"csrf": csrf})
     assert regrade.status_code == 200 and "0 submission(s)" in regrade.text

@@ -95,8 +95,8 @@ def test_a_handed_in_agent_is_graded_by_play(make, quick):
     site = make(sandbox="local")
     [token] = site.enrol(ADA)
     assert site.hand_in(token, agent("weak"), exercise="agent").status_code == 303
-    assert site.service.drain() == 1
-    [attempt] = site.service.attempts(1, "agent", bodies=True)
+    assert site.service.jobs.drain() == 1
+    [attempt] = site.service.students.attempts(1, "agent", bodies=True)
     report = json.loads(attempt.reports[0].body)
     assert report["status"] == "graded" and report["max_score"] == 10
     assert [t["name"] for t in report["tests"]] == ["random", "minimax", "alphabeta"]
@@ -118,8 +118,8 @@ def test_an_agent_of_several_files_is_handed_in_as_they_are(make, quick, as_zip)
                 archive.writestr(f"my_agent/{name}", body)
         modules = [("my_agent.zip", out.getvalue())]
     assert site.hand_in(token, *modules, exercise="agent").status_code == 303
-    assert site.service.drain() == 1
-    [attempt] = site.service.attempts(1, "agent", bodies=True)
+    assert site.service.jobs.drain() == 1
+    [attempt] = site.service.students.attempts(1, "agent", bodies=True)
     report = json.loads(attempt.reports[0].body)
     assert report["status"] == "graded", report["message"]
     assert [f["name"] for f in report["submission"]["files"]] == \

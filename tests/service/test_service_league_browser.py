@@ -48,9 +48,9 @@ def served(tools: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str, str, l
     """The service on a loopback port (no grading pool: the hand-ins wait, the league
     plays): its base address, the instructor's link, the students' links."""
     service = Service(Options(data=tmp_path / "data", sandbox="local"))
-    secret = service.first_instructor_secret()
+    secret = service.access.first_instructor_secret()
     open_all(service)
-    tokens = [token for _, token in service.import_roster(1, ROSTER)]
+    tokens = [token for _, token in service.students.import_roster(1, ROSTER)]
     server = Loopback(app.build(service))
     try:
         yield server.base, f"{server.base}/i/{secret}", [f"{server.base}/s/{t}" for t in tokens]

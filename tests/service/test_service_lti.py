@@ -105,7 +105,7 @@ class Grader:
 
     def hand_in(self, page: str, path) -> None:
         token = page.split("/s/")[1]
-        student = self.service.student(token)
+        student = self.service.students.by_token(token)
         assert student is not None, page
         csrf = re.search(r'name="csrf" value="([^"]+)"', self.browser.get(page).text)[1]
         answer = self.browser.post(f"{self.base}/s/{token}/submit/helpers",
@@ -162,7 +162,8 @@ def test_a_students_launch_opens_their_page_and_their_scores_reach_the_lms(grade
     shown = grader.browser.get(page).text
     assert "<h1>Ada Lovelace</h1>" in shown
     # One of the roster's students now, with no personal link mailed.
-    assert [s.email for s in grader.service.students(grader.course)] == ["ada@example.edu"]
+    roster = grader.service.students.of_course(grader.course)
+    assert [s.email for s in roster] == ["ada@example.edu"]
 
     grader.hand_in(page.split("#")[0], FULL_MARKS)
     score = until(lambda: lms.scores_of("link-1"), "no score reached the LMS")[0]
@@ -184,15 +185,15 @@ def test_a_students_launch_opens_their_page_and_their_scores_reach_the_lms(grade
 def test_an_assignments_launch_opens_its_exercise_unless_its_staff_hid_it(grader, lms):
     # The launch alone opens the exercise: the instructor added it to the LMS.
     page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
-    course = grader.service.student(page.split("/s/")[1].split("#")[0]).course_id
-    assert grader.service.setting(course, "helpers").visible
+    course = grader.service.students.by_token(page.split("/s/")[1].split("#")[0]).course_id
+    assert grader.service.term.setting(course, "helpers").visible
     assert "/submit/helpers" in grader.browser.get(page).text
     # An exercise its staff saved hidden stays hidden however often it is launched.
-    hidden = grader.service.setting(course, "helpers")
+    hidden = grader.service.term.setting(course, "helpers")
     hidden.visible = False
-    grader.service.save_setting(hidden)
+    grader.service.term.save_setting(hidden)
     page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
-    assert not grader.service.setting(course, "helpers").visible
+    assert not grader.service.term.setting(course, "helpers").visible
     assert "/submit/helpers" not in grader.browser.get(page).text  # no hand-in form
 
 
@@ -203,7 +204,7 @@ def test_a_regrade_posts_the_new_score(grader, lms):
     # A fixed suite (a new grader version) finds a mistake in what got full marks.
     grader.reports[FULL_MARKS] = grader.reports[FLIPPED]
     grader.service.options.version = "fixed"
-    assert grader.service.regrade(grader.course, "helpers").queued == 1
+    assert grader.service.jobs.regrade(grader.course, "helpers").queued == 1
     again = until(lambda: lms.scores_of("link-1")[1:], "the regrade's score not sent")
     assert again[0]["scoreGiven"] == 4 and again[0]["userId"] == "ada-sub"
 
@@ -214,9 +215,9 @@ def test_a_change_of_rules_posts_the_score_that_counts_now(grader, lms):
     until(lambda: lms.scores_of("link-1"), "no score reached the LMS")
     grader.hand_in(page.split("#")[0], FLIPPED)
     until(lambda: grader.service.queue.counts()["done"] == 2, "not graded")
-    setting = grader.service.setting(grader.course, "helpers")
+    setting = grader.service.term.setting(grader.course, "helpers")
     setting.score_rule = "last"
-    grader.service.save_setting(setting)
+    grader.service.term.save_setting(setting)
     again = until(lambda: lms.scores_of("link-1")[1:], "the new rule's score not sent")
     assert [score["scoreGiven"] for score in lms.scores_of("link-1")] == [10, 4]
     assert again[0]["userId"] == "ada-sub"
@@ -226,9 +227,9 @@ def test_the_last_attempt_rule_posts_the_last_score(grader, lms):
     page = opened(grader.launch(lms.launch_url("ada-sub", "link-1")), grader)
     grader.hand_in(page.split("#")[0], FULL_MARKS)
     until(lambda: lms.scores_of("link-1"), "no score reached the LMS")
-    setting = grader.service.setting(grader.course, "helpers")
+    setting = grader.service.term.setting(grader.course, "helpers")
     setting.score_rule = "last"
-    grader.service.save_setting(setting)
+    grader.service.term.save_setting(setting)
     grader.hand_in(page.split("#")[0], FLIPPED)
     second = until(lambda: lms.scores_of("link-1")[1:], "the last attempt's score not sent")
     assert second[0]["scoreGiven"] == 4
@@ -278,8 +279,8 @@ def test_an_instructors_launch_opens_the_gradebook_and_syncs_the_roster(grader, 
     lms.person("bob-sub", "Bob", "bob@example.edu")
     with grader.service.sessions() as session:  # the roster came from this LMS
         platform = session.scalar(select(LtiPlatform.id))
-    grader.service.import_roster(grader.course, [("Bob from the CSV", "bob@example.edu")],
-                                 match_platform=platform)
+    grader.service.students.import_roster(grader.course, [("Bob from the CSV", "bob@example.edu")],
+                                          match_platform=platform)
     welcome = grader.launch(lms.launch_url("turing-sub", "link-1"))
     assert welcome.status_code == 200 and "<h1>Course course-1</h1>" in welcome.text
     gradebook = re.search(r'<a class="open" href="(/i/[^"]+)">', welcome.text)[1]
@@ -287,7 +288,7 @@ def test_an_instructors_launch_opens_the_gradebook_and_syncs_the_roster(grader, 
     assert shown.url == f"{grader.base}/i/c/{grader.course}"
     assert "<h1>Gradebook of Course course-1</h1>" in shown.text
     # Staff are not students.
-    assert grader.service.students(grader.course)[0].name == "Bob from the CSV"
+    assert grader.service.students.of_course(grader.course)[0].name == "Bob from the CSV"
 
     page = grader.browser.get(f"{grader.base}/i/c/{grader.course}/lti").text
     assert f"{grader.base}/lti/jwks.json" in page and lms.issuer in page
@@ -295,7 +296,7 @@ def test_an_instructors_launch_opens_the_gradebook_and_syncs_the_roster(grader, 
     csrf = re.search(r'name="csrf" value="([^"]+)"', page)[1]
     synced = grader.browser.post(grader.base + action, data={"csrf": csrf}, timeout=30)
     assert synced.status_code == 200 and "2 learner(s), 1 new on the roster" in synced.text
-    assert sorted((s.name, s.email) for s in grader.service.students(grader.course)) == [
+    assert sorted((s.name, s.email) for s in grader.service.students.of_course(grader.course)) == [
         ("Ada Lovelace", "ada@example.edu"), ("Bob from the CSV", "bob@example.edu")]
 
 
@@ -330,7 +331,7 @@ def test_a_bad_launch_is_refused_with_a_clear_page(grader, lms, spoil, why):
     assert answer.status_code == 400
     assert "<h1>Launch refused</h1>" in answer.text and why in answer.text, answer.text
     assert "Open the assignment again from your course" in answer.text
-    assert grader.count(LaunchKey) == 0 and grader.service.students(grader.course) == []
+    assert grader.count(LaunchKey) == 0 and grader.service.students.of_course(grader.course) == []
 
 
 def test_a_replayed_launch_is_refused(grader, lms):

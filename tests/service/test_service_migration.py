@@ -121,12 +121,12 @@ def test_last_terms_secret_signs_in_the_first_instructor(make, tmp_path, databas
     (tmp_path / "data").mkdir()
     old_term(database or db.sqlite_url(tmp_path / "data")).dispose()
     site = make(database=database) if database else make()
-    assert site.service.first_instructor_secret() is None  # they are there already
-    staff = site.service.signed_in(OLD_SECRET)
+    assert site.service.access.first_instructor_secret() is None  # they are there already
+    staff = site.service.access.signed_in(OLD_SECRET)
     assert staff is not None and (staff.name, staff.roles) == ("Instructor", {1: "instructor"})
-    assert site.service.signed_in("staff-key").course_id == 1  # their launch, for a while
+    assert site.service.access.signed_in("staff-key").course_id == 1  # their launch, for a while
     client = site.client
     assert client.get(f"/i/{OLD_SECRET}").status_code == 303
     page = client.get("/i/c/1").text
     assert "Ada" in page and "Bob" in page
-    assert site.service.student("ada-key").name == "Ada"  # her launch key still opens
+    assert site.service.students.by_token("ada-key").name == "Ada"  # her launch key still opens

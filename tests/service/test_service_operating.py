@@ -20,7 +20,8 @@ from grader.service import app, core, db, health, hosts, logs, operations, tasks
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, LtiContext, LtiPlatform, LtiResource, LtiScorePost
 from grader.service.pool import Pool
-from tests.service.conftest import FLIPPED, FULL_MARKS, NAME
+from grader.service.queue import MAX_ATTEMPTS
+from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, Clock
 from tests.service.redis_server import RedisServer
 from tests.service.test_service_celery import redis_server  # noqa: F401  (its fixture)
 
@@ -158,15 +159,15 @@ def test_readyz_says_the_broker_is_down_without_its_url(make, tmp_path):
 
 
 def test_the_metrics_after_a_few_gradings(make, graded):
-    site = make()
-    site.service.metrics.watch(site.service.sessions, site.service.exercises, None)
+    clock = Clock()
     outcomes: list = [FULL_MARKS, FLIPPED, STARVED, FULL_MARKS, FULL_MARKS]
-    site.service._grade = grading(graded, site.clock, 4, outcomes)
+    site = make(grade=grading(graded, clock, 4, outcomes), clock=clock)
+    site.service.metrics.watch(site.service.sessions, site.service.exercises, None)
     ada, bob = site.enrol(("Ada", "ada@example.edu"), ("Bob", "bob@example.edu"))
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
     site.hand_in(bob, (NAME, FLIPPED.read_bytes()))
     site.clock.advance(seconds=6)  # the jobs wait 6 s, then are graded in 4 s each
-    assert site.service.drain() == 2
+    assert site.service.jobs.drain() == 2
     seen = samples(site.service)
     assert seen["minimax_grader_jobs", (("exercise", "helpers"), ("state", "done"))] == 2
     assert seen["minimax_grader_jobs", (("exercise", "helpers"), ("state", "waiting"))] == 0
@@ -180,11 +181,11 @@ def test_the_metrics_after_a_few_gradings(make, graded):
                                                                    ("le", "20.0"))] == 2
 
     assert seen["minimax_grader_regrades_total", ()] == 0
-    site.service.regrade(1, "helpers", force=True)  # one run ended by load, then graded
+    site.service.jobs.regrade(1, "helpers", force=True)  # one run ended by load, then graded
     seen = samples(site.service)
     assert seen["minimax_grader_regrades_total", ()] == 2
     assert seen["minimax_grader_jobs", (("exercise", "helpers"), ("state", "waiting"))] == 2
-    site.service.drain()
+    site.service.jobs.drain()
     seen = samples(site.service)
     assert seen["minimax_grader_runs_retried_after_load_total", (("exercise", "helpers"),)] == 1
     assert seen["minimax_grader_gradings_total", (("exercise", "helpers"),
@@ -195,13 +196,13 @@ def test_the_metrics_after_a_few_gradings(make, graded):
 
 
 def test_the_metrics_count_grader_errors_and_the_scores_for_the_lms(make, graded):
-    site = make()
-    broken = [RuntimeError("grader bug")] * core.MAX_ATTEMPTS
-    site.service._grade = grading(graded, site.clock, 1, broken)
+    clock = Clock()
+    broken = [RuntimeError("grader bug")] * MAX_ATTEMPTS
+    site = make(grade=grading(graded, clock, 1, broken), clock=clock)
     [ada] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
-    [student] = site.service.students(1)
+    site.service.jobs.drain()
+    [student] = site.service.students.of_course(1)
     now = site.clock()
     with site.service.sessions.begin() as session:
         platform = LtiPlatform(issuer="https://lms.example.edu", client_id="c",
@@ -238,14 +239,14 @@ def test_the_metrics_count_grader_errors_and_the_scores_for_the_lms(make, graded
 
 def test_one_line_per_request_and_per_job_with_no_link_in_them(make, graded, caplog):
     caplog.set_level(logging.INFO, logger="grader.service")
-    site = make()
-    site.service._grade = grading(graded, site.clock, 3, [FULL_MARKS])
+    clock = Clock()
+    site = make(grade=grading(graded, clock, 3, [FULL_MARKS]), clock=clock)
     [token] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     site.clock.advance(seconds=2)
-    site.service.drain()
+    site.service.jobs.drain()
     site.client.get(f"/i/{site.secret}")
-    [student] = site.service.students(1)
+    [student] = site.service.students.of_course(1)
     requests = [record for record in caplog.records if getattr(record, "event", "") == "request"]
     routes = [(record.method, record.route, record.status) for record in requests]
     assert routes == [("GET", "/s/{token}", 200), ("POST", "/s/{token}/submit/{exercise}", 303),
@@ -268,8 +269,8 @@ def test_one_line_per_request_and_per_job_with_no_link_in_them(make, graded, cap
 
 def test_json_lines_hold_the_facts_as_fields(make, graded):
     formatter = logs.formatter("json")  # as --log-format json sets it up
-    site = make()
-    site.service._grade = grading(graded, site.clock, 1, [FLIPPED])
+    clock = Clock()
+    site = make(grade=grading(graded, clock, 1, [FLIPPED]), clock=clock)
     written = io.StringIO()
     handler = logging.StreamHandler(written)
     handler.setFormatter(formatter)
@@ -280,7 +281,7 @@ def test_json_lines_hold_the_facts_as_fields(make, graded):
     try:
         [token] = site.enrol(("Ada", "ada@example.edu"))
         site.hand_in(token, (NAME, FLIPPED.read_bytes()))
-        site.service.drain()
+        site.service.jobs.drain()
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)

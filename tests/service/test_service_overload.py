@@ -6,9 +6,9 @@ from sqlalchemy import select
 
 from grader import report
 from grader.sandbox import Run
-from grader.service.core import MAX_ATTEMPTS
 from grader.service.models import Job
 from grader.service.models import Report as Kept
+from grader.service.queue import MAX_ATTEMPTS
 from tests.service.conftest import FULL_MARKS, NAME
 
 
@@ -22,7 +22,7 @@ def test_a_starved_grading_is_queued_again_and_then_graded(make, graded):
     site = make(grade=lambda exercise, files: outcomes.pop(0)(exercise, files))
     [token] = site.enrol(("Ada", "ada@example.edu"))
     assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
-    assert site.service.drain() == 3
+    assert site.service.jobs.drain() == 3
     with site.service.sessions() as session:
         [job] = session.scalars(select(Job))
         [kept] = session.scalars(select(Kept))
@@ -33,7 +33,7 @@ def test_a_grading_starved_every_time_keeps_its_error_report(make):
     site = make(grade=starved)
     [token] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    assert site.service.drain() == MAX_ATTEMPTS
+    assert site.service.jobs.drain() == MAX_ATTEMPTS
     with site.service.sessions() as session:
         [job] = session.scalars(select(Job))
         [kept] = session.scalars(select(Kept))

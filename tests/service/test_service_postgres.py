@@ -18,10 +18,10 @@ from starlette.testclient import TestClient
 
 from grader.intake import Submission
 from grader.service import app, db
-from grader.service.core import MAX_ATTEMPTS
 from grader.service.models import Base, Job
 from grader.service.models import Submission as SubmissionRow
 from grader.service.pool import Pool
+from grader.service.queue import MAX_ATTEMPTS
 from tests.service import (
     test_service_instructor,
     test_service_league,
@@ -95,7 +95,7 @@ def test_a_roster_import_adds_the_new_students_only(make, database):  # noqa: F8
     site = make(database=database)
     ada, bob = site.enrol(ADA, BOB)
     assert "Ada Lovelace" in site.client.get(f"/s/{ada}").text
-    again = site.service.import_roster(1, [ADA, ("Cy", "cy@example.edu")])
+    again = site.service.students.import_roster(1, [ADA, ("Cy", "cy@example.edu")])
     assert [token is None for _, token in again] == [True, False]
     assert site.count("students") == 3 and site.client.get(f"/s/{bob}").status_code == 200
 
@@ -105,11 +105,11 @@ def test_text_postgresql_refuses_is_kept_with_a_stand_in(make, database):  # noq
         raise RuntimeError("a message that quotes a file: \0")
 
     site = make(grade=broken, database=database)
-    [(ada, token)] = site.service.import_roster(1, [("A\0da", "a\0da@example.edu")])
-    assert site.service.student(token).name == "A\ufffdda"
-    assert site.service.import_roster(1, [("A\0da", "a\0da@example.edu")])[0][1] is None
-    site.service.submit(ada.id, "helpers", Submission({NAME: FULL_MARKS.read_bytes()}))
-    assert site.service.drain() == MAX_ATTEMPTS
+    [(ada, token)] = site.service.students.import_roster(1, [("A\0da", "a\0da@example.edu")])
+    assert site.service.students.by_token(token).name == "A\ufffdda"
+    assert site.service.students.import_roster(1, [("A\0da", "a\0da@example.edu")])[0][1] is None
+    site.service.jobs.submit(ada.id, "helpers", Submission({NAME: FULL_MARKS.read_bytes()}))
+    assert site.service.jobs.drain() == MAX_ATTEMPTS
     with site.service.sessions() as session:
         [job] = session.scalars(select(Job))
     assert job.state == "error" and job.last_error.endswith("file: \ufffd")
@@ -144,7 +144,7 @@ def test_a_job_run_twice_at_once_keeps_one_report(make, graded, database):  # no
 
     def run() -> None:
         try:
-            site.service.run(job_id)
+            site.service.jobs.run(job_id)
         except BaseException as exc:  # the losing writer must not crash its job
             failed.append(exc)
 
@@ -161,10 +161,10 @@ def test_a_job_run_twice_at_once_keeps_one_report(make, graded, database):  # no
 
 def test_workers_claiming_at_once_never_take_the_same_job(make, database):  # noqa: F811
     site = make(grade=lambda exercise, files: {}, database=database)
-    students = [found.id for found, _ in site.service.import_roster(1,
+    students = [found.id for found, _ in site.service.students.import_roster(1,
         [(f"Student {n}", f"s{n}@example.edu") for n in range(20)])]
     taken = Submission({NAME: FULL_MARKS.read_bytes()})
-    queued = {site.service.submit(student, exercise, taken)
+    queued = {site.service.jobs.submit(student, exercise, taken)
               for student in students for exercise in ("helpers", "decision")}
     with site.service.sessions() as session:
         jobs = set(session.scalars(select(Job.id)))
@@ -202,6 +202,6 @@ def test_jobs_left_running_are_queued_again_at_a_restart(make, graded, database)
     again = make(grade=replaying(graded, FULL_MARKS), database=database)
     assert again.service.queue.counts() == {"waiting": 2, "running": 0, "done": 0, "error": 0,
                                             "replaced": 0}
-    assert again.service.drain() == 2
+    assert again.service.jobs.drain() == 2
     assert again.count("reports") == 2
     assert '<strong class="counted">10/10</strong>' in again.client.get(f"/s/{ada}").text

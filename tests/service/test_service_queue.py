@@ -14,9 +14,9 @@ from starlette.testclient import TestClient
 
 from grader import grading
 from grader.service import app, store, uploads
-from grader.service.core import MAX_ATTEMPTS
 from grader.service.models import Base, Job, Report
 from grader.service.pool import Pool
+from grader.service.queue import MAX_ATTEMPTS
 from tests.service.conftest import FULL_MARKS, NAME, replaying
 
 ADA = ("Ada Lovelace", "ada@example.edu")
@@ -54,7 +54,7 @@ def test_files_are_stored_by_content_once(make, graded):
     site.clock.advance(minutes=1)
     site.hand_in(token, (NAME, data))
     assert site.count("submissions") == 2 and site.service.store.count() == 1
-    [first, second] = site.service.attempts(1)
+    [first, second] = site.service.students.attempts(1)
     assert first.digest == second.digest
     assert site.service.store.get(first.files[0].sha256) == data
 
@@ -64,8 +64,8 @@ def test_a_job_run_twice_writes_one_report(make, graded):
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     job_id = site.service.queue.claim()
-    site.service.run(job_id)
-    site.service.run(job_id)
+    site.service.jobs.run(job_id)
+    site.service.jobs.run(job_id)
     assert site.count("reports") == 1
     assert site.service.queue.counts() == {"waiting": 0, "running": 0, "done": 1, "error": 0,
                                            "replaced": 0}
@@ -81,7 +81,7 @@ def test_a_job_left_running_is_graded_after_a_restart(make):
 
     again = make()  # the real local sandbox
     assert again.service.queue.counts()["waiting"] == 1
-    assert again.service.drain() == 1
+    assert again.service.jobs.drain() == 1
     assert '<strong class="counted">10/10</strong>' in again.client.get(f"/s/{token}").text
 
 
@@ -95,7 +95,7 @@ def test_a_grader_that_raises_three_times_gives_an_error_report(make):
     site = make(grade=broken)
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    assert site.service.drain() == MAX_ATTEMPTS
+    assert site.service.jobs.drain() == MAX_ATTEMPTS
     assert calls == [{NAME: FULL_MARKS.read_bytes()}] * MAX_ATTEMPTS  # the stored files, as taken
     with site.service.sessions() as session:
         [job] = session.scalars(select(Job))
@@ -126,7 +126,7 @@ def test_a_grading_the_grader_failed_is_tried_again_and_its_next_report_stands(m
     site = make(grade=fails_once)
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    assert site.service.drain() == 2 and len(calls) == 2
+    assert site.service.jobs.drain() == 2 and len(calls) == 2
     with site.service.sessions() as session:
         [job] = session.scalars(select(Job))
         [report] = session.scalars(select(Report))
@@ -139,14 +139,14 @@ def test_regrading_adds_this_versions_reports_and_keeps_the_old(make, graded, tm
     site = make(grade=replaying(graded, FULL_MARKS))
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
-    assert site.service.regrade(1, "helpers").queued == 0  # this version's report is there
+    site.service.jobs.drain()
+    assert site.service.jobs.regrade(1, "helpers").queued == 0  # this version's report is there
     site.service.engine.dispose()
 
     newer = make(grade=replaying(graded, FULL_MARKS), version="9.9")
-    assert newer.service.regrade(1, "helpers").queued == 1
-    assert newer.service.regrade(1, "helpers").queued == 0  # already queued
-    newer.service.drain()
+    assert newer.service.jobs.regrade(1, "helpers").queued == 1
+    assert newer.service.jobs.regrade(1, "helpers").queued == 0  # already queued
+    newer.service.jobs.drain()
     with newer.service.sessions() as session:
         versions = sorted(session.scalars(select(Report.grader_version)))
     assert len(versions) == 2 and versions[-1] == "9.9"
@@ -156,11 +156,11 @@ def test_regrading_retries_this_versions_error_reports(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     with site.service.sessions.begin() as session:
         session.execute(update(Report).values(status="error", score=None))
-    assert site.service.regrade(1, "helpers").queued == 1
-    site.service.drain()
+    assert site.service.jobs.regrade(1, "helpers").queued == 1
+    site.service.jobs.drain()
     assert '<strong class="counted">10/10</strong>' in site.client.get(f"/s/{token}").text
     assert site.count("reports") == 1
 
@@ -170,7 +170,7 @@ def test_nothing_secret_reaches_the_log(make, graded, caplog):
     site = make(grade=replaying(graded, FULL_MARKS))
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     site.login().get("/i/c/1")
     # The test's own HTTP client logs its requests; the service's side is checked.
     logged = "\n".join(record.getMessage() for record in caplog.records

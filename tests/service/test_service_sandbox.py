@@ -24,8 +24,8 @@ from grader import exercises, grading, image
 from grader.sandbox import Sandbox, SandboxUnavailable, local_is_boundary
 from grader.service import core, tasks
 from grader.service import gate as gates
-from grader.service.core import Options
 from grader.service.models import Job
+from grader.service.options import Options, grader_version
 from grader.service.pool import Pool
 from tests.service.conftest import FULL_MARKS, NAME, Site
 from tests.service.postgres_server import until
@@ -190,7 +190,7 @@ def test_the_pool_takes_no_job_while_the_image_is_missing_and_all_once_it_is_bui
         pool.stop()
     assert one_job(docker_site).attempts == 1
     assert "Grading waits:" not in docker_site.client.get("/i/c/1").text
-    assert docker_site.service.held() is None
+    assert docker_site.service.jobs.held() is None
 
 
 class Vanishing:
@@ -209,10 +209,10 @@ class Vanishing:
 def test_a_job_whose_image_vanishes_as_it_runs_waits_again_uncharged(docker_site, engine):
     token, = docker_site.enrol(("Ada", "ada@example.edu"))
     engine.problem, engine.sandbox = None, Vanishing(engine)
-    docker_site.service.gate.look_again()
+    docker_site.service.jobs.gate.look_again()
     docker_site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
     job_id = docker_site.service.queue.claim()
-    assert job_id is not None and docker_site.service.run(job_id)  # to be tried again
+    assert job_id is not None and docker_site.service.jobs.run(job_id)  # to be tried again
     job = one_job(docker_site)
     assert (job.state, job.attempts) == ("waiting", 0) and FIX in job.last_error
     assert docker_site.count("reports") == 0
@@ -223,11 +223,11 @@ def test_new_points_are_a_new_grader_version_with_the_same_image(tmp_path, monke
     showing them) that grades with the same image."""
     root = tmp_path / "exercises"
     shutil.copytree(exercises.ROOT, root)
-    version, wanted = core.grader_version(), tasks.expected_image()
+    version, wanted = grader_version(), tasks.expected_image()
     retitle_and_repoint(root / "helpers" / "exercise.toml")
     facts = exercises.facts_hash
     monkeypatch.setattr(exercises, "facts_hash", lambda: facts(root))
-    assert core.grader_version() != version
+    assert grader_version() != version
     assert tasks.expected_image() != wanted  # a host with other points refuses the job
     assert tasks.expected_image().startswith(f"{image.default_tag()}@")  # the same image
 
@@ -276,7 +276,7 @@ def docker_service(tmp_path: Path) -> Iterator[tuple[core.Service, Site]]:
         assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
         yield service, site
     finally:
-        service.gate.close()
+        service.jobs.gate.close()
         service.engine.dispose()
 
 
@@ -285,8 +285,8 @@ def test_a_docker_gate_keeps_a_container_ready_per_grading_slot_and_leaves_none(
     """Containers started ahead of need, one per slot (``--workers``), each for one
     submission; closing the gate, as serve and a host do when they stop, removes them."""
     with docker_service(tmp_path) as (service, _):
-        assert service.drain() == 1 and service.queue.counts()["done"] == 1
-        chosen = service.gate.current
+        assert service.jobs.drain() == 1 and service.queue.counts()["done"] == 1
+        chosen = service.jobs.gate.current
         until(lambda: len(chosen.ready) == 2, 120, "a container ready for each slot")
         ready = [container.id for _, container in chosen.ready]
     # Others' containers on this engine may go while they are listed.
@@ -301,7 +301,7 @@ def test_a_hand_in_starts_its_exercises_container_while_it_waits_its_turn(docker
     that exercise and its limits, so the job's wait covers the engine's start-up."""
     with docker_service(tmp_path) as (service, _):
         assert service.queue.counts()["done"] == 0  # not graded: nothing has drained it
-        chosen = service.gate.current
+        chosen = service.jobs.gate.current
         until(lambda: len(chosen.ready) == 2, 120, "containers ready for the queued job")
         helpers = exercises.load("helpers")
         assert {key for key, _ in chosen.ready} == {(helpers.id, helpers.limits)}

@@ -20,7 +20,7 @@ def test_a_roster_gives_each_student_a_link_of_their_own(make):
     assert "Bob &lt;b&gt;" in site.client.get(f"/s/{bob}").text  # escaped
     # Only the hash is kept; a second import keeps the link.
     assert site.count("students") == 2
-    again = site.service.import_roster(1, [ADA])
+    again = site.service.students.import_roster(1, [ADA])
     assert again[0][1] is None and site.client.get(f"/s/{ada}").status_code == 200
 
 
@@ -33,17 +33,17 @@ def test_a_hand_in_is_stored_graded_and_shown_with_its_report(make):
     page = site.client.get(f"/s/{token}").text
     assert "waiting to be graded" in page
 
-    assert site.service.drain() == 1
+    assert site.service.jobs.drain() == 1
     page = site.client.get(f"/s/{token}").text
     assert '<strong class="counted">10/10</strong>' in page
-    [attempt_id] = [s.id for s in site.service.attempts(1)]
+    [attempt_id] = [s.id for s in site.service.students.attempts(1)]
     report = site.client.get(f"/s/{token}/attempts/{attempt_id}").text
     assert "<pre>" in report and "10/10 points" in report
 
     # A mistake: fewer points, the feedback in the report, the best attempt still counts.
     site.hand_in(token, (NAME, FLIPPED.read_bytes()))
-    assert site.service.drain() == 1
-    second = max(s.id for s in site.service.attempts(1))
+    assert site.service.jobs.drain() == 1
+    second = max(s.id for s in site.service.students.attempts(1))
     report = site.client.get(f"/s/{token}/attempts/{second}").text
     assert "FAILED" in report and "10/10" not in report
     assert '<strong class="counted">10/10</strong>' in site.client.get(f"/s/{token}").text
@@ -54,27 +54,29 @@ def test_a_zip_of_the_files_is_taken(make, graded):
     [token] = site.enrol(ADA)
     body = zipped({f"ada/{NAME}": FULL_MARKS.read_bytes()})
     assert site.hand_in(token, ("ada.zip", body)).status_code == 303
-    site.service.drain()
+    site.service.jobs.drain()
     assert '<strong class="counted">10/10</strong>' in site.client.get(f"/s/{token}").text
 
 
 def test_the_last_rule_counts_the_last_graded_attempt(make, graded):
     reports = iter([graded[FULL_MARKS], graded[FLIPPED]])
     site = make(grade=lambda exercise, files: next(reports))
-    site.service.save_setting(ExerciseSetting(course_id=1, exercise_id="helpers", late_penalty=0.0,
-                                              min_minutes=0.0, score_rule="last"))
+    site.service.term.save_setting(ExerciseSetting(
+        course_id=1, exercise_id="helpers", late_penalty=0.0, min_minutes=0.0,
+        score_rule="last"))
     [token] = site.enrol(ADA)
     for path in (FULL_MARKS, FLIPPED):
         site.hand_in(token, (NAME, path.read_bytes()))
-        site.service.drain()
+        site.service.jobs.drain()
     flipped = graded[FLIPPED]["score"]
     assert f'class="counted">{flipped:g}/10<' in site.client.get(f"/s/{token}").text
 
 
 def test_the_rate_limit_says_when_and_refuses_before(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
-    site.service.save_setting(ExerciseSetting(course_id=1, exercise_id="helpers", late_penalty=0.0,
-                                              min_minutes=30, score_rule="best"))
+    site.service.term.save_setting(ExerciseSetting(
+        course_id=1, exercise_id="helpers", late_penalty=0.0, min_minutes=30,
+        score_rule="best"))
     [token] = site.enrol(ADA)
     csrf = site.csrf(f"/s/{token}")
     assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes()), csrf=csrf).status_code == 303
@@ -95,14 +97,14 @@ def test_the_rate_limit_says_when_and_refuses_before(make, graded):
 def test_late_work_loses_the_penalty_and_the_hard_deadline_closes(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     clock = site.clock
-    site.service.save_setting(ExerciseSetting(
+    site.service.term.save_setting(ExerciseSetting(
         course_id=1, exercise_id="helpers", deadline=clock.now,
         hard_deadline=clock.now.replace(hour=14),
         late_penalty=0.25, min_minutes=0.0, score_rule="best"))
     [token] = site.enrol(ADA)
     clock.advance(minutes=1)
     assert site.hand_in(token, (NAME, FULL_MARKS.read_bytes())).status_code == 303
-    site.service.drain()
+    site.service.jobs.drain()
     page = site.client.get(f"/s/{token}").text
     assert "(late)" in page and "10/10, late: counts 7.5 after the 25% penalty" in page
     assert '<strong class="counted">7.5/10</strong>' in page
@@ -117,7 +119,7 @@ def test_another_students_attempt_is_not_found(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     ada, bob = site.enrol(ADA, BOB)
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     assert site.client.get(f"/s/{ada}/attempts/1").status_code == 200
     theirs = site.client.get(f"/s/{bob}/attempts/1")
     assert theirs.status_code == 404 and "10/10" not in theirs.text
@@ -174,7 +176,7 @@ def test_a_grader_error_is_shown_as_not_counting(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     with site.service.sessions.begin() as session:  # as if the grader had failed
         session.execute(update(Report).values(status="error", score=None))
     page = site.client.get(f"/s/{token}").text
@@ -199,6 +201,6 @@ def test_what_the_code_printed_is_shown_escaped(make, graded):
     site = make(grade=lambda exercise, files: printed)
     [token] = site.enrol(ADA)
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     page = site.client.get(f"/s/{token}/attempts/1").text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>" not in page

@@ -26,7 +26,7 @@ def csrf_of(page: str) -> str:
 def test_an_extension_takes_a_late_hand_in_on_time(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     ada, bob = site.enrol(("Ada", "ada@example.edu"), ("Bob", "bob@example.edu"))
-    site.service.save_setting(ExerciseSetting(
+    site.service.term.save_setting(ExerciseSetting(
         course_id=1, exercise_id="helpers", deadline=site.clock.now, hard_deadline=site.clock.now,
         late_penalty=0.5, min_minutes=0.0, score_rule="best", visible=True))
     client = site.login()
@@ -41,7 +41,7 @@ def test_an_extension_takes_a_late_hand_in_on_time(make, graded):
     site.clock.advance(days=1)
     assert site.hand_in(ada, (NAME, FULL_MARKS.read_bytes())).status_code == 303
     assert site.hand_in(bob, (NAME, FULL_MARKS.read_bytes())).status_code == 403
-    site.service.drain()
+    site.service.jobs.drain()
     assert "<td>10</td>" in client.get("/i/c/1").text  # on time: no penalty
     assert "Deadline: 2026-03-05 12:00 UTC" in site.client.get(f"/s/{ada}").text
 
@@ -50,9 +50,9 @@ def test_a_manual_score_wins_is_shown_and_needs_a_comment(make, graded):
     site = make(grade=replaying(graded, FLIPPED))
     [ada] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(ada, (NAME, FLIPPED.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     rescored: list[str] = []
-    site.service.rescored = lambda course, exercise: rescored.append(exercise)
+    site.service.rescored.listen(lambda course, exercise: rescored.append(exercise))
     client = site.login()
     csrf = csrf_of(client.get("/i/c/1/attempts/1").text)
     bare = client.post("/i/c/1/attempts/1/notes", data={"csrf": csrf, "kind": "score",
@@ -77,7 +77,7 @@ def test_a_regrade_request_is_seen_and_answered(make, graded):
     site = make(grade=replaying(graded, FLIPPED))
     [ada] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(ada, (NAME, FLIPPED.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     page = site.client.get(f"/s/{ada}/attempts/1").text
     asked = site.client.post(f"/s/{ada}/attempts/1/request",
                              data={"csrf": csrf_of(page), "text": "My max is right."})
@@ -100,7 +100,7 @@ def test_regrade_one_attempt_says_why_and_can_be_forced(make, graded):
     site = make(grade=replaying(graded, FULL_MARKS))
     [ada] = site.enrol(("Ada", "ada@example.edu"))
     site.hand_in(ada, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     client = site.login()
     csrf = csrf_of(client.get("/i/c/1").text)
     again = client.post("/i/c/1/attempts/1/regrade", data={"csrf": csrf}).text
@@ -109,7 +109,7 @@ def test_regrade_one_attempt_says_why_and_can_be_forced(make, graded):
     assert "1 submission(s) queued" in forced
     student = client.post("/i/c/1/students/1/regrade/helpers", data={"csrf": csrf}).text
     assert "1 not queued: waiting or being graded already" in student
-    assert site.service.drain() == 1 and site.count("reports") == 1
+    assert site.service.jobs.drain() == 1 and site.count("reports") == 1
 
 
 def test_the_files_handed_in_are_shown_and_downloaded(make, graded):
@@ -158,7 +158,7 @@ def test_the_late_penalty_is_a_percentage(make):
     assert over.status_code == 409 and "a percentage from 0 to 100" in over.text
     assert client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "late_penalty": "20%",
                                                     "visible": "1"}).status_code == 303
-    assert site.service.setting(1, "helpers").late_penalty == 0.2
+    assert site.service.term.setting(1, "helpers").late_penalty == 0.2
 
 
 def test_a_status_the_page_polls(make, graded):
@@ -172,7 +172,7 @@ def test_a_status_the_page_polls(make, graded):
     # Named as seen something else, the status answers at once.
     assert site.client.get(f"/s/{ada}/status.json?since=other").json() == waiting
     # Named as seen the waiting state, it answers once the report is kept.
-    grading = threading.Thread(target=site.service.drain)
+    grading = threading.Thread(target=site.service.jobs.drain)
     grading.start()
     graded = site.client.get(f"/s/{ada}/status.json?since={waiting['seen']}").json()
     grading.join()
@@ -193,7 +193,7 @@ def test_canvas_roster_in_and_canvas_grades_out(make, graded):
     client.post("/i/c/1/settings/helpers", data={"csrf": csrf, "visible": "1",
                                              "column_name": "Lab 1 (88)"})
     site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
-    site.service.drain()
+    site.service.jobs.drain()
     rows = list(csv.reader(io.StringIO(client.get("/i/c/1/canvas.csv").text)))
     column = rows[0].index("Lab 1 (88)")
     assert rows[2][:5] == ["Lovelace, Ada", "4711", "A-1", "ada", "Mon"]

@@ -179,7 +179,7 @@ def pages(service: Service, facts: dict) -> None:
         handed = client.post(f"/s/{links['Ada Lovelace']}/submit/{exercise}",
                              data={"csrf": csrf.group(1)}, files=[("files", files)])
         assert handed.status_code == (403 if exercise == "helpers" else 303), handed.text
-    assert service.drain() == 1
-    [student] = [each for each in service.students(1) if each.name == "Ada Lovelace"]
-    [attempt] = service.attempts(student.id, "decision")
+    assert service.jobs.drain() == 1
+    [student] = [each for each in service.students.of_course(1) if each.name == "Ada Lovelace"]
+    [attempt] = service.students.attempts(student.id, "decision")
     assert attempt.reports[0].score == attempt.reports[0].max_score

@@ -64,8 +64,8 @@ class Poster:
         self._lock = threading.Lock()
 
     def start(self) -> None:
-        self.service.reported = self._wake.set
-        self.service.rescored = self.rescore
+        self.service.reported.listen(self._wake.set)
+        self.service.rescored.listen(self.rescore)
         self._thread = threading.Thread(target=self._loop, name="lti-poster", daemon=True)
         self._thread.start()
 
@@ -177,11 +177,11 @@ class Poster:
 
     def _state(self, student: Student, exercise_id: str, max_score: float) -> "Progress | None":
         """What the LMS should show of the student's exercise now; None before a hand-in."""
-        attempts = self.service.attempts(student.id, exercise_id, bodies=True)
+        attempts = self.service.students.attempts(student.id, exercise_id, bodies=True)
         if not attempts:
             return None
-        found = scores.counting(attempts, self.service.own_setting(student.course_id, student.id,
-                                                                   exercise_id))
+        found = scores.counting(attempts, self.service.term.own_setting(
+            student.course_id, student.id, exercise_id))
         waiting = any(pages.state(attempt) == "waiting" for attempt in attempts)
         if found is None:
             return Progress(None, "Pending", "Handed in: waiting to be graded.",

@@ -23,7 +23,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.service import audit, people, tokens
-from grader.service.core import Refused, default_setting
 from grader.service.models import (
     Course,
     CourseStaff,
@@ -37,6 +36,8 @@ from grader.service.models import (
     Person,
     Student,
 )
+from grader.service.refused import Refused
+from grader.service.term import default_setting
 
 LAUNCH_HOURS = people.LAUNCH_HOURS
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"

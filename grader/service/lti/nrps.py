@@ -15,10 +15,11 @@ from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 from pylti1p3.tool_config.dict import ToolConfDict
 
-from grader.service.core import Refused, Service
+from grader.service.core import Service
 from grader.service.lti import launch, roles
 from grader.service.lti.adapter import TimedSession
 from grader.service.models import LtiContext, LtiPlatform
+from grader.service.refused import Refused
 
 
 @dataclass
@@ -44,11 +45,11 @@ def sync(service: Service, config: Callable[[], ToolConfDict], course_id: int,
         {"context_memberships_url": context.memberships_url}).get_members()
     learners = [m for m in members if m.get("status", "Active") == "Active"
                 and m.get("roles") and roles.course_role(m["roles"]) == "student"]
-    before = len(service.students(course_id))
+    before = len(service.students.of_course(course_id))
     with service.sessions.begin() as session:
         for found in learners:
             said = launch.who({**found, "sub": found["user_id"]})
             user = launch.identity(session, platform, context.deployment_id, said.sub)
             launch.student_of(session, course_id, platform, user, said, service.now())
             launch.member(session, session.merge(context), user)
-    return Synced(context.title, len(learners), len(service.students(course_id)) - before)
+    return Synced(context.title, len(learners), len(service.students.of_course(course_id)) - before)

@@ -20,7 +20,6 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from grader.service import audit, people
-from grader.service.core import Refused
 from grader.service.lti import launch, nrps, platforms, registration, roles
 from grader.service.lti.adapter import Launch, Launches, LaunchRequest, login
 from grader.service.lti.ags import Poster
@@ -31,6 +30,7 @@ from grader.service.models import (
     LtiScorePost,
     Student,
 )
+from grader.service.refused import Refused
 from grader.service.webpages import Pages, Scope
 
 log = logging.getLogger("grader.service")
@@ -75,7 +75,7 @@ class Tool:
                 Route(f"{COURSE}/match", self.match, methods=["POST"]),
                 Route(f"{COURSE}/register", self.registration_url, methods=["POST"])]
 
-    def refused(self, why: Exception) -> Response:
+    def _refused(self, why: Exception) -> Response:
         # The library's words name the check that failed, never the token's content.
         log.info("LTI launch refused: %s: %s", type(why).__name__, str(why)[:300])
         said = str(why) if isinstance(why, Refused) else \
@@ -84,7 +84,7 @@ class Tool:
         return self.web.message("Launch refused", REFUSED.format(why=said.rstrip(".")),
                                 status)
 
-    def base(self, request: Request) -> str:
+    def _base(self, request: Request) -> str:
         return str(request.base_url).rstrip("/")
 
     # -- the platform's side ---------------------------------------------------------------
@@ -96,9 +96,9 @@ class Tool:
             return await run_in_threadpool(lambda: login(asked, self.config(), self.storage,
                                                          target))
         except Exception as why:  # an unknown platform, a login without its issuer, ...
-            return self.refused(why)
+            return self._refused(why)
 
-    def checked(self, asked: LaunchRequest) -> Launch:
+    def _checked(self, asked: LaunchRequest) -> Launch:
         """The launch, every check passed (each one that fails raises)."""
         made = Launch(asked, self.config(), self.storage)
         made.validate()
@@ -107,19 +107,19 @@ class Tool:
     async def launch(self, request: Request) -> Response:
         asked = await LaunchRequest.read(request)
         try:
-            made = await run_in_threadpool(self.checked, asked)
+            made = await run_in_threadpool(self._checked, asked)
         except Exception as why:  # the launch is refused, saying which check failed
-            return self.refused(why)
+            return self._refused(why)
         body: dict[str, Any] = dict(made.get_launch_data())
         try:
             if made.is_deep_link_launch():
-                return await run_in_threadpool(self.picker, made, body,
+                return await run_in_threadpool(self._picker, made, body,
                                                str(request.url_for("lti_launch")))
-            return await run_in_threadpool(self.open, made, body)
+            return await run_in_threadpool(self._open, made, body)
         except Exception as why:  # a launch we can't serve (no course, no exercise, a role)
-            return self.refused(why)
+            return self._refused(why)
 
-    def open(self, made: Launch, body: dict[str, Any]) -> Response:
+    def _open(self, made: Launch, body: dict[str, Any]) -> Response:
         """A resource link's launch, in a course the tool knows: the student's page of
         its exercise, or the course's pages for its staff; its assignment is kept for
         scores and roster."""
@@ -150,7 +150,7 @@ class Tool:
         self.poster.record(student_id, exercise)  # a score that counts already goes there too
         return RedirectResponse(f"/s/{key}#{exercise}", 303)
 
-    def picker(self, made: Launch, body: dict[str, Any], target: str) -> Response:
+    def _picker(self, made: Launch, body: dict[str, Any], target: str) -> Response:
         """Deep linking, the course's staff's: the exercises, each a form that posts its
         signed answer back to the LMS (no script: the pages' CSP allows none). A course
         the tool does not know is made here, by its instructor's launch alone."""
@@ -185,7 +185,7 @@ class Tool:
         return JSONResponse(platforms.jwks(pems))
 
     async def canvas(self, request: Request) -> Response:
-        return JSONResponse(registration.canvas_configuration(self.base(request)))
+        return JSONResponse(registration.canvas_configuration(self._base(request)))
 
     async def register(self, request: Request) -> Response:
         """Dynamic registration: the LMS opens a registration URL an instructor made."""
@@ -195,14 +195,15 @@ class Tool:
             raise HTTPException(404)
         try:
             done = await run_in_threadpool(
-                registration.register, self.service.sessions, self.base(request),
+                registration.register, self.service.sessions, self._base(request),
                 asked.get("openid_configuration", ""), asked.get("registration_token", ""))
         except Exception as why:  # the platform refused, or said too little
             log.warning("LTI registration failed: %s: %s", type(why).__name__, str(why)[:300])
             return self.web.message("Not registered", f"The LMS's registration did not work "
                                     f"({type(why).__name__}: {str(why)[:300]}). Make a new "
                                     "registration URL and try again.", 400)
-        await run_in_threadpool(self.service.audited, None, None, "platform registered", done)
+        await run_in_threadpool(self.service.access.audited, None, None, "platform registered",
+                                done)
         return self.web.page("lti_registered.html", done=done)
 
     async def registered_script(self, request: Request) -> Response:
@@ -213,7 +214,7 @@ class Tool:
     async def page(self, request: Request) -> Response:
         scope = await self.web.scope(request, "manage")
         found = await run_in_threadpool(self._page_rows, scope.course.id)
-        return self.web.course_page(scope, "lti.html", base=self.base(request), **found,
+        return self.web.course_page(scope, "lti.html", base=self._base(request), **found,
                                     saved=request.query_params.get("saved"))
 
     def _page_rows(self, course_id: int) -> dict[str, Any]:
@@ -245,7 +246,7 @@ class Tool:
             log.warning("LTI roster sync failed: %s", type(why).__name__)
             return self.web.message("Roster not synced", f"The LMS did not give the roster "
                                     f"({type(why).__name__}). Try again later.", 502, back)
-        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+        await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                 "roster synced", done.course,
                                 f"{done.learners} learner(s), {done.added} new")
         return self.web.message("Roster synced", f"{done.course}: {done.learners} learner(s), "
@@ -278,9 +279,9 @@ class Tool:
         scope, _ = await self.web.scope_form(request, "manage")
         secret = await run_in_threadpool(registration.new_secret, self.service.sessions,
                                          self.service.now())
-        await run_in_threadpool(self.service.audited, scope.course.id, scope.staff,
+        await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
                                 "registration URL made", "LTI")
         return self.web.course_page(scope, "lti_register_url.html",
-                                    url=f"{self.base(request)}/lti/register/{secret}",
+                                    url=f"{self._base(request)}/lti/register/{secret}",
                                     hours=registration.REGISTER_HOURS)
 

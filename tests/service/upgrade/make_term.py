@@ -57,33 +57,33 @@ class Clock:
 
 
 def hand_in(service: Service, student_id: int, path: Path) -> int:
-    return service.submit(student_id, "helpers", Submission({path.name: path.read_bytes()}))
+    return service.jobs.submit(student_id, "helpers", Submission({path.name: path.read_bytes()}))
 
 
 def term(service: Service, clock: Clock) -> dict[str, object]:
     """The term's rows, made through the service; what the test looks for."""
     people = [("Ada Lovelace", "ada@example.edu"), ("Bob Babbage", "bob@example.edu"),
               ("Cy Inactive", "cy@example.edu")]
-    links = {student.name: token for student, token in service.import_roster(people)}
-    ada, bob, cy = service.students()
-    service.set_active(cy.id, False)
-    service.save_setting(ExerciseSetting(
+    links = {student.name: token for student, token in service.students.import_roster(people)}
+    ada, bob, cy = service.students.of_course()
+    service.students.set_active(cy.id, False)
+    service.term.save_setting(ExerciseSetting(
         exercise_id="helpers", visible=True, deadline=START + timedelta(days=7),
         hard_deadline=START + timedelta(days=9), late_penalty=0.2, min_minutes=0,
         score_rule="best", column_name="Lab 1 (123456)"))
-    service.extend(bob.id, "helpers", START + timedelta(days=8), None)
+    service.term.extend(bob.id, "helpers", START + timedelta(days=8), None)
     first = hand_in(service, ada.id, FLIPPED)
     clock.now += timedelta(minutes=5)
     hand_in(service, ada.id, HELPERS)  # replaces the first before it is graded
     clock.now += timedelta(days=8, hours=1)  # after Bob's own deadline: late
     late = hand_in(service, bob.id, FLIPPED)
-    service.drain()
+    service.jobs.drain()
     clock.now += timedelta(days=1)
-    service.add_note(late, "request", "My utilities are right, I think.", bob.name)
-    service.add_note(late, "answer", "They are flipped: see the hint.", "Instructor")
-    service.add_note(late, "comment", "Look at max_value's terminal case.", "Instructor")
-    service.add_note(late, "score", "Partial credit for the tree walk.", "Instructor", 5.0)
-    secret = service.new_instructor_secret()
+    service.term.add_note(late, "request", "My utilities are right, I think.", bob.name)
+    service.term.add_note(late, "answer", "They are flipped: see the hint.", "Instructor")
+    service.term.add_note(late, "comment", "Look at max_value's terminal case.", "Instructor")
+    service.term.add_note(late, "score", "Partial credit for the tree walk.", "Instructor", 5.0)
+    secret = service.access.new_instructor_secret()
     lti(service, ada.id, clock.now)
     return {"version": __version__, "revision": db.revision(service.engine),
             "links": links, "instructor": secret, "replaced": first, "late": late}
