@@ -227,7 +227,7 @@ class ProcessAgent:
                                   "sent a reply longer than the protocol allows")
         try:
             timed.freeze()  # its turn is over: nothing of it runs until the next request
-        except cgroups.Stuck as exc:  # a machine too busy to stop it, as likely as the agent
+        except cgroups.Stuck as exc:  # the busy machine's doing as likely as the agent's
             return answer(contract.Reply(), spent(),
                           f"could not be stopped after its reply ({exc}): not charged", False)
         line, _, self.pending = self.pending.partition(b"\n")
