@@ -287,7 +287,8 @@ def _tasks(pid: int) -> list[Path]:
 
 def _left_cpu(task: Path) -> bool:
     """Whether a thread is off its CPU and off the run queue, or has ended: its
-    ``wchan`` (where it sleeps) is "0" while it runs or waits to (and for a dead one)."""
+    ``wchan`` (where it sleeps) is "0" while it runs or waits to, for a dead one, and
+    to a reader not allowed to trace it (whose freezes are then Stuck, loudly)."""
     try:
         state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
         return state in ("Z", "X") or (task / "wchan").read_text() != "0"
