@@ -282,7 +282,7 @@ def test_a_pondering_thread_gets_nothing_on_the_opponents_time(request, groups, 
     if where == "docker":
         request.getfixturevalue("docker_client")
     counted, got = off_turn(launch.student("ponder", AGENTS / "ponder.py", "Agent", where))
-    assert counted == [0.0] * len(counted)  # frozen: not a tick in 3 s
+    assert counted == [0.0] * len(counted), counted  # frozen: not a tick in 3 s
     # Only the moment between its reply and its freezing, which its move is charged
     # with: nowhere near the 3 s it would have had.
     assert all(ms < 500 for ms in got), got
@@ -292,6 +292,21 @@ def test_a_pondering_thread_thinks_on_the_opponents_time_where_nothing_freezes_i
     """The ponder's thinking works: unfrozen, it gets CPU between its moves."""
     counted, got = off_turn(launch.student("ponder", AGENTS / "ponder.py", "Agent"))
     assert sum(got) > 500 and sum(counted) > 0.5, (got, counted)
+
+
+def test_an_agent_that_cannot_be_stopped_after_its_reply_is_killed_and_charged_nothing(
+        groups, monkeypatch):
+    def stuck(group):
+        raise cgroups.Stuck("its control group was not frozen within 5 s")
+    monkeypatch.setattr(cgroups.Group, "freeze", stuck)
+    agent = sandbox.student("ponder", AGENTS / "ponder.py", "Agent")
+    try:
+        answer = agent.new_game("knights", 0, 1)
+        assert agent.process.returncode is not None  # killed
+    finally:
+        agent.close()
+    assert answer.fault == ("could not be stopped after its reply (its control group was not "
+                            "frozen within 5 s): not charged") and not answer.charged
 
 
 def one_move(agent, limits):

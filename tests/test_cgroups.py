@@ -156,3 +156,44 @@ def test_a_containers_processes_are_moved_into_a_group_where_none_names_it(group
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_the_count_of_a_frozen_group_is_final_once_freeze_returns(group):
+    """The kernel tells "frozen" once the last task has entered the freezer, before it
+    has left its CPU, and counts that last stretch (microseconds) only when it leaves:
+    on a busy machine (here, a crowd of busy processes outside the group) that is
+    often after the group was read, which then looked frozen and was not yet."""
+    crowd = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(2 * os.cpu_count())]
+    busy = [start_in(group, BUSY) for _ in range(2)]
+    late = []
+    try:
+        for _ in range(50):
+            group.thaw()
+            time.sleep(0.002)
+            group.freeze()
+            frozen_at = group.cpu_seconds()
+            time.sleep(0.01)
+            if group.cpu_seconds() != frozen_at:
+                late.append(group.cpu_seconds() - frozen_at)
+    finally:
+        group.kill()
+        for process in crowd:
+            process.kill()
+        for process in crowd + busy:
+            process.wait(timeout=60)
+    assert late == [], (len(late), late[:5])
+
+
+def test_a_freeze_that_does_not_happen_is_told(group, monkeypatch):
+    monkeypatch.setattr(cgroups, "FREEZE_SECONDS", 0.1)
+    monkeypatch.setattr(cgroups, "_left_cpu", lambda task: False)  # never leaves its CPU
+    busy = start_in(group, BUSY)
+    try:
+        deadline = time.monotonic() + 60
+        while not group.pids() and time.monotonic() < deadline:  # until it is in the group
+            time.sleep(0.01)
+        with pytest.raises(cgroups.Stuck, match="its control group was not frozen within 0.1 s"):
+            group.freeze()
+    finally:
+        group.kill()
+        busy.wait(timeout=60)

@@ -225,7 +225,11 @@ class ProcessAgent:
                 if len(self.pending) > protocol.MAX_LINE:
                     return answer(contract.Reply(), spent(),
                                   "sent a reply longer than the protocol allows")
-        timed.freeze()  # its turn is over: nothing of it runs until the next request
+        try:
+            timed.freeze()  # its turn is over: nothing of it runs until the next request
+        except cgroups.Stuck as exc:  # the busy machine's doing as likely as the agent's
+            return answer(contract.Reply(), spent(),
+                          f"could not be stopped after its reply ({exc}): not charged", False)
         line, _, self.pending = self.pending.partition(b"\n")
         used = spent()
         if over := self._over(used, limits):

@@ -35,6 +35,10 @@ class NoGroups(Exception):
     """No control group can be made here: why, for the one loud notice."""
 
 
+class Stuck(Exception):
+    """A group was not frozen (or thawed) within ``FREEZE_SECONDS``."""
+
+
 @dataclass(frozen=True)
 class Hierarchy:
     """Where groups are made: a v2 folder, or the v1 cpuacct and freezer folders."""
@@ -177,7 +181,8 @@ class Group:
         return waited(self.folder / "cpu.pressure") if self.where.version == 2 else None
 
     def freeze(self) -> None:
-        """Stop every task of the group until ``thaw``; waits until they are stopped."""
+        """Stop every task of the group until ``thaw``; waits until they are stopped
+        and their CPU is all counted (Stuck past ``FREEZE_SECONDS``)."""
         self._freezing(True)
 
     def thaw(self) -> None:
@@ -186,8 +191,17 @@ class Group:
     def _freezing(self, frozen: bool) -> None:
         deadline = time.monotonic() + FREEZE_SECONDS
         self._ask_freezer(frozen)
-        while not self._frozen_is(frozen) and time.monotonic() < deadline:
+        while not (self._frozen_is(frozen) and (not frozen or self._off_cpu())):
+            if time.monotonic() > deadline:
+                raise Stuck(f"its control group was not {'frozen' if frozen else 'thawed'} "
+                            f"within {FREEZE_SECONDS} s")
             time.sleep(0.001)
+
+    def _off_cpu(self) -> bool:
+        """Whether every task of the group has left its CPU. The kernel tells "frozen"
+        once the last task has entered the freezer, before it has switched away, and
+        counts that last stretch only then: on a busy machine, a while after."""
+        return all(_left_cpu(task) for pid in self.pids() for task in _tasks(pid))
 
     def _ask_freezer(self, frozen: bool) -> None:
         if self.where.version == 2:
@@ -261,6 +275,25 @@ def tree(pid: int) -> list[int]:
             except OSError:  # ended while being read
                 pass
     return found
+
+
+def _tasks(pid: int) -> list[Path]:
+    """The /proc folders of the threads of process ``pid``; none once it has ended."""
+    try:
+        return list(Path(f"/proc/{pid}/task").iterdir())
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+
+
+def _left_cpu(task: Path) -> bool:
+    """Whether a thread is off its CPU and off the run queue, or has ended: its
+    ``wchan`` (where it sleeps) is "0" while it runs or waits to, for a dead one, and
+    to a reader not allowed to trace it (whose freezes are then Stuck, loudly)."""
+    try:
+        state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state in ("Z", "X") or (task / "wchan").read_text() != "0"
+    except (FileNotFoundError, ProcessLookupError):  # ended meanwhile
+        return True
 
 
 def _fields(path: Path) -> dict[str, int]:
