@@ -299,7 +299,7 @@ def test_an_agent_that_cannot_be_stopped_after_its_reply_is_killed_and_charged_n
     def stuck(group):
         raise cgroups.Stuck("its control group was not frozen within 5 s")
     monkeypatch.setattr(cgroups.Group, "freeze", stuck)
-    agent = sandbox.student("ponder", AGENTS / "ponder.py", "Agent")
+    agent = launch.student("ponder", AGENTS / "ponder.py", "Agent")
     try:
         answer = agent.new_game("knights", 0, 1)
         assert agent.process.returncode is not None  # killed
