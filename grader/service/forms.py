@@ -25,11 +25,6 @@ def percent(value: object) -> float:
     return float(text) / 100
 
 
-def moment(value: object) -> datetime | None:
-    text = str(value or "").strip()
-    return datetime.fromisoformat(text) if text else None
-
-
 def picked(form: FormData, name: str, where: tzinfo) -> datetime | None:
     """The time a form's date and time inputs ``<name>_date`` and ``<name>_time`` pick
     in the course's zone, as stored (UTC), or its ``<name>`` (a datetime-local input's

@@ -117,9 +117,10 @@ class Leaderboard:
         scope = await self.web.scope(request)
         standing = await run_in_threadpool(leagues.standing, self.service, scope.course.id,
                                            self.exercise_id)
+        where = await run_in_threadpool(self.service.access.zone, scope.course.id)
         return self.web.course_page(scope, "leaderboard.html", standing=standing, staff=True,
-                                    rating_rule=league.RATING,
-                                    config=handin.config(), playing=self.playing(), when=when,
+                                    rating_rule=league.RATING, where=where,
+                                    config=handin.config(), playing=self.playing(),
                                     saved=SAVED.get(request.query_params.get("saved", "")),
                                     games_link=lambda game: f"{scope.base}/league/games/"
                                                             f"{game.id}")
@@ -127,16 +128,18 @@ class Leaderboard:
     async def play(self, request: Request) -> Response:
         scope, form = await self.web.scope_form(request, "manage")
         back = f"{scope.base}/league"
+        where = await run_in_threadpool(self.service.access.zone, scope.course.id)
         try:
             config = handin.config(**{field: kind(str(form.get(field)).strip())
                                       for field, kind in (("seed", int), ("openings", int),
                                                           ("cpu_seconds", float))
                                       if str(form.get(field) or "").strip()})
-            at = forms.moment(form.get("starts_at"))
+            at = forms.picked(form, "starts_at", where)
         except (ValueError, BadConfig):
             return self.web.message("Not played", "Give the seed and the openings as whole "
                                     "numbers (1 opening or more), the CPU time a move as "
-                                    "seconds above 0, and a time as YYYY-MM-DDTHH:MM (UTC).",
+                                    "seconds above 0, and a time to play at as a date and a "
+                                    f"time in the course's zone ({where.key}), or none: now.",
                                     400, back)
         said = (f"seed {config.settings.seed}, {config.settings.openings} opening(s), "
                 f"{config.settings.limits.cpu_seconds:g} s a move")
@@ -144,7 +147,8 @@ class Leaderboard:
             await run_in_threadpool(leagues.schedule, self.service, scope.course.id,
                                     self.exercise_id, config.settings, at)
             await run_in_threadpool(self.service.access.audited, scope.course.id, scope.staff,
-                                    "league scheduled", self.exercise_id, f"{said}, at {at}")
+                                    "league scheduled", self.exercise_id,
+                                    f"{said}, at {when(at, where)}")
             return RedirectResponse(f"{back}?saved=scheduled", status_code=303)
         if not await run_in_threadpool(self.play_now, scope.course.id, config.settings):
             return self.web.message("Not played", "A league is being played now: play again "
@@ -196,9 +200,10 @@ class Leaderboard:
         if standing is None or not standing.league.shown:
             return self.web.message("The league", "Your instructor has not opened the "
                                     "league's leaderboard yet.", 200, back)
+        where = await run_in_threadpool(self.service.access.zone, student.course_id)
         return self.web.page("leaderboard.html", standing=standing, staff=False,
-                             rating_rule=league.RATING,
-                             own=student.id, back=back, playing=self.playing(), when=when,
+                             rating_rule=league.RATING, where=where,
+                             own=student.id, back=back, playing=self.playing(),
                              games_link=lambda game: f"{back}/league/games/{game.id}")
 
     async def student_game(self, request: Request) -> Response:

@@ -31,7 +31,7 @@ from grader.match.referee import Game
 from grader.sandbox import local
 from grader.service import app, leagues
 from grader.service.leaderboard import WATCH_SECONDS
-from grader.service.models import LeagueGame
+from grader.service.models import League, LeagueGame
 from tests.service.conftest import ROOT
 from tests.service.test_league_hosts import broker  # noqa: F401  (a fixture)
 
@@ -269,6 +269,28 @@ def test_a_league_scheduled_for_later_plays_the_agents_handed_in_by_then(make, q
             assert time.monotonic() < ends, "the scheduled league was never played"
             time.sleep(0.2)
     assert site.count("league_entries") == 3 and site.count("league_games") == 6
+
+
+def test_a_leagues_time_is_picked_and_shown_in_the_courses_zone(make):
+    site = make(sandbox="local")
+    site.service.access.set_time_zone(1, "Europe/Berlin")  # CET in March: UTC + 1
+    with TestClient(app.build(site.service), follow_redirects=False) as client:
+        client.get(f"/i/{site.secret}")
+        page = client.get("/i/c/1/league").text
+        assert 'type="date" id="league-starts-date" name="starts_at_date"' in page
+        assert "play at (empty: now) (Europe/Berlin)" in text(client.get("/i/c/1/league"))
+        form = {"csrf": csrf(client, "/i/c/1/league"), **FLAGS}
+        wrong = client.post("/i/c/1/league/play", data={**form, "starts_at_date": "2026-03-02",
+                                                          "starts_at_time": "25:00"})
+        assert wrong.status_code == 400 and "in the course's zone (Europe/Berlin)" in text(wrong)
+        response = client.post("/i/c/1/league/play", data={
+            **form, "starts_at_date": "2026-03-02", "starts_at_time": "15:30"})
+        assert response.headers["location"] == "/i/c/1/league?saved=scheduled"
+        assert "scheduled for 2026-03-02 15:30 CET" in text(client.get("/i/c/1/league"))
+    with site.service.sessions() as session:
+        [starts] = session.scalars(select(League.starts_at))
+    assert starts.isoformat() == "2026-03-02T14:30:00"  # stored in UTC
+    assert site.count("league_games") == 0  # not played before its time
 
 
 def test_what_an_agent_printed_is_shown_to_the_instructor_and_its_student_only(make, quick):
