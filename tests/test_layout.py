@@ -290,9 +290,6 @@ MOST_PUBLIC_METHODS = 15
 MANY_METHODS = {
     "grader.games.knights.rules.QueenBoard":
         "the students' Board interface, method for method: their agents call it",
-    "grader.service.app.Web":
-        "the pages' shared helpers (webpages.Pages) and the students' routes, left for "
-        "a split of its own",
 }
 
 

@@ -9,7 +9,6 @@ when they stall (``BodyDeadline``); tokens and files never reach the log
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,18 +16,17 @@ from typing import Any
 from jinja2 import Environment
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData, UploadFile
+from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Send
 from starlette.types import Scope as ASGIScope
 
 from grader import render
-from grader.intake import Rejected
 from grader.pages import environment
-from grader.service import code_view, forms, logs, pages, roster, times, uploads
+from grader.service import code_view, forms, logs, pages, times
 from grader.service.core import Service
 from grader.service.courses import Courses
 from grader.service.gradebook_pages import GradebookPages
@@ -38,9 +36,9 @@ from grader.service.lti.web import Tool
 from grader.service.models import Student, Submission
 from grader.service.people import Staff
 from grader.service.pool import Pool
-from grader.service.refused import Refused
 from grader.service.similar import Similar
 from grader.service.staff import StudentsAndAttempts
+from grader.service.student_pages import StudentPages
 from grader.service.webpages import Scope
 
 log = logging.getLogger("grader.service")
@@ -48,11 +46,8 @@ COOKIE = "instructor"  # a staff member's credential
 HEADER = "x-instructor-secret"  # the same, for scripts
 COURSE = "/i/c/{course:int}"  # a course's pages
 MAX_FILES = 20
-STATUS_WAIT = 5.0  # seconds a student's status may wait for a change (see student_status)
 NOTE_NAMES = {"comment": "Comment", "score": "Manual score", "request": "Regrade request",
               "answer": "Answer"}
-SAVED = {"request": "Your regrade request was sent to your instructor; their answer "
-                    "shows here."}
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'"),
     (b"x-content-type-options", b"nosniff"),
@@ -179,53 +174,6 @@ class Web:
         request.state.student_id = found.id  # for the request's log line (see logs)
         return found
 
-    async def student_page(self, request: Request) -> Response:
-        student = await self.student(request)
-        views = await run_in_threadpool(pages.exercises_of, self.service, student)
-        where = await run_in_threadpool(self.service.access.zone, student.course_id)
-        return self.page("student.html", student=student, views=views, where=where,
-                         token=request.path_params["token"],
-                         pending=any(view.pending for view in views),
-                         saved=_handed_in(views, request.query_params.get("handed")),
-                         csrf=self.service.access.csrf(forms.student_subject(student)),
-                         cap_kb=self.service.options.max_upload // 1024)
-
-    async def student_status(self, request: Request) -> Response:
-        """The student page's states, which its script asks for while grading goes on.
-
-        Given ``since`` (the ``seen`` of an earlier answer), the answer waits, up to
-        STATUS_WAIT seconds, until something is no longer as then or nothing waits: the
-        page hears of a report as it is kept, without asking again and again."""
-        student = await self.student(request)
-        since = request.query_params.get("since")
-        ends = time.monotonic() + STATUS_WAIT
-        # Grading hosts keep their reports from other processes: looked for every second.
-        every = 1.0 if self.service.options.broker else STATUS_WAIT
-        kept = self.service.jobs.reports_kept
-        while True:
-            seen = kept.count(student.id)  # before the look: one kept during it ends the wait
-            answer = await run_in_threadpool(pages.status, self.service, student)
-            left = ends - time.monotonic()
-            if not answer["pending"] or answer["seen"] != since or left <= 0:
-                return JSONResponse(answer)
-            await kept.wait(student.id, seen, min(left, every))
-
-    async def students_submission(self, request: Request) -> tuple[Student, Submission]:
-        student = await self.student(request)
-        submission = await run_in_threadpool(self.service.students.submission,
-                                             request.path_params["attempt"], student.id)
-        if submission is None:
-            raise HTTPException(404)
-        return student, submission
-
-    async def student_attempt(self, request: Request) -> Response:
-        student, submission = await self.students_submission(request)
-        back = f"/s/{request.path_params['token']}"
-        return await self.attempt_page("attempt.html", submission, back,
-                                       forms.student_subject(student), student.course_id,
-                                       request_action=f"{back}/attempts/{submission.id}/request",
-                                       saved=SAVED.get(request.query_params.get("saved", "")))
-
     async def attempt_page(self, template: str, submission: Submission, back: str,
                            subject: str, course_id: int, **values: Any) -> Response:
         """An attempt's page: its result, notes, report and files."""
@@ -238,54 +186,6 @@ class Web:
                          download=f"{back}/attempts/{submission.id}/files.zip",
                          csrf=self.service.access.csrf(subject), marks=render.MARKS,
                          kinds=NOTE_NAMES, **values)
-
-    def files_zip(self, submission: Submission) -> Response:
-        name = f"{submission.exercise_id}-{submission.id}.zip"
-        return Response(code_view.zipped(self.service.store, submission),
-                        media_type="application/zip",
-                        headers={"content-disposition": f'attachment; filename="{name}"'})
-
-    async def student_files(self, request: Request) -> Response:
-        _, submission = await self.students_submission(request)
-        return await run_in_threadpool(self.files_zip, submission)
-
-    async def regrade_request(self, request: Request) -> Response:
-        student, submission = await self.students_submission(request)
-        form = await self.form(request)
-        if not self.service.access.csrf_ok(forms.student_subject(student), form.get("csrf")):
-            raise HTTPException(403, "This form has expired: reload the page and try again.")
-        back = f"/s/{request.path_params['token']}/attempts/{submission.id}"
-        try:
-            await run_in_threadpool(self.service.term.add_note, submission.id, "request",
-                                    str(form.get("text") or ""), student.name)
-        except Refused as why:
-            return self.message("Not sent", str(why), why.status, back)
-        return RedirectResponse(f"{back}?saved=request", status_code=303)
-
-    async def submit(self, request: Request) -> Response:
-        student = await self.student(request)
-        token = request.path_params["token"]
-        exercise = self.service.exercises.get(request.path_params["exercise"])
-        if exercise is None:
-            raise HTTPException(404)
-        form = await self.form(request)
-        if not self.service.access.csrf_ok(forms.student_subject(student), form.get("csrf")):
-            raise HTTPException(403, "This form has expired or was not sent from your page: "
-                                     "reload your page and hand in again.")
-        files = [(item.filename or "", await item.read()) for item in form.getlist("files")
-                 if isinstance(item, UploadFile)]
-        await form.close()
-        back = f"/s/{token}"
-        try:
-            taken = await run_in_threadpool(uploads.take, exercise, files,
-                                            self.service.scratch)
-            await run_in_threadpool(self.service.jobs.submit, student.id, exercise.id, taken)
-        except Rejected as why:
-            return self.message("Not handed in", f"{why}. Nothing was stored.", 400, back)
-        except Refused as why:
-            return self.message("Not handed in", f"{why}. Nothing was stored.", why.status,
-                                back)
-        return RedirectResponse(f"{back}?handed={exercise.id}#{exercise.id}", status_code=303)
 
     # -- the staff -----------------------------------------------------------------
 
@@ -341,50 +241,18 @@ class Web:
                             secure=request.url.scheme == "https")
         return response
 
-    async def instructor_student(self, request: Request) -> Response:
-        scope = await self.scope(request)
-        student = await self.course_student(scope, request.path_params["student"])
-        views = await run_in_threadpool(pages.exercises_of, self.service, student, False,
-                                        True)
-        return self.course_page(scope, "instructor_student.html", student=student, views=views,
-                                extensions=await run_in_threadpool(self.service.term.extensions,
-                                                                   student.id),
-                                where=await run_in_threadpool(self.service.access.zone,
-                                                              scope.course.id),
-                                saved=request.query_params.get("saved"))
-
-    async def roster(self, request: Request) -> Response:
-        scope, form = await self.scope_form(request, "manage")
-        given = form.get("roster")
-        data = await given.read() if isinstance(given, UploadFile) else b""
-        platform = str(form.get("platform") or "")
-        await form.close()
-        try:
-            rows = roster.parse(data.decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError) as why:
-            return self.message("Roster not imported", str(why), 400, scope.base)
-        added = await run_in_threadpool(self.service.students.import_roster, scope.course.id, rows,
-                                        int(platform) if platform.isdigit() else None,
-                                        scope.staff)
-        base = str(request.base_url).rstrip("/")
-        return self.course_page(scope, "roster_links.html", added=added, base=base,
-                                title="Roster imported",
-                                saved=f"{sum(1 for _, token in added if token)} new student(s), "
-                                      f"{sum(1 for _, token in added if not token)} already "
-                                      "there.")
-
     async def home(self, request: Request) -> Response:
         return self.message("minimax-grader", "Open the personal link your instructor gave "
                                               "you.", 200)
 
-    def source(self, name: str) -> str:
+    def _source(self, name: str) -> str:
         return self.env.loader.get_source(self.env, name)[0]  # type: ignore[union-attr]
 
     async def style(self, request: Request) -> Response:
-        return Response(self.source("style.css") + code_view.css(), media_type="text/css")
+        return Response(self._source("style.css") + code_view.css(), media_type="text/css")
 
     async def script(self, request: Request) -> Response:
-        return Response(self.source("poll.js"), media_type="text/javascript")
+        return Response(self._source("poll.js"), media_type="text/javascript")
 
     async def error(self, request: Request, exc: Exception) -> Response:
         if not isinstance(exc, HTTPException):
@@ -395,16 +263,6 @@ class Web:
         title = {403: "Not allowed", 404: "Not found", 408: "Too slow",
                  413: "Too large"}.get(exc.status_code, "Error")
         return self.message(title, detail, exc.status_code)
-
-
-def _handed_in(views: list[pages.ExerciseView], exercise_id: str | None) -> str | None:
-    """The confirmation of a hand-in, on the page it leads back to."""
-    for view in views:
-        if view.exercise.id == exercise_id and view.attempts:
-            newest = view.attempts[0]
-            return (f"Handed in: attempt #{newest.number} at {exercise_id}, received "
-                    f"{newest.received}. Its report shows here once graded.")
-    return None
 
 
 def build(service: Service, pool: Pool | None = None) -> ASGIApp:
@@ -435,19 +293,11 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
         ("/", web.home, ["GET"]),
         ("/style.css", web.style, ["GET"]),
         ("/poll.js", web.script, ["GET"]),
-        ("/s/{token}", web.student_page, ["GET"]),
-        ("/s/{token}/status.json", web.student_status, ["GET"]),
-        ("/s/{token}/attempts/{attempt:int}", web.student_attempt, ["GET"]),
-        ("/s/{token}/attempts/{attempt:int}/files.zip", web.student_files, ["GET"]),
-        ("/s/{token}/attempts/{attempt:int}/request", web.regrade_request, ["POST"]),
-        ("/s/{token}/submit/{exercise}", web.submit, ["POST"]),
-        (f"{COURSE}/students/{{student:int}}", web.instructor_student, ["GET"]),
-        (f"{COURSE}/roster", web.roster, ["POST"]),
         ("/i/{secret}", web.login, ["GET"]),  # last: the paths above are no secret
     ]
     app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
                             *Courses(web).routes(), *GradebookPages(web).routes(),
-                            *StudentsAndAttempts(web).routes(),
+                            *StudentsAndAttempts(web).routes(), *StudentPages(web).routes(),
                             *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],

@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
+from starlette.responses import Response
 
 from grader.service.models import Submission
 from grader.service.store import Store
@@ -100,3 +101,10 @@ def zipped(store: Store, submission: Submission) -> bytes:
             member.external_attr = 0o600 << 16  # as writestr gives a name
             archive.writestr(member, store.get(stored.sha256))
     return out.getvalue()
+
+
+def download(store: Store, submission: Submission) -> Response:
+    """An attempt's files as a zip to download, named for its exercise and number."""
+    name = f"{submission.exercise_id}-{submission.id}.zip"
+    return Response(zipped(store, submission), media_type="application/zip",
+                    headers={"content-disposition": f'attachment; filename="{name}"'})

@@ -1,18 +1,18 @@
-"""The course staff's pages for one student and one attempt: extensions, new links,
-deactivation, manual scores (and their removal) and comments, answers and
-regrades. A TA grades (notes, extensions, regrades); links and deactivation are
-the instructor's."""
+"""The course staff's pages for the roster, one student and one attempt: a roster's
+import, extensions, new links, deactivation, manual scores (and their removal) and
+comments, answers and regrades. A TA grades (notes, extensions, regrades); the
+roster, links and deactivation are the instructor's."""
 
 from functools import partial
 
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from grader.service import forms
+from grader.service import code_view, forms, pages, roster
 from grader.service.models import Submission
 from grader.service.refused import Refused
 from grader.service.webpages import Scope, StaffPages
@@ -28,7 +28,9 @@ class StudentsAndAttempts:
     def routes(self) -> list[Route]:
         student = f"{COURSE}/students/{{student:int}}"
         attempt = f"{COURSE}/attempts/{{attempt:int}}"
-        return [Route(f"{student}/link", self.new_link, methods=["POST"]),
+        return [Route(student, self.student, methods=["GET"]),
+                Route(f"{COURSE}/roster", self.roster, methods=["POST"]),
+                Route(f"{student}/link", self.new_link, methods=["POST"]),
                 Route(f"{student}/active", self.active, methods=["POST"]),
                 Route(f"{student}/extension/{{exercise}}", self.extend, methods=["POST"]),
                 Route(f"{student}/regrade/{{exercise}}", self.regrade_student,
@@ -110,7 +112,7 @@ class StudentsAndAttempts:
     async def files(self, request: Request) -> Response:
         scope = await self.web.scope(request)
         submission = await self.submission(request, scope)
-        return await run_in_threadpool(self.web.files_zip, submission)
+        return await run_in_threadpool(code_view.download, self.service.store, submission)
 
     async def note(self, request: Request) -> Response:
         scope, form = await self.web.scope_form(request, "grade")
@@ -150,3 +152,34 @@ class StudentsAndAttempts:
             scope.staff, scope.course.id, f"attempt #{submission.id}"))
         return self.web.message("Regrading one attempt", str(done), 200,
                                 f"{scope.base}/attempts/{submission.id}")
+
+    async def student(self, request: Request) -> Response:
+        scope = await self.web.scope(request)
+        student = await self.web.course_student(scope, request.path_params["student"])
+        views = await run_in_threadpool(pages.exercises_of, self.service, student, False,
+                                        True)
+        return self.web.course_page(
+            scope, "instructor_student.html", student=student, views=views,
+            extensions=await run_in_threadpool(self.service.term.extensions, student.id),
+            where=await run_in_threadpool(self.service.access.zone, scope.course.id),
+            saved=request.query_params.get("saved"))
+
+    async def roster(self, request: Request) -> Response:
+        scope, form = await self.web.scope_form(request, "manage")
+        given = form.get("roster")
+        data = await given.read() if isinstance(given, UploadFile) else b""
+        platform = str(form.get("platform") or "")
+        await form.close()
+        try:
+            rows = roster.parse(data.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError) as why:
+            return self.web.message("Roster not imported", str(why), 400, scope.base)
+        added = await run_in_threadpool(self.service.students.import_roster, scope.course.id,
+                                        rows, int(platform) if platform.isdigit() else None,
+                                        scope.staff)
+        base = str(request.base_url).rstrip("/")
+        return self.web.course_page(scope, "roster_links.html", added=added, base=base,
+                                title="Roster imported",
+                                saved=f"{sum(1 for _, token in added if token)} new student(s), "
+                                      f"{sum(1 for _, token in added if not token)} already "
+                                      "there.")

@@ -54,12 +54,20 @@ class Pages(Protocol):
     async def scope_form(self, request: Request, what: str) -> tuple[Scope, FormData]: ...
 
 
-class StaffPages(Pages, Protocol):
-    """What the staff's pages for one student and attempt use besides."""
+class AttemptPages(Pages, Protocol):
+    """What the pages of one attempt use besides: the attempt's own page."""
 
     async def attempt_page(self, template: str, submission: Submission, back: str,
                            subject: str, course_id: int, **values: Any) -> Response: ...
 
-    def files_zip(self, submission: Submission) -> Response: ...
+
+class StaffPages(AttemptPages, Protocol):
+    """What the staff's pages for one student and attempt use besides."""
 
     async def course_student(self, scope: Scope, student_id: int) -> Student: ...
+
+
+class StudentSide(AttemptPages, Protocol):
+    """What a student's own pages use besides: the student their link names."""
+
+    async def student(self, request: Request) -> Student: ...
