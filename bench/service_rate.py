@@ -67,7 +67,8 @@ from service_load import CSRF, EXERCISE, Failed, class_files, free_port, open_ex
 from grader import exercises, grading
 from grader.image import default_tag
 from grader.service import app
-from grader.service.core import Options, Service
+from grader.service.core import Service
+from grader.service.options import Options
 from grader.service.pool import Pool
 
 CLI = [sys.executable, "-m", "grader"]

@@ -376,12 +376,13 @@ def _service_extra() -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     _service_extra()
-    from grader.service import core, server
+    from grader.service import server
+    from grader.service.options import Options
 
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
-                           workers=args.workers, broker=args.broker)
+    options = Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
+                      workers=args.workers, broker=args.broker)
     roster = Path(args.roster) if args.roster else None
     return server.serve(options, args.host, args.port, roster, args.new_instructor_link,
                         operations.Watch.of(args))
@@ -389,12 +390,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     _service_extra()
-    from grader.service import core, host
+    from grader.service import host
+    from grader.service.options import Options
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    options = core.Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
-                           broker=args.broker)
+    options = Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
+                      broker=args.broker)
     return host.run(options, args.concurrency, args.pretend_image, operations.Watch.of(args))
 
 

@@ -24,7 +24,7 @@ from grader.service.access import Access
 from grader.service.gate import Gate
 from grader.service.jobs import Grade, Jobs
 from grader.service.metrics import Metrics
-from grader.service.options import Options as Options  # the callers' core.Options
+from grader.service.options import Options
 from grader.service.queue import Queue
 from grader.service.signals import Signal
 from grader.service.store import Store

@@ -11,9 +11,10 @@ import logging
 from celery.signals import worker_shutting_down  # type: ignore[import-untyped]
 
 from grader.service import hosts, tasks
-from grader.service.core import Options, Service
+from grader.service.core import Service
 from grader.service.gate import Gate
 from grader.service.operations import PLAIN, Watch
+from grader.service.options import Options
 
 log = logging.getLogger("grader.service")
 

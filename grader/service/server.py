@@ -8,8 +8,9 @@ import uvicorn
 
 from grader.errors import UsageError
 from grader.service import app
-from grader.service.core import Options, Service
+from grader.service.core import Service
 from grader.service.operations import PLAIN, Watch
+from grader.service.options import Options
 from grader.service.pool import Pool
 from grader.service.roster import parse as parse_roster
 

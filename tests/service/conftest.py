@@ -19,8 +19,9 @@ from starlette.testclient import TestClient
 from grader import exercises, grading
 from grader.sandbox import backend
 from grader.service import app
-from grader.service.core import Options, Service
+from grader.service.core import Service
 from grader.service.models import ExerciseSetting
+from grader.service.options import Options
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPERS = ROOT / "solutions" / "helpers"

@@ -20,9 +20,10 @@ from starlette.testclient import TestClient
 
 from grader import intake, solutions
 from grader.service import app, db
-from grader.service.core import Options, Service
+from grader.service.core import Service
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, Report, Submission
+from grader.service.options import Options
 from grader.service.queue import MAX_ATTEMPTS
 from tests.service.conftest import FULL_MARKS, NAME, open_all
 from tests.service.held import held, letting_go, under_way

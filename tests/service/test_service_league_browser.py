@@ -21,7 +21,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from grader.match import handin
 from grader.sandbox import local
 from grader.service import app
-from grader.service.core import Options, Service
+from grader.service.core import Service
+from grader.service.options import Options
 from tests.service.conftest import open_all
 from tests.service.lms_simulator import Loopback
 

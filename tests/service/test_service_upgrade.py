@@ -20,7 +20,8 @@ from starlette.testclient import TestClient
 
 from grader import solutions
 from grader.service import app, db
-from grader.service.core import Options, Service
+from grader.service.core import Service
+from grader.service.options import Options
 from tests.service.conftest import FULL_MARKS, NAME, ROOT
 from tests.service.postgres_server import database, postgres  # noqa: F401
 

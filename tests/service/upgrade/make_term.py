@@ -29,7 +29,7 @@ from grader import __version__, grading  # noqa: E402
 from grader.intake import Submission  # noqa: E402
 from grader.sandbox import backend  # noqa: E402
 from grader.service import db, tokens  # noqa: E402
-from grader.service.core import Options, Service  # noqa: E402
+from grader.service.core import Service  # noqa: E402
 from grader.service.lti import platforms  # noqa: E402
 from grader.service.models import (  # noqa: E402
     ExerciseSetting,
@@ -41,6 +41,7 @@ from grader.service.models import (  # noqa: E402
     LtiState,
     LtiUser,
 )
+from grader.service.options import Options  # noqa: E402
 
 SOLUTIONS = HERE.parents[2] / "solutions"
 HELPERS = SOLUTIONS / "helpers" / "solution" / "minimax_helpers.py"
