@@ -12,7 +12,6 @@ root, a uid of its own.
 import os
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from grader.contracts import places
@@ -24,11 +23,6 @@ from grader.sandbox.common import SandboxUnavailable
 RUNNER = "grader.harness.agent.runner"
 RUNNER_FILE = places.PACKAGE / "harness" / "agent" / "runner.py"
 MEMORY_MB = 512
-# The first agent's view reads the runner's imports with ast.parse, which Python
-# 3.11 (before 3.11.8) does not allow in two threads at once ("AST constructor
-# recursion depth mismatch"): pairings played side by side start their agents
-# one at a time.
-_VIEW = threading.Lock()
 
 
 def _argv(agent_file: str, class_name: str) -> list[str]:
@@ -73,8 +67,7 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
         return container.student(name, folder, class_name, MEMORY_MB)
     argv = _argv(str(Path(folder) / "agent.py"), class_name)
     if local.is_boundary():
-        with _VIEW:
-            command = bubblewrap.agent_command(folder, RUNNER, bubblewrap.outside_uid(), argv)
+        command = bubblewrap.agent_command(folder, RUNNER, bubblewrap.outside_uid(), argv)
         return ProcessAgent(name, command, _env("/tmp"), folder, remove=folder)
     if os.geteuid() == 0:
         raise SandboxUnavailable(local.AS_ROOT)

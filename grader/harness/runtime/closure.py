@@ -11,11 +11,16 @@ relative to the folder that holds ``grader/``.
 """
 
 import ast
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]  # the folder that holds grader/
 WORKER = "grader.harness.runtime.worker"
 ZYGOTE = "grader.harness.runtime.zygote"  # the local sandbox's: it forks the workers
+# Python 3.11 before 3.11.8 fails an ast.parse made in two threads at once ("AST
+# constructor recursion depth mismatch"): the host's gradings, and the agents of
+# pairings played side by side, find their views' files in threads of one process.
+_PARSING = threading.Lock()
 
 
 def _file(module: str) -> Path:
@@ -31,7 +36,10 @@ def _imports(module: str) -> set[str]:
 def file_imports(path: Path) -> set[str]:
     """The grader's modules that the file at ``path`` imports (with their packages)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    source = path.read_text(encoding="utf-8")
+    with _PARSING:
+        tree = ast.parse(source)
+    for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
