@@ -9,10 +9,10 @@ many makes fewer (and, somewhere, a wrong move).
 import pytest
 
 from grader.games import isolation, unfinished
-from grader.harness.lesson.cutoff_checks import check_cutoff
-from grader.harness.lesson.decision_checks import ALPHA_BETA, check_counts, check_moves
 from grader.harness.judging import checks
 from grader.harness.judging.probes import SearchProbe
+from grader.harness.lesson.cutoff_checks import check_cutoff
+from grader.harness.lesson.decision_checks import ALPHA_BETA, check_counts, check_moves
 
 POSITIONS = unfinished(isolation)
 LARGE = isolation.larger("depth")

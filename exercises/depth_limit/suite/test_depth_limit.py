@@ -7,10 +7,10 @@ from outside; the module's own ``call_counter`` is never read.
 import pytest
 
 from grader.games import isolation, unfinished
-from grader.harness.lesson.cutoff_checks import check_cutoff
-from grader.harness.lesson.decision_checks import check_counts, check_moves
 from grader.harness.judging import checks
 from grader.harness.judging.probes import SearchProbe
+from grader.harness.lesson.cutoff_checks import check_cutoff
+from grader.harness.lesson.decision_checks import check_counts, check_moves
 
 POSITIONS = unfinished(isolation)
 DEPTHS = range(1, 7)

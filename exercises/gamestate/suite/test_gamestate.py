@@ -10,8 +10,8 @@ rules tests only (see ``grader.harness.lesson.game_checks``).
 import pytest
 
 from grader.games.isolation.flawed_rules import FlawedGame
-from grader.harness.lesson import game_checks
 from grader.harness.judging.probes import GameProbe
+from grader.harness.lesson import game_checks
 
 POSITIONS = game_checks.LESSON
 FIRST_MOVES = [(s, p) for s, p in POSITIONS if len(p) <= 1]

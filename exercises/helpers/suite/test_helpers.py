@@ -5,8 +5,8 @@ on every reachable position of the lesson's board."""
 import pytest
 
 from grader.games import isolation
-from grader.harness.lesson.helper_checks import check_terminal_test, check_value
 from grader.harness.judging.probes import SearchProbe
+from grader.harness.lesson.helper_checks import check_terminal_test, check_value
 
 POSITIONS = isolation.positions()
 

@@ -6,8 +6,8 @@ exercise's game (exercise.toml: ``game = "kayles"``)."""
 import pytest
 
 from grader.games import kayles, unfinished
-from grader.harness.lesson.decision_checks import check_moves
 from grader.harness.judging.probes import SearchProbe
+from grader.harness.lesson.decision_checks import check_moves
 
 POSITIONS = unfinished(kayles)
 OPENING = 1 + len(kayles.legal_moves(kayles.start()))  # the full row, and after each first move

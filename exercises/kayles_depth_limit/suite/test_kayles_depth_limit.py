@@ -6,10 +6,10 @@ probe plays the exercise's game (exercise.toml: ``game = "kayles"``)."""
 import pytest
 
 from grader.games import kayles, unfinished
-from grader.harness.lesson.cutoff_checks import check_cutoff
-from grader.harness.lesson.decision_checks import check_counts, check_moves
 from grader.harness.judging import checks
 from grader.harness.judging.probes import SearchProbe
+from grader.harness.lesson.cutoff_checks import check_cutoff
+from grader.harness.lesson.decision_checks import check_counts, check_moves
 
 POSITIONS = unfinished(kayles)
 DEPTHS = range(1, 7)
