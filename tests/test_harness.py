@@ -1,7 +1,6 @@
 """The worker and its client: plain data only, deadlines, deaths, capped output."""
 
 import collections
-import functools
 import importlib.util
 import json
 import os
@@ -249,10 +248,10 @@ LINES = st.one_of(
 ANSWER = b'{"value": null, "on": 1, "id": 2}'  # a well-formed reply, after the fuzzed lines
 
 
-@functools.cache
-def _unstarted():
+@pytest.fixture(scope="module")
+def unstarted(tmp_path_factory):
     """A Student whose worker is never started: its lines are given by the test."""
-    folder = Path(tempfile.mkdtemp(prefix="minimax-grader-fuzz-"))
+    folder = tmp_path_factory.mktemp("fuzz")
     (folder / "code.py").write_text(STUDENT_CODE)
     return Student(folder, ["code"], folder)
 
@@ -260,11 +259,11 @@ def _unstarted():
 @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(st.lists(LINES, max_size=8), st.sampled_from(["call", "shares"]),
        st.sampled_from([None, 3]))
-def test_whatever_a_worker_sends_is_an_answer_or_the_students_fault(lines, op, most):
+def test_whatever_a_worker_sends_is_an_answer_or_the_students_fault(unstarted, lines, op, most):
     """Every message kind the judge reads from a worker (replies, tallies,
     alarms) is untrusted input: any of it ends as an answer or a
     StudentFault (a graded failure), never another exception."""
-    student = _unstarted()
+    student = unstarted
     step = call_step(("module", "code"), "echo", 1, count_in="code", most=most) \
         if op == "call" else inspect_step("shares", ("step", 0), ("step", 0))
     student._new_step()

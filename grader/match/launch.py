@@ -38,7 +38,8 @@ def _env(home: str) -> dict[str, str]:
 def baseline(name: str) -> ProcessAgent:
     """One of the grader's own baselines, trusted: in a plain process."""
     argv = _argv(str(Path(baselines.__file__)), baselines.BASELINES[name].__name__)
-    return ProcessAgent(name, argv, _env(tempfile.gettempdir()), tempfile.gettempdir())
+    home = tempfile.mkdtemp(prefix="minimax-grader-baseline-")  # its games' folders, removed
+    return ProcessAgent(name, argv, _env(home), home, remove=home)
 
 
 def modules(source: Path) -> dict[str, bytes]:
