@@ -226,10 +226,11 @@ def test_an_agent_in_docker_gets_what_it_earns(tmp_path, docker_client, name, re
     for game in games:
         assert reason in game.reason, game.reason
         if reason != "had no move left":
-            assert game.loser() == name
+            assert game.loser() == name, game.reason
     owner = f"{LABEL}.owner"
     mine = f"{owner}={labels()[owner]}"  # this process's: other tests' run beside it
-    assert not docker_client.containers.list(all=True, filters={"label": mine})
+    left = docker_client.containers.list(all=True, filters={"label": mine})
+    assert not left, [(container.name, container.status) for container in left]
 
 
 # -- what an agent is timed by: its control group (see grader.match.clock) ---------------
