@@ -22,7 +22,7 @@ from grader import intake, solutions
 from grader.service import app, db
 from grader.service.core import Service
 from grader.service.dispatch import Dispatcher
-from grader.service.models import Job, Report, Submission
+from grader.service.models import Job, Report
 from grader.service.options import Options
 from grader.service.queue import MAX_ATTEMPTS
 from tests.service.conftest import FULL_MARKS, NAME, open_all
@@ -247,13 +247,14 @@ def test_a_host_grades_the_students_in_turn_not_the_oldest_job_first(grid):
     for student in (second, third):
         grid.service.jobs.submit(student, "helpers",
                                  intake.Submission({NAME: FULL_MARKS.read_bytes()}))
-    grid.worker()  # one host, one job at a time
+    host = grid.worker()  # one host, one job at a time
     wait_for("every job graded", grid.finished(5), seconds=120)
-    with grid.service.sessions() as session:
-        order = list(session.scalars(select(Submission.student_id).join(
-            Report, Report.submission_id == Submission.id).order_by(Report.id)))
-    assert order == [first, second, third, first, first]  # oldest first: 1, 1, 1, 2, 3
-    assert grid.reports() == 5
+    # The students in the order the host took them, a run tried again (the grader
+    # failed, or the machine starved it) included: it took that student's turn.
+    said = host.said()
+    taken = [int(student) for student in re.findall(r" job job_id=\d+ student_id=(\d+)", said)]
+    assert taken[:3] == [first, second, third], said[-3000:]  # oldest first: 1, 1, 1
+    assert taken[3:].count(first) >= 2 and grid.reports() == 5, said[-3000:]
 
 
 @pytest.mark.timeout(600)
