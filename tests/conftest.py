@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from grader import exercises, grading, report, solutions
+from grader.sandbox import judges
 from grader.sandbox.docker import LABEL, live_owner
 from grader.sandbox.local import AS_ROOT, LocalSandbox, is_boundary
 
@@ -109,6 +110,17 @@ def local_sandbox_refusing_root():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(LocalSandbox, "run", refuse)
         yield
+
+
+@pytest.fixture
+def own_judges(monkeypatch):
+    """The local sandbox's warm judges of this test alone, started in its temporary
+    folder: the test closes them (``close()``) before it looks for what its runs
+    left behind, their processes and homes included."""
+    pool = judges.Pool()
+    monkeypatch.setattr(judges, "POOL", pool)
+    yield pool
+    pool.close()
 
 
 @contextmanager

@@ -214,7 +214,7 @@ def test_the_corpus_covers_enough():
 
 @pytest.mark.parametrize("case, where", RUNS, ids=[f"{c.name}@{w}" for c, w in RUNS])
 def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory,
-                 record_property, request):
+                 record_property, request, own_judges):
     exercise = exercises.load(case.exercise)
     sandbox = sandboxes(where)
     as_user = where in AS_USER
@@ -254,6 +254,7 @@ def test_hostile(case, where, sandboxes, monkeypatch, tmp_path, tmp_path_factory
         left = sandbox.client.containers.list(all=True, filters={"label": mine},
                                               ignore_removed=True)
         problems += [f"container left behind: {c.name}" for c in left]
+    own_judges.close()  # the warm judge of a bubblewrap run: its home lies in tmp_path
     problems += [f"temporary folder left behind: {p.name}" for p in work.iterdir()]
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - memory_before
     if growth > MEMORY_GROWTH and not as_user:

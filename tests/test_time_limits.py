@@ -80,7 +80,8 @@ def sandbox(request):
 
 
 @pytest.mark.parametrize("what", sorted(NEVER_RETURNS))
-def test_a_run_that_never_returns_is_reported_in_time(what, sandbox, tmp_path, monkeypatch):
+def test_a_run_that_never_returns_is_reported_in_time(what, sandbox, tmp_path, monkeypatch,
+                                                      own_judges):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the local run's work folder
     folder = never_returning(tmp_path / "submission", NEVER_RETURNS[what])
     started = time.monotonic()
@@ -101,6 +102,7 @@ def test_a_run_that_never_returns_is_reported_in_time(what, sandbox, tmp_path, m
             "not run: the run's time limit was reached before this test")
     assert result["score"] == tests["test_terminal_test"]["max_score"]
     if sandbox.name == "local":
+        own_judges.close()  # the warm judge too, whose home lies in tmp_path
         assert processes_under(tmp_path) == [], "a process of the run outlived it"
     else:
         mine = f"{LABEL}.owner={socket.gethostname()}:{os.getpid()}"

@@ -9,9 +9,10 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any, NoReturn, Protocol
 
+from grader import games
 from grader.contracts import events
 from grader.contracts import job as jobs
 from grader.contracts.owntime import Overloaded, OwnClock, v2_folder
@@ -173,6 +174,20 @@ def keep(sink: bytearray, data: bytes, cap: int) -> None:
     """Append to ``sink`` what fits under ``cap`` bytes; the rest is dropped."""
     if len(sink) < cap:
         sink += data[: cap - len(sink)]
+
+
+def scrubbed_env(home: Path, game: Path | None) -> dict[str, str]:
+    """Only what the harness needs: no host secrets reach the student. An
+    instructor's ``game`` (its folder) is found where it lies (``grader.games.added``)."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8",
+           "TMPDIR": str(home), "MALLOC_ARENA_MAX": "2"}
+    return env | ({games.ADDED: str(game.parent.parent)} if game else {})
+
+
+def read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
+    """Read everything (so the writer never blocks), keep the first ``cap`` bytes."""
+    while chunk := stream.read1(65536):
+        keep(sink, chunk, cap)
 
 
 def finished(backend: str, limits: Limits, results: bytes | bytearray, log: bytes | bytearray,

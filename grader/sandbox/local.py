@@ -8,9 +8,8 @@ the grading user, on this machine, and so it refuses to run as root.
 
 import compileall
 import functools
-import io
-import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from grader.contracts.events import RESULTS_CAP
 from grader.contracts.provided import provide
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
-from grader.sandbox import bubblewrap, cgroups
+from grader.sandbox import bubblewrap, cgroups, judges
 from grader.sandbox.common import (
     LOG_CAP,
     Run,
@@ -36,9 +35,10 @@ from grader.sandbox.common import (
     clock_of,
     finished,
     job,
-    keep,
+    read_capped,
     readable_clock,
     run_group,
+    scrubbed_env,
     wait,
 )
 
@@ -52,21 +52,6 @@ AS_ROOT = ("the local sandbox will not run students' code as root without bubble
 def is_boundary() -> bool:
     """Whether the local sandbox is a security boundary here (bubblewrap works)."""
     return bubblewrap.command() is not None
-
-
-def _scrubbed_env(home: Path, game: str) -> dict[str, str]:
-    """Only what the harness needs: no host secrets reach the student. An
-    instructor's ``game`` is found where it lies (``grader.games.added``)."""
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8",
-           "TMPDIR": str(home), "MALLOC_ARENA_MAX": "2"}
-    folder = games.added().get(game)
-    return env | ({games.ADDED: str(folder.parent.parent)} if folder else {})
-
-
-def _read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
-    """Read everything (so the writer never blocks), keep the first ``cap`` bytes."""
-    while chunk := stream.read1(65536):
-        keep(sink, chunk, cap)
 
 
 @functools.cache
@@ -93,47 +78,62 @@ class LocalSandbox:
             cancel: threading.Event | None = None) -> Run:
         wrapped = self.bubblewrap and is_boundary()
         compile_harness()
-        if not wrapped and os.geteuid() == 0:
+        if wrapped:
+            return _judged(exercise, submission, limits, cancel)
+        if os.geteuid() == 0:
             raise SandboxUnavailable(AS_ROOT)
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as temp, \
                 run_group() as group:
             work = Path(temp)
-            settings = job(exercise, limits, exercise.suite, work, clock=readable_clock(group))
-            folder = Path(settings["submission"])
-            folder.mkdir()
-            for name, data in submission.files.items():
-                (folder / name).write_bytes(data)
-            provide(exercise.provides, settings["provided"], games.added())
-            job_file = jobs.write(settings, work)
+            _stage(exercise, submission, limits, work, group)
             # Without "..": an interpreter started as ../.venv/bin/python names a
             # folder that the supervisor's view does not hold.
             command = [os.path.abspath(sys.executable), "-I", "-B", str(SUPERVISOR),
-                       str(job_file)]
-            if not wrapped:
-                return supervise(self.name, command, limits, cancel, group, cwd=work,
-                                 env=_scrubbed_env(work, exercise.game),
-                                 cleanup=lambda: kill_leftovers(work))
-            return _in_bubblewrap(command, settings, limits, cancel, group)
+                       str(work / jobs.FILE)]
+            return supervise(self.name, command, limits, cancel, group, cwd=work,
+                             env=scrubbed_env(work, games.added().get(exercise.game)),
+                             cleanup=lambda: kill_leftovers(work))
+
+    def prepare(self, exercise: Exercise, limits: Limits) -> None:
+        """Start a warm judge for ``exercise`` ahead of its run, where none is idle."""
+        if self.bubblewrap and is_boundary():
+            judges.POOL.prepare(_kind(exercise))
 
 
-def _in_bubblewrap(command: list[str], settings: jobs.Job, limits: Limits,
-                   cancel: threading.Event | None, group: cgroups.Group | None) -> Run:
-    """Run the supervisor's ``command`` in its bubblewrap view, its workers in theirs.
+def _stage(exercise: Exercise, submission: Submission, limits: Limits, work: Path,
+           group: cgroups.Group | None) -> jobs.Job:
+    """Write the run's job (``work/job.json``), the student's files and the
+    provided modules into ``work``: the job."""
+    settings = job(exercise, limits, exercise.suite, work, clock=readable_clock(group))
+    folder = Path(settings["submission"])
+    folder.mkdir()
+    for name, data in submission.files.items():
+        (folder / name).write_bytes(data)
+    provide(exercise.provides, settings["provided"], games.added())
+    jobs.write(settings, work)
+    return settings
 
-    Killing bwrap ends its PID namespace, every process of the run with it.
-    """
-    work = Path(settings["submission"]).parent
-    uid = bubblewrap.outside_uid()
-    if uid is not None:
-        os.chown(work, uid, uid)  # the job folder is the run's, the rest root's
-    prefix = bubblewrap.worker_prefix(settings["submission"], settings["provided"])
-    clock = readable_clock(group)
-    wrapped = bubblewrap.supervisor_command(work, uid, [*command, "--wrap", json.dumps(prefix)],
-                                            exercise=Path(settings["suite"]).parent,
-                                            game=games.added().get(settings["game"]),
-                                            clock=Path(clock) if clock else None)
-    return supervise("local", wrapped, limits, cancel, group, cwd=work,
-                     env=_scrubbed_env(work, settings["game"]))
+
+def _kind(exercise: Exercise) -> judges.Kind:
+    """The judge's view an exercise needs: an instructor's exercise and game add theirs."""
+    folder = Path(exercise.suite).parent
+    return judges.Kind(exercise=None if folder.is_relative_to(places.EXERCISES) else folder,
+                       game=games.added().get(exercise.game))
+
+
+def _judged(exercise: Exercise, submission: Submission, limits: Limits,
+            cancel: threading.Event | None) -> Run:
+    """Run the suite in a fork of a warm judge (``judges``), its workers in their
+    own view inside the judge's. Killing the run's group ends every process of
+    the run: the judge's child, its zygote's view and the workers in it."""
+    with judges.POOL.lent(_kind(exercise)) as judge, run_group() as group:
+        work = judge.workspace()
+        try:
+            settings = _stage(exercise, submission, limits, work, group)
+            wrap = bubblewrap.worker_prefix(settings["submission"], settings["provided"])
+            return judge.run(work / jobs.FILE, wrap, limits, cancel, group)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def kill_leftovers(work: Path, passes: int = 10) -> int:
@@ -206,8 +206,8 @@ def supervise(backend: str, command: Sequence[str], limits: Limits,
     results, log = bytearray(), bytearray()
     pipes = [
         threading.Thread(target=_feed, args=(process.stdin, stdin)),
-        threading.Thread(target=_read_capped, args=(process.stdout, RESULTS_CAP, results)),
-        threading.Thread(target=_read_capped, args=(process.stderr, LOG_CAP, log)),
+        threading.Thread(target=read_capped, args=(process.stdout, RESULTS_CAP, results)),
+        threading.Thread(target=read_capped, args=(process.stderr, LOG_CAP, log)),
     ]
     for pipe in pipes:
         pipe.start()

@@ -2,7 +2,7 @@
 
 The student's code reaches nothing of the test's (the local sandbox is a
 bubblewrap view), but it sees its own submission folder, bound live from the
-job's folder under the grading process's TMPDIR. So the module waits, as it
+job's folder under the grading process's TMPDIR (in a warm judge's home there). So the module waits, as it
 is imported, for a file ``go`` beside it, and the test finds the gradings
 under way by their job folders and lets them go by making that file.
 """
@@ -24,8 +24,10 @@ def held() -> bytes:
 
 
 def under_way(temp: Path) -> list[Path]:
-    """The submission folders of the gradings under way below ``temp``."""
-    return sorted(temp.glob("minimax-grader-*/submission"))
+    """The submission folders of the gradings under way below ``temp``: a run's own
+    folder, or one in a warm judge's home (the local sandbox in bubblewrap)."""
+    return sorted(temp.glob("minimax-grader-*/submission")) + sorted(
+        temp.glob("minimax-grader-judge-*/run-*/submission"))
 
 
 def let_go(temp: Path) -> None:

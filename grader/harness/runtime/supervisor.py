@@ -65,7 +65,7 @@ def _spawner(argv: list[str], game: str) -> spawn.BrokerSpawner | None:
     return spawn.BrokerSpawner(int(argv[0])) if argv else None
 
 
-def _warm_up(suite: str) -> None:
+def warm_up(suite: str) -> None:
     """Import the grader's modules that the suite's files import, so that the
     collection finds them loaded; one that fails is left for the run to report."""
     for path in sorted(Path(suite).glob("*.py")) if suite != "-" else ():
@@ -80,7 +80,7 @@ def _job_path(argv: list[str]) -> tuple[str, list[str]]:
     """The job file's path (waited for, when started ahead of it) and the rest of ``argv``."""
     if argv[0] != PENDING:
         return argv[0], argv[1:]
-    _warm_up(argv[2])
+    warm_up(argv[2])
     with os.fdopen(int(argv[1]), "rb") as pending:
         path = pending.read().decode()
     if not path:  # the launcher ended without a job: nothing to grade
@@ -92,7 +92,12 @@ def main(argv: list[str]) -> int:
     # This process's /proc entries (its pipes among them) are kept from the
     # student's processes, even where they run as the same user.
     spawn.set_dumpable(False)
-    path, argv = _job_path(argv)
+    return judge(*_job_path(argv))
+
+
+def judge(path: str, argv: list[str]) -> int:
+    """Run the suite of the job at ``path`` (``argv``: who starts the workers),
+    standard output the results channel and standard error the log."""
     job = jobs.read(path)
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)

@@ -1,0 +1,90 @@
+"""A warm judge: the local sandbox's supervisor, started once and forked per run.
+
+``python -I -B judge.py SOCKET_FD SUITE...``, as the first process the host
+starts in a bubblewrap view of its own (unprivileged, no network): it imports
+pytest, the plugin and what each SUITE folder's files import, says so, then
+serves the host's runs one at a time (see ``grader.contracts.judging``). Each
+run is a fork: the child makes the two descriptors the host sent its standard
+output (the results channel) and error (the log), waits until the host has put
+it in the run's control group, and runs the job as ``supervisor.py JOB --wrap
+PREFIX`` would, its own zygote and workers started in their own narrower view
+as ever. This process never runs a job itself, so no run leaves anything in
+it for the next; the student's code never runs in either.
+"""
+
+import json
+import os
+import signal
+import socket
+import sys
+import traceback
+from typing import Any, NoReturn
+
+sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__)))))]
+
+from grader.contracts import judging  # noqa: E402  (needs the path above)
+from grader.harness.runtime import spawn, supervisor  # noqa: E402
+
+
+def serve(sock: socket.socket) -> None:
+    """Answer the host's requests until it hangs up."""
+    while True:
+        data, fds, _, _ = socket.recv_fds(sock, judging.MESSAGE_CAP, judging.FDS)
+        if not data:
+            return
+        try:
+            request = judging.decode(data, judging.REQUEST)
+            code = _run(sock, request, fds) if len(fds) == judging.FDS else 2
+        finally:
+            for fd in fds:
+                os.close(fd)
+        sock.sendall(judging.encode(judging.EXIT, code=code))
+
+
+def _run(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> int:
+    """Fork the run's child and wait for it: its exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()  # nothing of this process's output is written twice
+    pid = os.fork()
+    if pid == 0:
+        _child(sock, request, fds)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoReturn:
+    """The run's supervisor: never returns into the serving loop."""
+    code = 1
+    try:
+        results, log = fds
+        os.dup2(results, 1)
+        os.dup2(log, 2)
+        sock.sendall(judging.encode(judging.STARTED))
+        judging.decode(sock.recv(judging.MESSAGE_CAP), judging.GO)
+        sock.close()
+        work = os.path.dirname(request["job"])
+        os.chdir(work)
+        os.environ.update(HOME=work, TMPDIR=work)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        code = supervisor.judge(str(request["job"]),
+                                [supervisor.WRAP, json.dumps(request["wrap"])])
+    except BaseException:  # the grader's own failure: said in the run's log
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os._exit(code)
+
+
+def main(argv: list[str]) -> None:
+    spawn.set_dumpable(False)  # the runs' children too: kept from the student's processes
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the host ends it by hanging up
+    sock = socket.socket(fileno=int(argv[0]))
+    for suite in argv[1:]:
+        supervisor.warm_up(suite)
+    sock.sendall(judging.encode(judging.READY))
+    serve(sock)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

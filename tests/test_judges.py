@@ -1,0 +1,135 @@
+"""The local sandbox's warm judges: started once, forked per run, never changed by one.
+
+Each test has judges of its own (``own_judges``): which process served a run,
+and what is left of it after, are looked at directly.
+"""
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+from conftest import skip_loudly, solution
+
+from grader import exercises, grading
+from grader.contracts import judging
+from grader.sandbox import cgroups, judges, local_is_boundary
+from grader.sandbox.local import LocalSandbox
+
+EXERCISE = exercises.load("helpers")
+HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
+# At its import: children that sleep in sessions of their own, a kill of every
+# process it can see, and files where it may write; its answers stay right.
+ROWDY = """
+import os, subprocess, sys
+for _ in range(3):
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                     start_new_session=True)
+try:
+    os.kill(-1, 9)
+except OSError:
+    pass
+for where in ("/tmp", os.environ.get("HOME", "/tmp")):
+    try:
+        open(os.path.join(where, "left.txt"), "w").write("left")
+    except OSError:
+        pass
+"""
+SLEEPS_AT_IMPORT = "import time\ntime.sleep(600)\n"
+
+
+@pytest.fixture(autouse=True)
+def bubblewrap_here():
+    if not local_is_boundary():
+        skip_loudly("the local sandbox's warm judges", "bwrap is not installed or can't make "
+                    "its namespaces here (apt-get install bubblewrap)")
+
+
+def graded(folder, source, **limits):
+    (folder / "minimax_helpers.py").write_text(source)
+    return grading.grade(EXERCISE, folder, LocalSandbox(), EXERCISE.limits.override(**limits))
+
+
+def idle(pool: judges.Pool) -> dict[judges.Judge, list[int]]:
+    """The pool's idle judges, once none is starting, each with its processes: its
+    bubblewrap layers and itself."""
+    deadline = time.monotonic() + 120
+    while pool.starting.get(judges.Kind()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return {judge: sorted(cgroups.tree(judge.process.pid))
+            for judge in pool.idle.get(judges.Kind(), [])}
+
+
+def test_a_warm_judge_grades_run_after_run_each_in_a_fork_timed_in_its_group(own_judges,
+                                                                            tmp_path):
+    first = graded(tmp_path, HELPERS)
+    seen = idle(own_judges)
+    for _ in range(3):
+        again = graded(tmp_path, HELPERS)
+        assert again["score"] == again["max_score"] == first["score"]
+        if again["sandbox"]["clock"] == "kernel":  # the run's child was timed in its group
+            assert again["sandbox"]["used"]["cpu_seconds"] > 0
+        seen = idle(own_judges) | seen
+    # The first run's judge, and one started ahead when a run took the last idle one.
+    assert len(seen) == 2 and idle(own_judges) == seen
+
+
+def test_a_run_stopped_at_its_limit_and_a_rowdy_one_leave_the_judges_as_they_were(own_judges,
+                                                                              tmp_path):
+    graded(tmp_path, HELPERS)
+    graded(tmp_path, HELPERS)  # and one started ahead
+    before = idle(own_judges)
+    stopped = graded(tmp_path, SLEEPS_AT_IMPORT + HELPERS, total_seconds=3)
+    assert stopped["sandbox"]["timed_out"], stopped["message"]
+    rowdy = graded(tmp_path, ROWDY + HELPERS)
+    assert rowdy["status"] == "graded"
+    after = graded(tmp_path, HELPERS)
+    assert after["score"] == after["max_score"]
+    assert idle(own_judges) == before
+    for judge in before:
+        assert not list(judge.home.iterdir()), "a run's folder was left in a judge's home"
+
+
+def test_a_judge_that_ended_between_runs_is_replaced(own_judges, tmp_path):
+    graded(tmp_path, HELPERS)
+    [judge] = idle(own_judges)
+    os.killpg(judge.process.pid, signal.SIGKILL)
+    judge.process.wait(timeout=30)
+    after = graded(tmp_path, HELPERS)
+    assert after["score"] == after["max_score"], after["message"]
+    assert judge not in idle(own_judges) and len(idle(own_judges)) == 1
+    assert not judge.home.exists()
+
+
+def test_a_judge_is_started_ahead_of_a_prepared_run_and_closed_with_its_pool(own_judges):
+    LocalSandbox().prepare(EXERCISE, EXERCISE.limits)
+    [judge] = idle(own_judges)
+    assert judge.usable()
+    own_judges.close()
+    assert judge.process.poll() is not None and not judge.home.exists()
+
+
+@pytest.mark.parametrize("data, kinds", [
+    (b"", (judging.READY,)),
+    (b"not json", (judging.EXIT,)),
+    (b"[1, 2]", (judging.EXIT,)),
+    (judging.encode(judging.STARTED), (judging.EXIT,)),
+    (b'{"kind": null}', (judging.READY, judging.GO)),
+])
+def test_a_message_out_of_turn_is_refused(data, kinds):
+    with pytest.raises(judging.BadMessage):
+        judging.decode(data, *kinds)
+
+
+def test_a_dead_hosts_judge_homes_are_swept_and_a_live_ones_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    left = tmp_path / f"{judges.HOME_PREFIX}{dead.pid}-abc"
+    live = tmp_path / f"{judges.HOME_PREFIX}{os.getpid()}-abc"
+    for home in (left, live):
+        (home / "run-x").mkdir(parents=True)
+    assert judges.sweep() == 1
+    assert not left.exists() and live.exists()
