@@ -89,7 +89,7 @@ def test_a_run_that_never_returns_is_reported_in_time(what, sandbox, tmp_path, m
                                            EXERCISE.limits.override(**ONLY_THE_TOTAL)))
     elapsed = time.monotonic() - started
     assert elapsed <= owntime.backstop(TOTAL) + SLACK, f"the report took {elapsed:.1f} s"
-    assert result["status"] == "graded" and result["sandbox"]["timed_out"]
+    assert result["status"] == "graded" and result["sandbox"]["timed_out"], result["message"]
     used = result["sandbox"]["used"]
     assert max(used["cpu_seconds"], used["own_seconds"]) >= TOTAL, used
     assert f"stopped at its time limit of {TOTAL} s" in result["message"]
@@ -126,7 +126,7 @@ def test_a_slow_engine_does_not_hold_up_the_report(docker_client, tmp_path, monk
                                            EXERCISE.limits.override(**ONLY_THE_TOTAL)))
     elapsed = time.monotonic() - started
     assert elapsed <= owntime.backstop(TOTAL) + SLACK, f"the report took {elapsed:.1f} s"
-    assert result["status"] == "graded" and result["sandbox"]["timed_out"]
+    assert result["status"] == "graded" and result["sandbox"]["timed_out"], result["message"]
     assert "while this test was running" in {t["name"]: t for t in result["tests"]}[
         RUNNING]["message"]
     # The removal goes on after the report: wait for it, so no later test sees it.

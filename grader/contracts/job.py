@@ -7,7 +7,7 @@ sandbox's own.
 
 import json
 from pathlib import Path
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 FILE = "job.json"
 
@@ -41,6 +41,14 @@ class Job(TypedDict):
     # (its cpu.stat and cpu.pressure time every limit: harness.runtime.owntime);
     # "" where there is none: the wall clock times the run.
     clock: str
+    # A judge outside the sandbox (Docker's, on the host): the submission and
+    # provided folders as the worker sees them, where they differ from the
+    # judge's own copies above.
+    worker_folders: NotRequired[list[str]]
+    # The container's launcher: the socket it connects to (its path inside),
+    # and the token that tells the judge it is this run's.
+    broker: NotRequired[str]
+    token: NotRequired[str]
 
 
 def write(job: Job, folder: Path) -> Path:

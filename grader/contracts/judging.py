@@ -5,9 +5,11 @@ with pytest and every suite's imports made; it forks one child per run. They
 talk over a SOCK_SEQPACKET socket, one JSON object a message:
 
 * the judge says ``ready`` once its imports are made;
-* the host sends a run's ``request`` (the job file's path and the bubblewrap
-  prefix of the run's zygote) with two file descriptors: the run's results
-  channel and its log;
+* the host sends a run's ``request`` (the job file's path, and the bubblewrap
+  prefix of the run's zygote or the token of a container's launcher) with two
+  file descriptors, the run's results channel and its log, and, for a
+  container, a third: a listening socket the container's launcher connects to,
+  saying the token first;
 * the run's child says ``started`` (the kernel names its process to the host,
   which receives the sender's credentials) and waits for ``go``: the host puts
   it in the run's control group first, so that nothing of the run is timed
@@ -25,7 +27,8 @@ GO = "go"
 EXIT = "exit"
 
 MESSAGE_CAP = 1 << 20  # bytes of one message (a request's prefix lists the views' binds)
-FDS = 2  # a request's descriptors: the results channel, then the log
+FDS = 2  # a request's descriptors: the results channel, then the log ...
+LAUNCHER_FDS = 3  # ... then, for a container's run, the socket its launcher connects to
 
 
 class BadMessage(ValueError):
@@ -47,6 +50,7 @@ def decode(data: bytes, *kinds: str) -> dict[str, Any]:
     return message
 
 
-def request(job: str, wrap: list[str]) -> bytes:
-    """A run's request: its job file's path and its zygote's bubblewrap prefix."""
-    return encode(REQUEST, job=job, wrap=wrap)
+def request(job: str, wrap: list[str] | None = None, token: str = "") -> bytes:
+    """A run's request: its job file's path, and its zygote's bubblewrap prefix
+    (``wrap``) or its container launcher's ``token``."""
+    return encode(REQUEST, job=job, wrap=wrap, token=token)

@@ -58,6 +58,12 @@ def _mounts() -> list[tuple[str, Path, str]]:
     return found
 
 
+def v2_mount() -> Path | None:
+    """Where the cgroup v2 hierarchy is mounted (every run's group and every v2
+    container's lie below it), or None."""
+    return next((point for kind, point, _ in _mounts() if kind == "cgroup2"), None)
+
+
 def _own(controller: str, pid: int | str = "self") -> str:
     """The group of process ``pid`` (this one by default) in the hierarchy of
     ``controller`` ("" for v2)."""

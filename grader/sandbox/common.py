@@ -16,6 +16,7 @@ from grader import games
 from grader.contracts import events
 from grader.contracts import job as jobs
 from grader.contracts.owntime import Overloaded, OwnClock, v2_folder
+from grader.contracts.provided import provide
 from grader.contracts.run import Run as Run  # re-exported: the backends hand it back
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
@@ -74,6 +75,21 @@ def job(exercise: Exercise, limits: Limits, suite: str | PurePath, work: PurePat
         "tests": {t.name: ({"seconds": t.seconds} if t.seconds else {}) for t in exercise.tests},
         "clock": clock,
     }
+
+
+def stage(exercise: Exercise, submission: Submission, limits: Limits, work: Path,
+          clock: str = "", **extra: Any) -> jobs.Job:
+    """Write a run's job (``work/job.json``, with ``extra``'s keys), the student's
+    files and the provided modules into ``work``: the job."""
+    settings = job(exercise, limits, exercise.suite, work, clock=clock)
+    settings.update(extra)  # type: ignore[typeddict-item]
+    folder = Path(settings["submission"])
+    folder.mkdir()
+    for name, data in submission.files.items():
+        (folder / name).write_bytes(data)
+    provide(exercise.provides, settings["provided"], games.added())
+    jobs.write(settings, work)
+    return settings
 
 
 def tar(files: Mapping[str, bytes]) -> bytes:

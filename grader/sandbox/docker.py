@@ -8,21 +8,27 @@ and removed in every path; leftovers of crashed runs are swept by label.
 """
 
 import collections
+import contextlib
+import dataclasses
 import os
+import secrets
+import shutil
 import socket
+import tempfile
 import threading
 import time
-from collections.abc import Callable
-from pathlib import PurePosixPath
+from collections.abc import Callable, Iterator
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from grader.contracts import job as jobs
 from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
 from grader.contracts.owntime import OwnClock
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
-from grader.sandbox import cgroups, docker_code
+from grader.sandbox import bubblewrap, cgroups, docker_code, judges
 from grader.sandbox.common import (
     LOG_CAP,
     Cancelled,
@@ -33,6 +39,8 @@ from grader.sandbox.common import (
     job,
     job_archive,
     keep,
+    readable_clock,
+    stage,
     wait,
 )
 
@@ -44,6 +52,9 @@ if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
 T = TypeVar("T")
 
 LABEL = "minimax-grader.sandbox"
+BROKER_IN_SANDBOX = "/run/minimax-grader-broker"  # where a container sees its judge's socket
+BROKER_SOCKET = "judge.sock"
+JUDGED = "--judged"  # the launcher's argument: the judge is on the host (see launcher.py)
 WORK = PurePosixPath("/work")
 SUITES = f"{places.IMAGE_HOME}/exercises"
 WORK_MB = 8  # the job and the student's files
@@ -176,8 +187,13 @@ class DockerSandbox:
     name = "docker"
 
     def __init__(self, client: "DockerClient", image: str | None = None, warm: int = 0,
-                 code_volumes: bool = True) -> None:
+                 code_volumes: bool = True, judged: bool | None = None) -> None:
         self.client = client
+        # The judge on the host, in a warm judge's fork (where bubblewrap makes its
+        # view), the container holding the launcher and the workers only; else
+        # the supervisor in the container.
+        self.judged = bubblewrap.command() is not None if judged is None else judged
+        self.brokers: dict[str, Path] = {}  # container id -> the folder of its judge's socket
         self.image = image or default_tag()
         self.warm = warm
         self.code_volumes = code_volumes  # False: the image's layers only (to compare)
@@ -201,9 +217,11 @@ class DockerSandbox:
             container = self._container(exercise, limits)
         except (DockerException, RequestException) as exc:
             raise SandboxUnavailable(f"the engine refused the container: {exc}") from None
-        settings = job(exercise, limits, _suite(exercise), WORK, address_space=False,
-                       clock=self._clock_inside(container))
         try:
+            if self.judged:
+                return self._judged(container, exercise, submission, limits, cancel)
+            settings = job(exercise, limits, _suite(exercise), WORK, address_space=False,
+                           clock=self._clock_inside(container))
             return self._supervise(container, job_archive(settings, submission), limits, cancel)
         except (DockerException, RequestException, OSError) as exc:
             raise SandboxUnavailable(f"the engine failed during the run: {exc}") from None
@@ -240,12 +258,16 @@ class DockerSandbox:
 
     def _clock_outside(self, container: "Container") -> OwnClock:
         """The host's clock of ``container``'s run: its group's, or the wall clock."""
+        return clock_of(self._group_outside(container))
+
+    def _group_outside(self, container: "Container") -> cgroups.Group | None:
+        """``container``'s control group as the host sees it, or None."""
         if container.id in self.groups:
-            return clock_of(self.groups[str(container.id)])
+            return self.groups[str(container.id)]
         pid = container.attrs.get("State", {}).get("Pid")
         if not pid or self._engine_groups() != "2" or cgroups.available():
-            return OwnClock()
-        return clock_of(cgroups.of_container(pid, str(container.id)))
+            return None
+        return cgroups.of_container(pid, str(container.id))
 
     def _discard(self, container: "Container") -> None:
         """Remove ``container``, and the group the grader made for it (killed first:
@@ -257,6 +279,9 @@ class DockerSandbox:
         if group is not None:
             _drop_group(group)
             self.groups.pop(str(container.id), None)
+        broker = self.brokers.pop(str(container.id), None)
+        if broker is not None:
+            shutil.rmtree(broker, ignore_errors=True)
 
     def _started(self, exercise: Exercise, limits: Limits) -> "Container":
         """A new container, started; one the engine made but could not start is removed."""
@@ -267,17 +292,26 @@ class DockerSandbox:
         group = self._new_group()
         clock = [Mount(places.CLOCK_IN_SANDBOX, str(group.folder), type="bind", read_only=True)
                  ] if group else []
+        broker = _broker_folder() if self.judged else None
+        # Read-only: the launcher connects to the judge's socket there, nothing writes.
+        seen = [Mount(BROKER_IN_SANDBOX, str(broker), type="bind", read_only=True)
+                ] if broker else []
         try:
             container = self.client.containers.create(
-                self.image, command=[str(WORK), _suite(exercise)],
+                self.image, command=[str(WORK), *([JUDGED, exercise.game] if broker
+                                                  else [_suite(exercise)])],
                 labels={**labels(), f"{LABEL}.exercise": exercise.id},
-                mounts=[*self._code(), *clock], **host_config(limits))
+                mounts=[*self._code(), *clock, *seen], **host_config(limits))
         except BaseException:
             if group:
                 group.remove()
+            if broker:
+                shutil.rmtree(broker, ignore_errors=True)
             raise
         if group:
             self.groups[str(container.id)] = group
+        if broker:
+            self.brokers[str(container.id)] = broker
         try:
             container.start()
             container.reload()  # its pid, and where a v2 engine put it
@@ -363,42 +397,112 @@ class DockerSandbox:
 
     def _supervise(self, container: "Container", archive: bytes, limits: Limits,
                    cancel: threading.Event | None) -> Run:
-        # The launcher writes nothing before its job: attaching after the start
-        # (with the logs so far) loses no output.
-        sock: Any = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1,
-                                                    "stream": 1, "logs": 1})
-        raw: socket.socket = sock._sock  # the SDK's wrapper can't half-close; the socket can
-        pump = _Pump(sock)
-        pump.start()
+        """The supervisor in the container: its stdout is the results channel."""
+        sock, raw, pump = _attached(container, archive)
         clock = self._clock_outside(container)
-        raw.sendall(archive)
-        raw.shutdown(socket.SHUT_WR)
         try:
             timed = wait(lambda: not pump.is_alive(), pump.join, limits.total_seconds, clock,
                          cancel)
         except Cancelled:
             _kill(container)
             raise
-        # From here every step has a deadline: the report must not wait on a
-        # slow engine. A kill, or a container whose streams stay open, gets
-        # STOP_GRACE seconds in all; the events already read are the verdicts.
-        stop_by = time.monotonic() + STOP_GRACE
-        if not timed.ended:
-            _within(lambda: _kill(container), STOP_GRACE)
-        pump.join(timeout=max(0, stop_by - time.monotonic()))
-        if pump.is_alive():  # the engine has not ended the stream: end it here
-            try:
-                raw.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            pump.join(timeout=1)
-        sock.close()
-        raw.close()
-        state = _within(lambda: _final_state(container, stop_by), STOP_GRACE) or {}
+        state = _stopped(container, sock, raw, pump, timed.ended)
         stopped = state.get("Status") in ("exited", "dead")  # else its exit code means nothing
         return finished(self.name, limits, pump.out, pump.err, timed, clock,
                         exit_code=state.get("ExitCode") if stopped else None,
                         out_of_memory=bool(state.get("OOMKilled")))
+
+    def _judged(self, container: "Container", exercise: Exercise, submission: Submission,
+                limits: Limits, cancel: threading.Event | None) -> Run:
+        """The judge on the host (a warm judge's fork), the container's launcher
+        forking the workers it asks for: the container's output is the launcher's
+        log, the judge's stdout the results channel. The judge reads its own copy
+        of the student's files; the workers, the container's."""
+        token = secrets.token_hex(16)
+        inside = job(exercise, limits, _suite(exercise), WORK, address_space=False)
+        inside["broker"], inside["token"] = f"{BROKER_IN_SANDBOX}/{BROKER_SOCKET}", token
+        group = self._group_outside(container)
+        address = self.brokers[str(container.id)] / BROKER_SOCKET
+        with judges.POOL.lent(judges.kind_of(exercise)) as judge, _listening(address) as listener:
+            work = judge.workspace()
+            try:
+                stage(exercise, submission, limits, work, readable_clock(group),
+                      worker_folders=[inside["submission"], inside["provided"]])
+                sock, raw, pump = _attached(container, job_archive(inside, submission))
+                run: Run | None = None
+                try:
+                    run = judge.run(work / jobs.FILE, limits, cancel, clock=clock_of(group),
+                                    launcher=(listener.detach(), token))
+                finally:  # the launcher ends once the judge has: killed where it was stopped
+                    state = _stopped(container, sock, raw, pump, run is not None and not (
+                        run.timed_out or run.overloaded))
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+        launcher = bytes(pump.out + pump.err).decode("utf-8", "replace")
+        return dataclasses.replace(run, backend=self.name, log=run.log + launcher,
+                                   out_of_memory=bool(state.get("OOMKilled")))
+
+
+def _broker_folder() -> Path:
+    """A new folder for a container's judge socket: the container's launcher may
+    look it up (no listing), and the judge's socket takes one connection."""
+    folder = Path(tempfile.mkdtemp(prefix=f"minimax-grader-broker-{os.getpid()}-"))
+    folder.chmod(0o711)
+    return folder
+
+
+@contextlib.contextmanager
+def _listening(address: Path) -> Iterator[socket.socket]:
+    """A socket listening at ``address`` for the container's launcher, removed after."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as listener:
+        folder = os.open(address.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            # By the folder's descriptor: a socket's path holds 107 bytes at most,
+            # and the temporary folder's may be longer.
+            listener.bind(f"/proc/self/fd/{folder}/{address.name}")
+        finally:
+            os.close(folder)
+        try:
+            address.chmod(0o666)  # the launcher is the container's root, with no capability
+            listener.listen(1)  # to override a file's mode
+            yield listener
+        finally:
+            address.unlink(missing_ok=True)
+
+
+def _attached(container: "Container", archive: bytes) -> tuple[Any, socket.socket, _Pump]:
+    """Attach to the container's streams, read them (``_Pump``) and send its job."""
+    # The launcher writes nothing before its job: attaching after the start
+    # (with the logs so far) loses no output.
+    sock: Any = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1,
+                                                "stream": 1, "logs": 1})
+    raw: socket.socket = sock._sock  # the SDK's wrapper can't half-close; the socket can
+    pump = _Pump(sock)
+    pump.start()
+    raw.sendall(archive)
+    raw.shutdown(socket.SHUT_WR)
+    return sock, raw, pump
+
+
+def _stopped(container: "Container", sock: Any, raw: socket.socket, pump: _Pump,
+             ended: bool) -> dict[str, Any]:
+    """Wait for the container to end (killed unless it ``ended`` on its own) and its
+    streams to close: its state. From here every step has a deadline: the report
+    must not wait on a slow engine. A kill, or a container whose streams stay
+    open, gets STOP_GRACE seconds in all; the events already read are the verdicts."""
+    stop_by = time.monotonic() + STOP_GRACE
+    if not ended:
+        _within(lambda: _kill(container), STOP_GRACE)
+    pump.join(timeout=max(0, stop_by - time.monotonic()))
+    if pump.is_alive():  # the engine has not ended the stream: end it here
+        try:
+            raw.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        pump.join(timeout=1)
+    sock.close()
+    raw.close()
+    return _within(lambda: _final_state(container, stop_by), STOP_GRACE) or {}
 
 
 def _within(call: Callable[[], T], seconds: float) -> T | None:

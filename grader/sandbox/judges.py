@@ -36,9 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader import games
 from grader.contracts import judging, places
 from grader.contracts.events import RESULTS_CAP
-from grader.exercises import Limits
+from grader.contracts.owntime import OwnClock
+from grader.exercises import Exercise, Limits
 from grader.sandbox import bubblewrap, cgroups
 from grader.sandbox.common import (
     LOG_CAP,
@@ -68,6 +70,13 @@ class Kind:
     game: Path | None = None
 
 
+def kind_of(exercise: Exercise) -> Kind:
+    """The judge's view an exercise needs: an instructor's exercise and game add theirs."""
+    folder = Path(exercise.suite).parent
+    return Kind(exercise=None if folder.is_relative_to(places.EXERCISES) else folder,
+                game=games.added().get(exercise.game))
+
+
 class JudgeLost(SandboxUnavailable):
     """A judge ended, or did not answer in time: the run is the grader's failure."""
 
@@ -85,11 +94,9 @@ def sweep() -> int:
 
 
 def _groups_folder() -> Path | None:
-    """The folder the runs' v2 control groups are made in (their clocks are read
-    there), or None where runs are not timed by a v2 group."""
-    if cgroups.available() is not None or cgroups.hierarchy().version != 2:
-        return None
-    return cgroups.hierarchy().base
+    """Where the runs' v2 control groups lie, a run's own or its container's (their
+    clocks are read there), or None where runs are not timed by a v2 group."""
+    return None if cgroups.available() is not None else cgroups.v2_mount()
 
 
 def _suites(kind: Kind) -> list[str]:
@@ -136,14 +143,22 @@ class Judge:
             os.chown(work, self.uid, self.uid)
         return work
 
-    def run(self, job_file: Path, wrap: list[str], limits: Limits,
-            cancel: threading.Event | None, group: cgroups.Group | None) -> Run:
-        """Run the job at ``job_file`` in a fork of the judge, in the run's control
-        group ``group``, until it ends or passes the run's limit: its Run."""
+    def run(self, job_file: Path, limits: Limits, cancel: threading.Event | None, *,
+            wrap: list[str] | None = None, group: cgroups.Group | None = None,
+            clock: OwnClock | None = None, launcher: tuple[int, str] | None = None) -> Run:
+        """Run the job at ``job_file`` in a fork of the judge until it ends or passes
+        the run's limit on ``clock`` (by default ``group``'s): its Run.
+
+        Its workers are forked by a zygote of its own in the bubblewrap view
+        ``wrap`` (the local sandbox: the child is then put in the run's control
+        group ``group``), or by a container's launcher (``launcher``: a listening
+        socket, the judge's after, and the token the launcher says first).
+        """
         results, log = bytearray(), bytearray()
         readers = [self._reader(results, RESULTS_CAP), self._reader(log, LOG_CAP)]
-        self._send(judging.request(str(job_file), wrap), [reader[1] for reader in readers])
-        clock = clock_of(group)
+        fds = [reader[1] for reader in readers] + ([launcher[0]] if launcher else [])
+        self._send(judging.request(str(job_file), wrap, launcher[1] if launcher else ""), fds)
+        clock = clock or clock_of(group)
         ended: dict[str, Any] = {}
         child = None
         try:
@@ -158,7 +173,8 @@ class Judge:
         joined_by = time.monotonic() + PIPE_GRACE
         for thread, _ in readers:
             thread.join(timeout=max(0, joined_by - time.monotonic()))
-        return finished("local", limits, results, log, timed, clock, exit_code=ended.get("code"))
+        return finished("local", limits, results, log, timed, clock,
+                        exit_code=ended.get("code"))
 
     def _reader(self, sink: bytearray, cap: int) -> tuple[threading.Thread, int]:
         """A thread that reads a new pipe into ``sink``, and the pipe's write end."""

@@ -24,7 +24,6 @@ from grader import games
 from grader.contracts import job as jobs
 from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
-from grader.contracts.provided import provide
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
 from grader.sandbox import bubblewrap, cgroups, judges
@@ -34,11 +33,11 @@ from grader.sandbox.common import (
     SandboxUnavailable,
     clock_of,
     finished,
-    job,
     read_capped,
     readable_clock,
     run_group,
     scrubbed_env,
+    stage,
     wait,
 )
 
@@ -85,7 +84,7 @@ class LocalSandbox:
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as temp, \
                 run_group() as group:
             work = Path(temp)
-            _stage(exercise, submission, limits, work, group)
+            stage(exercise, submission, limits, work, readable_clock(group))
             # Without "..": an interpreter started as ../.venv/bin/python names a
             # folder that the supervisor's view does not hold.
             command = [os.path.abspath(sys.executable), "-I", "-B", str(SUPERVISOR),
@@ -97,28 +96,7 @@ class LocalSandbox:
     def prepare(self, exercise: Exercise, limits: Limits) -> None:
         """Start a warm judge for ``exercise`` ahead of its run, where none is idle."""
         if self.bubblewrap and is_boundary():
-            judges.POOL.prepare(_kind(exercise))
-
-
-def _stage(exercise: Exercise, submission: Submission, limits: Limits, work: Path,
-           group: cgroups.Group | None) -> jobs.Job:
-    """Write the run's job (``work/job.json``), the student's files and the
-    provided modules into ``work``: the job."""
-    settings = job(exercise, limits, exercise.suite, work, clock=readable_clock(group))
-    folder = Path(settings["submission"])
-    folder.mkdir()
-    for name, data in submission.files.items():
-        (folder / name).write_bytes(data)
-    provide(exercise.provides, settings["provided"], games.added())
-    jobs.write(settings, work)
-    return settings
-
-
-def _kind(exercise: Exercise) -> judges.Kind:
-    """The judge's view an exercise needs: an instructor's exercise and game add theirs."""
-    folder = Path(exercise.suite).parent
-    return judges.Kind(exercise=None if folder.is_relative_to(places.EXERCISES) else folder,
-                       game=games.added().get(exercise.game))
+            judges.POOL.prepare(judges.kind_of(exercise))
 
 
 def _judged(exercise: Exercise, submission: Submission, limits: Limits,
@@ -126,12 +104,12 @@ def _judged(exercise: Exercise, submission: Submission, limits: Limits,
     """Run the suite in a fork of a warm judge (``judges``), its workers in their
     own view inside the judge's. Killing the run's group ends every process of
     the run: the judge's child, its zygote's view and the workers in it."""
-    with judges.POOL.lent(_kind(exercise)) as judge, run_group() as group:
+    with judges.POOL.lent(judges.kind_of(exercise)) as judge, run_group() as group:
         work = judge.workspace()
         try:
-            settings = _stage(exercise, submission, limits, work, group)
+            settings = stage(exercise, submission, limits, work, readable_clock(group))
             wrap = bubblewrap.worker_prefix(settings["submission"], settings["provided"])
-            return judge.run(work / jobs.FILE, wrap, limits, cancel, group)
+            return judge.run(work / jobs.FILE, limits, cancel, wrap=wrap, group=group)
         finally:
             shutil.rmtree(work, ignore_errors=True)
 

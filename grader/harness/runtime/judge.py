@@ -8,7 +8,9 @@ run is a fork: the child makes the two descriptors the host sent its standard
 output (the results channel) and error (the log), waits until the host has put
 it in the run's control group, and runs the job as ``supervisor.py JOB --wrap
 PREFIX`` would, its own zygote and workers started in their own narrower view
-as ever. This process never runs a job itself, so no run leaves anything in
+as ever; or, for a run in a container, the workers started by the container's
+launcher, which connects to the socket the host passed (``supervisor.py JOB
+FD`` as inside the container). This process never runs a job itself, so no run leaves anything in
 it for the next; the student's code never runs in either.
 """
 
@@ -26,16 +28,19 @@ sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 from grader.contracts import judging  # noqa: E402  (needs the path above)
 from grader.harness.runtime import spawn, supervisor  # noqa: E402
 
+LAUNCHER_SECONDS = 120  # for the container's launcher to connect, its job received
+
 
 def serve(sock: socket.socket) -> None:
     """Answer the host's requests until it hangs up."""
     while True:
-        data, fds, _, _ = socket.recv_fds(sock, judging.MESSAGE_CAP, judging.FDS)
+        data, fds, _, _ = socket.recv_fds(sock, judging.MESSAGE_CAP, judging.LAUNCHER_FDS)
         if not data:
             return
         try:
             request = judging.decode(data, judging.REQUEST)
-            code = _run(sock, request, fds) if len(fds) == judging.FDS else 2
+            code = _run(sock, request, fds) if len(fds) in (judging.FDS,
+                                                            judging.LAUNCHER_FDS) else 2
         finally:
             for fd in fds:
                 os.close(fd)
@@ -56,7 +61,7 @@ def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoRe
     """The run's supervisor: never returns into the serving loop."""
     code = 1
     try:
-        results, log = fds
+        results, log, *launcher = fds
         os.dup2(results, 1)
         os.dup2(log, 2)
         sock.sendall(judging.encode(judging.STARTED))
@@ -66,14 +71,29 @@ def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoRe
         os.chdir(work)
         os.environ.update(HOME=work, TMPDIR=work)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        code = supervisor.judge(str(request["job"]),
-                                [supervisor.WRAP, json.dumps(request["wrap"])])
+        spawner = ([str(_launcher(launcher[0], str(request["token"])))] if launcher
+                   else [supervisor.WRAP, json.dumps(request["wrap"])])
+        code = supervisor.judge(str(request["job"]), spawner)
     except BaseException:  # the grader's own failure: said in the run's log
         traceback.print_exc()
     finally:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         os._exit(code)
+
+
+def _launcher(listening: int, token: str) -> int:
+    """The connection of the run's container launcher, which says ``token`` first
+    (the only one taken: the socket listens no more): its descriptor."""
+    with socket.socket(fileno=listening) as listener:
+        listener.settimeout(LAUNCHER_SECONDS)
+        connection, _ = listener.accept()
+    connection.settimeout(LAUNCHER_SECONDS)
+    said = connection.recv(len(token) + 1)
+    if not token or said != token.encode():
+        raise SystemExit("judge: the launcher that connected is not this run's")
+    connection.settimeout(None)
+    return connection.detach()
 
 
 def main(argv: list[str]) -> None:

@@ -17,6 +17,11 @@ and ``zygote``: it imported the worker's modules, so no worker starts an
 interpreter of its own).
 When the supervisor ends, every student process is killed. The launcher
 sandbox (``grader.sandbox.machine``) runs it the same way, outside Docker.
+
+``launcher.py WORK --judged GAME``: the judge runs outside the container, on the
+host (``grader.sandbox.judges``), and no supervisor starts here: the launcher
+receives its job, connects to the judge's socket the job names, says the
+run's token, and forks and kills the workers the judge asks for.
 """
 
 import io
@@ -50,6 +55,7 @@ STUDENT_UIDS = range(20000, 60000)
 MAX_ARCHIVE = 16 << 20
 KILL = "--kill-students"  # instead of a work folder: kill every student process, then end
 PENDING = "--pending"  # the supervisor's: started ahead of its job (see supervisor.py)
+JUDGED = "--judged"  # instead of a suite: the judge runs outside, on the host (``for_judge``)
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
        "TMPDIR": "/tmp"}
 
@@ -125,11 +131,42 @@ def receive(work: Path) -> tuple[Path, jobs.Job]:
     return job_file, job
 
 
+def _spawner(job: jobs.Job) -> StudentSpawner:
+    """The run's spawner, as a user of its own, its first worker started ahead."""
+    preload(job["game"])  # at once where the game's kit was imported already
+    spawner = StudentSpawner(user=STUDENT_UIDS[secrets.randbelow(len(STUDENT_UIDS))], env=ENV)
+    spawner.prepare(*worker_args(job["submission"], job["provided"], job["game"],
+                                 job["modules"]))
+    return spawner
+
+
+def for_judge(work: Path, game: str) -> None:
+    """A judge outside the container: import the worker's modules and ``game``'s
+    kit while the job is on its way, receive it, connect to the judge's socket
+    (``job["broker"]``), say the run's token, and answer the judge's requests
+    until it hangs up; then kill every student process and end."""
+    preload(game)
+    _, job = receive(work)
+    spawner = _spawner(job)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as judge:
+        judge.connect(job["broker"])
+        judge.sendall(job["token"].encode())
+        try:
+            serve(judge, spawner)
+        finally:
+            spawner.kill_all()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
 def main() -> None:
     if sys.argv[1:] == [KILL]:  # the launcher sandbox's cleanup, after a run
         StudentSpawner().kill_all()
         return
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else WORK
+    if sys.argv[2:3] == [JUDGED]:
+        for_judge(work, sys.argv[3])
     suite = sys.argv[2] if len(sys.argv) > 2 else "-"
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pending, tell = os.pipe()
@@ -148,11 +185,7 @@ def main() -> None:
         os.write(tell, str(job_file).encode())
     finally:
         os.close(tell)  # without a job the supervisor ends at once
-    preload(job["game"])
-    spawner = StudentSpawner(user=STUDENT_UIDS[secrets.randbelow(len(STUDENT_UIDS))], env=ENV)
-    # The first worker starts while the supervisor collects the suite.
-    spawner.prepare(*worker_args(job["submission"], job["provided"], job["game"],
-                                 job["modules"]))
+    spawner = _spawner(job)  # its first worker starts while the supervisor collects the suite
     try:
         serve(ours, spawner)
     finally:

@@ -111,7 +111,7 @@ class Grading:
         self._clock = OwnClock(job.get("clock", ""))
         self._student = Student(job["submission"], job["modules"], job["provided"],
                                 limits["output_bytes"], spawner, job["game"], self._clock,
-                                job["provides"])
+                                job["provides"], job.get("worker_folders", []))
         self._overloaded: str | None = None  # why the machine stopped the run
         self._notes: list[str] = []
         self._results: dict[str, events.Event] = {}  # test name -> its verdict event

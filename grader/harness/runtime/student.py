@@ -148,8 +148,12 @@ class Student:
                  output_cap: int = 65536,
                  spawner: LocalSpawner | BrokerSpawner | None = None,
                  game: str = "isolation", clock: OwnClock | None = None,
-                 provides: Iterable[str] = ()) -> None:
+                 provides: Iterable[str] = (), worker_folders: Sequence[str] = ()) -> None:
         self.submission = str(submission)
+        # The submission and provided folders as the worker sees them (a judge
+        # outside the container reads its own copies of them).
+        self.worker_folders = ((worker_folders[0], worker_folders[1]) if worker_folders
+                               else (self.submission, str(provided)))
         self.clock = clock or OwnClock()
         self.game = game  # the kit of stand-ins the worker loads (``standins``)
         self.provided = str(provided)
@@ -192,7 +196,7 @@ class Student:
 
     def _spawn(self, granted: frozenset[str]) -> None:
         try:
-            args, cwd = worker_args(self.submission, self.provided, self.game, self.modules)
+            args, cwd = worker_args(*self.worker_folders, self.game, self.modules)
             self.worker = self.spawner.spawn(args, cwd=cwd)
         except SpawnFailed as exc:
             raise WorkerDied(str(exc)) from None
