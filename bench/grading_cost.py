@@ -21,8 +21,8 @@ the suite asks of it (every position, every depth, every budget of the clock).
    ``game_exercises.py`` measures it).
 
 Beside each bare container it times one that only imports pytest (and
-pytest-timeout), as every grading's supervisor must: how much of a goal's
-margin over its floor that import alone takes, since the floor has none.
+pytest-timeout), as a supervisor in the container must: how much of a goal's
+margin over its floor that import alone takes there, since the floor has none.
 
 With ``--local``, goals 1 and 3 are graded in the local sandbox only (no
 engine needed), each beside the CPU its processes took (the judge's and
@@ -30,9 +30,11 @@ the workers', the kernel's count of the run's group) against the CPU of
 the work in this process: the CPU moves less than the wall clock with a
 busy machine's load.
 
-Each ``--image`` (by default the checkout's) is graded in turn, in the same
-run, to compare two versions of the harness; ``TAG@layers`` grades it
-without its code volumes (its containers read the image's layers). Times
+Each ``--image`` is graded in turn, in the same run, to compare two versions
+of the harness; ``TAG@layers`` grades it without its code volumes (its
+containers read the image's layers), ``TAG@inside`` with its judge inside the
+container, as before the judge moved to the host. By default the checkout's
+image is graded both ways. Times
 are medians of R runs; the ratios are the goals' (each at most 1.5; local
 2). The machine's load counts: run it on a quiet machine.
 """
@@ -59,6 +61,7 @@ from grader.sandbox.local import LocalSandbox
 
 SINGLE = "depth_limit"  # goal 1's exercise
 LAYERS = "@layers"  # an --image graded without its code volumes
+INSIDE = "@inside"  # an --image graded with its judge in the container (as before issue 44)
 BATCHED = "helpers"  # goal 2's
 PYTEST_IMPORT = "import pytest, pytest_timeout"  # what each supervisor imports first
 
@@ -131,7 +134,10 @@ def _ratio(label, seconds, floor, parts):
 
 
 def _pytest_share(image_, work, goal=1.5):
-    """How much of the goal's margin over a container's floor pytest's import takes."""
+    """How much of the goal's margin over a container's floor pytest's import takes
+    (where the judge, which imports it, runs in the container)."""
+    if image_.docker.judged:
+        return
     floor = image_.bare + work
     spent = image_.with_pytest - image_.bare
     print(f"    pytest's import alone, {spent:.2f} s, is {spent / ((goal - 1) * floor):.0%} of "
@@ -150,7 +156,8 @@ def one(images, runs, own):
                "bare container + work")
         _pytest_share(image_, work)
     if own:
-        served = [i for i in images if i.docker.code_volumes]  # as the command line grades
+        served = [i for i in images  # as the command line grades
+                  if i.docker.code_volumes and INSIDE not in i.label]
         by_hand = _interleaved(served, runs, lambda i: _command_line(exercise, i.docker.image))
         for image_ in served:
             _ratio(f"minimax-grader grade, docker {image_.label}", by_hand[image_.label],
@@ -210,7 +217,8 @@ def many(client, images, n):
             bare, bare_cpu = _busy(lambda i=image_: _bare_containers(i.docker.image, n, cores))
             floor = bare + n * work / cores
             docker = DockerSandbox(client, image=image_.docker.image, warm=cores,
-                                   code_volumes=image_.docker.code_volumes)
+                                   code_volumes=image_.docker.code_volumes,
+                                   judged=image_.docker.judged)
 
             def batch(d=docker):
                 with ThreadPoolExecutor(cores) as pool:
@@ -278,8 +286,9 @@ def main():
     parser.add_argument("--batch", type=int, default=40, help="files in goal 2")
     parser.add_argument("--goal", type=int, nargs="+", choices=(1, 2, 3), default=[1, 2, 3])
     parser.add_argument("--image", action="append",
-                        help="grading image to measure (repeatable; the checkout's by default); "
-                             f"TAG{LAYERS}: graded from its layers, without its code volumes")
+                        help="grading image to measure (repeatable; by default the checkout's, "
+                             f"and the checkout's{INSIDE}); TAG{LAYERS}: graded from its layers, "
+                             f"without its code volumes; TAG{INSIDE}: its judge in the container")
     parser.add_argument("--local", action="store_true",
                         help="the local sandbox only, with CPU beside wall (goals 1 and 3)")
     args = parser.parse_args()
@@ -289,14 +298,16 @@ def main():
         local(args.runs, args.goal)
         return
     client = image.connect()
-    tags = args.image or [image.default_tag()]
+    tags = args.image or [image.default_tag(), image.default_tag() + INSIDE]
     print(f"on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
           f"medians of {args.runs} runs")
     why = None if args.image else image.problem(client)  # another's image is taken as it is
     if why:
         raise SystemExit(why)
-    images = [Image(tag, DockerSandbox(client, image=tag.removesuffix(LAYERS),
-                                       code_volumes=not tag.endswith(LAYERS))) for tag in tags]
+    images = [Image(tag, DockerSandbox(client, image=tag.split("@")[0],
+                                       code_volumes=LAYERS not in tag,
+                                       judged=None if INSIDE not in tag else False))
+              for tag in tags]
     bare = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
         bare_run(i.docker.image), check=True, stdout=subprocess.DEVNULL))
     with_pytest = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(

@@ -6,6 +6,7 @@ and what is left of it after, are looked at directly.
 
 import os
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -133,3 +134,63 @@ def test_a_dead_hosts_judge_homes_are_swept_and_a_live_ones_kept(tmp_path, monke
         (home / "run-x").mkdir(parents=True)
     assert judges.sweep() == 1
     assert not left.exists() and live.exists()
+
+
+# At its import, in a container: which processes it sees run the judge's code, and
+# what it can do with the judge's socket and its folder.
+LOOKS_AROUND = """
+import os, socket
+def _attempt(action):
+    try:
+        action()
+        return "done"
+    except OSError as exc:
+        return type(exc).__name__
+_judging = sorted(pid for pid in os.listdir("/proc") if pid.isdigit() and any(
+    word in open(f"/proc/{pid}/cmdline", "rb").read()
+    for word in (b"pytest", b"supervisor", b"judge.py")))
+_broker = "/run/minimax-grader-broker"
+_connect = lambda: socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET).connect(
+    _broker + "/judge.sock")
+print("LOOKED", _judging, _attempt(lambda: os.listdir(_broker)), _attempt(_connect),
+      _attempt(lambda: open(_broker + "/planted", "w")))
+"""
+
+
+def test_in_docker_the_container_holds_no_judge_and_its_socket_takes_no_second_call(
+        docker_client, own_judges, tmp_path):
+    from grader.sandbox.docker import DockerSandbox
+
+    (tmp_path / "minimax_helpers.py").write_text(LOOKS_AROUND + HELPERS)
+    sandbox = DockerSandbox(docker_client)
+    assert sandbox.judged
+    report = grading.grade(EXERCISE, tmp_path, sandbox, EXERCISE.limits)
+    assert report["score"] == report["max_score"], report["message"]
+    assert "LOOKED [] PermissionError ConnectionRefusedError" in report["output"]["text"], \
+        report["output"]["text"]
+    assert "done" not in report["output"]["text"].split("LOOKED", 1)[1].splitlines()[0]
+
+
+@pytest.mark.parametrize("said, taken", [("run-token", True), ("another", False), ("", False)])
+def test_the_judge_takes_the_launcher_that_says_the_runs_token(said, taken, tmp_path):
+    import threading
+
+    from grader.harness.runtime import judge
+
+    address = str(tmp_path / "judge.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(address)
+    listener.listen(1)
+    launcher = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+
+    def connect():
+        launcher.connect(address)
+        launcher.sendall(said.encode())
+
+    threading.Thread(target=connect).start()
+    if taken:
+        os.close(judge._launcher(listener.detach(), "run-token"))
+    else:
+        with pytest.raises(SystemExit):
+            judge._launcher(listener.detach(), "run-token")
+    launcher.close()

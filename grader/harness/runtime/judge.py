@@ -39,22 +39,25 @@ def serve(sock: socket.socket) -> None:
             return
         try:
             request = judging.decode(data, judging.REQUEST)
-            code = _run(sock, request, fds) if len(fds) in (judging.FDS,
-                                                            judging.LAUNCHER_FDS) else 2
+            pid = _fork(sock, request, fds) if len(fds) in (judging.FDS,
+                                                            judging.LAUNCHER_FDS) else None
         finally:
+            # The run's, not this process's: a launcher's socket listens no more
+            # once the child has taken its one connection.
             for fd in fds:
                 os.close(fd)
+        code = 2 if pid is None else os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
         sock.sendall(judging.encode(judging.EXIT, code=code))
 
 
-def _run(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> int:
-    """Fork the run's child and wait for it: its exit code."""
+def _fork(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> int:
+    """Fork the run's child: its pid."""
     for stream in (sys.stdout, sys.stderr):
         stream.flush()  # nothing of this process's output is written twice
     pid = os.fork()
     if pid == 0:
         _child(sock, request, fds)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return pid
 
 
 def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoReturn:
