@@ -150,12 +150,13 @@ def test_a_fault_in_one_check_costs_that_test_alone(tmp_path, monkeypatch):
     with open(suite / "test_helpers.py", "a", encoding="utf-8") as broken:
         broken.write(FAULT)  # in place of the real test_max_value
 
-    def job(exercise, limits, _suite, work, **options):
-        # the suite goes into the run's own folder, which its sandbox can read
-        return common.job(exercise, limits, shutil.copytree(suite, work / "suite"), work,
-                          **options)
+    made = common.job
 
-    monkeypatch.setattr(local, "job", job)
+    def job(exercise, limits, _suite, work, **options):
+        # the suite goes into the run's own folder, which its judge can read
+        return made(exercise, limits, shutil.copytree(suite, work / "suite"), work, **options)
+
+    monkeypatch.setattr(common, "job", job)
     submission = intake.take(solution("helpers"), exercise.files)
     verdicts = events.verdicts(local.LocalSandbox().run(exercise, submission,
                                                         exercise.limits).events)

@@ -336,13 +336,21 @@ class DockerSandbox:
             self.ready = [(k, c) for k, c in self.ready if c is not found]
         # The run's own container first: warm-ups made beside it would slow it.
         container = found if found is not None else self._started(exercise, limits)
-        self.prepare(exercise, limits)
+        self._warm(exercise, limits)
         return container
 
     def prepare(self, exercise: Exercise, limits: Limits) -> None:
+        """Make ready what a queued job of this exercise and limits will need: a
+        judge on the host, where none is idle, and warm containers (with ``warm``):
+        its wait then covers their start-up."""
+        if self.judged and not self.closed:
+            judges.POOL.prepare(judges.kind_of(exercise))
+        self._warm(exercise, limits)
+
+    def _warm(self, exercise: Exercise, limits: Limits) -> None:
         """Start warming containers for this exercise and limits (with ``warm``),
-        before a job needs one: a queued job's wait then covers the engine's
-        start-up. Those of pairs unused for ``STALE_SECONDS`` are removed."""
+        before a job needs one. Those of pairs unused for ``STALE_SECONDS`` are
+        removed."""
         if not self.warm or self.closed:
             return
         key, now = (exercise.id, limits), time.monotonic()
