@@ -2,9 +2,10 @@
 
 The student's code reaches nothing of the test's (the local sandbox is a
 bubblewrap view), but it sees its own submission folder, bound live from the
-job's folder under the grading process's TMPDIR (in a warm judge's home there). So the module waits, as it
-is imported, for a file ``go`` beside it, and the test finds the gradings
-under way by their job folders and lets them go by making that file.
+job's folder under the grading process's TMPDIR (in a warm judge's home
+there). So the module waits, as it is imported, for a file ``go`` beside it,
+and the test finds the gradings under way by their job folders and lets them
+go by making that file.
 """
 
 from collections.abc import Callable
