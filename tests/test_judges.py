@@ -166,9 +166,13 @@ def test_in_docker_the_container_holds_no_judge_and_its_socket_takes_no_second_c
     assert sandbox.judged
     report = grading.grade(EXERCISE, tmp_path, sandbox, EXERCISE.limits)
     assert report["score"] == report["max_score"], report["message"]
-    assert "LOOKED [] PermissionError ConnectionRefusedError" in report["output"]["text"], \
-        report["output"]["text"]
-    assert "done" not in report["output"]["text"].split("LOOKED", 1)[1].splitlines()[0]
+    looked = {line for line in report["output"]["text"].splitlines()
+              if line.startswith("LOOKED")}  # the same at every worker's import
+    [(judging, listing, connecting, writing)] = [line.split()[1:] for line in looked]
+    assert judging == "[]" and listing == "PermissionError"
+    # As root, the socket is the root's alone; else it listens no more.
+    assert connecting in ("PermissionError", "ConnectionRefusedError")
+    assert writing != "done"
 
 
 @pytest.mark.parametrize("said, taken", [("run-token", True), ("another", False), ("", False)])

@@ -451,11 +451,17 @@ class DockerSandbox:
                                    out_of_memory=bool(state.get("OOMKilled")))
 
 
+# Who may reach a container's judge socket: the container's launcher is its root,
+# with no capability to override a file's mode; as root the host owns it alike.
+# Otherwise anyone may look the socket up (no listing) and connect, but the judge
+# takes one connection, which must say the run's token.
+BROKER_MODES = (0o700, 0o600) if os.geteuid() == 0 else (0o711, 0o666)
+
+
 def _broker_folder() -> Path:
-    """A new folder for a container's judge socket: the container's launcher may
-    look it up (no listing), and the judge's socket takes one connection."""
+    """A new folder for a container's judge socket."""
     folder = Path(tempfile.mkdtemp(prefix=f"minimax-grader-broker-{os.getpid()}-"))
-    folder.chmod(0o711)
+    folder.chmod(BROKER_MODES[0])
     return folder
 
 
@@ -471,8 +477,8 @@ def _listening(address: Path) -> Iterator[socket.socket]:
         finally:
             os.close(folder)
         try:
-            address.chmod(0o666)  # the launcher is the container's root, with no capability
-            listener.listen(1)  # to override a file's mode
+            address.chmod(BROKER_MODES[1])
+            listener.listen(1)
             yield listener
         finally:
             address.unlink(missing_ok=True)
