@@ -14,7 +14,7 @@ import time
 import pytest
 from conftest import skip_loudly, solution
 
-from grader import exercises, grading
+from grader import exercises, grading, solutions
 from grader.contracts import judging
 from grader.sandbox import cgroups, judges, local_is_boundary
 from grader.sandbox.local import LocalSandbox
@@ -198,3 +198,19 @@ def test_the_judge_takes_the_launcher_that_says_the_runs_token(said, taken, tmp_
         with pytest.raises(SystemExit):
             judge._launcher(listener.detach(), "run-token")
     launcher.close()
+
+
+@pytest.mark.parametrize("case", ["solution", "aggregation_swapped"])
+def test_docker_grades_alike_with_the_judge_on_the_host_and_inside(case, docker_client,
+                                                                    own_judges):
+    """A grading host without bubblewrap keeps the judge in the container: the same
+    verdicts, the same words."""
+    from grader.sandbox.docker import DockerSandbox
+
+    folder = solution("helpers") if case == "solution" else \
+        solutions.corpus_folder("helpers") / case
+    reports = [grading.grade(EXERCISE, folder, DockerSandbox(docker_client, judged=judged),
+                             EXERCISE.limits) for judged in (True, False)]
+    on_host, inside = ([(t["name"], t["status"], t["score"], t["message"]) for t in r["tests"]]
+                       for r in reports)
+    assert on_host == inside and reports[0]["score"] == reports[1]["score"]
