@@ -124,16 +124,18 @@ def test_a_message_out_of_turn_is_refused(data, kinds):
         judging.decode(data, *kinds)
 
 
-def test_a_dead_hosts_judge_homes_are_swept_and_a_live_ones_kept(tmp_path, monkeypatch):
+@pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-broker-"])
+def test_a_dead_hosts_folders_are_swept_and_a_live_ones_kept(prefix, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = subprocess.Popen(["true"])
     dead.wait()
-    left = tmp_path / f"{judges.HOME_PREFIX}{dead.pid}-abc"
-    live = tmp_path / f"{judges.HOME_PREFIX}{os.getpid()}-abc"
-    for home in (left, live):
-        (home / "run-x").mkdir(parents=True)
-    assert judges.sweep() == 1
-    assert not left.exists() and live.exists()
+    left = tmp_path / f"{prefix}{dead.pid}-abc"
+    live = tmp_path / f"{prefix}{os.getpid()}-abc"
+    other = tmp_path / f"minimax-grader-other-{dead.pid}-abc"
+    for folder in (left, live, other):
+        (folder / "run-x").mkdir(parents=True)
+    assert judges.sweep(prefix) == 1
+    assert not left.exists() and live.exists() and other.exists()
 
 
 # At its import, in a container: which processes it sees run the judge's code, and

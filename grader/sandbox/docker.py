@@ -54,6 +54,7 @@ T = TypeVar("T")
 LABEL = "minimax-grader.sandbox"
 BROKER_IN_SANDBOX = "/run/minimax-grader-broker"  # where a container sees its judge's socket
 BROKER_SOCKET = "judge.sock"
+BROKER_PREFIX = "minimax-grader-broker-"  # then the host's pid: a dead host's are swept
 JUDGED = "--judged"  # the launcher's argument: the judge is on the host (see launcher.py)
 WORK = PurePosixPath("/work")
 SUITES = f"{places.IMAGE_HOME}/exercises"
@@ -120,7 +121,9 @@ def labels(kind: str = "1") -> dict[str, str]:
 
 
 def sweep(client: "DockerClient") -> int:
-    """Remove the grader's containers that no live grading run owns."""
+    """Remove the grader's containers that no live grading run owns (and the
+    folders of their judges' sockets)."""
+    judges.sweep(BROKER_PREFIX)
     removed = 0
     # Another grader on this engine may remove a container while it is listed.
     for container in client.containers.list(all=True, filters={"label": LABEL},
@@ -460,7 +463,7 @@ BROKER_MODES = (0o700, 0o600) if os.geteuid() == 0 else (0o711, 0o666)
 
 def _broker_folder() -> Path:
     """A new folder for a container's judge socket."""
-    folder = Path(tempfile.mkdtemp(prefix=f"minimax-grader-broker-{os.getpid()}-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{BROKER_PREFIX}{os.getpid()}-"))
     folder.chmod(BROKER_MODES[0])
     return folder
 

@@ -81,14 +81,15 @@ class JudgeLost(SandboxUnavailable):
     """A judge ended, or did not answer in time: the run is the grader's failure."""
 
 
-def sweep() -> int:
-    """Remove the judges' homes that hosts no longer running left in the temporary
-    folder (a host killed outright): how many."""
+def sweep(prefix: str = HOME_PREFIX) -> int:
+    """Remove the folders named ``prefix`` + a host's pid that hosts no longer
+    running left in the temporary folder (a host killed outright): judges'
+    homes, or containers' judge sockets' folders. How many."""
     removed = 0
-    for home in Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
-        owner = home.name[len(HOME_PREFIX):].split("-", 1)[0]
+    for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+        owner = folder.name[len(prefix):].split("-", 1)[0]
         if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-            shutil.rmtree(home, ignore_errors=True)
+            shutil.rmtree(folder, ignore_errors=True)
             removed += 1
     return removed
 
