@@ -25,6 +25,7 @@ from typing import Any, BinaryIO, Protocol
 
 WORKER = Path(__file__).resolve().parent / "worker.py"
 ZYGOTE = Path(__file__).resolve().parent / "zygote.py"
+ZYGOTE_END_SECONDS = 5  # for a zygote to end once its supervisor has hung up
 
 
 @dataclass
@@ -205,6 +206,17 @@ class BrokerSpawner:
             return self._ask({"op": "wait", "pid": pid})[0]["code"]
         except SpawnFailed:
             return None
+
+    def close(self) -> None:
+        """Hang up: the zygote (or the container's launcher) ends, its workers with
+        it; a zygote this process started is waited for (killed if it lingers)."""
+        self.socket.close()
+        if self.process is not None:
+            try:
+                self.process.wait(timeout=ZYGOTE_END_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
 
 def start_zygote(wrap: Sequence[str], game: str) -> BrokerSpawner:

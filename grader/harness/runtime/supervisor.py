@@ -109,6 +109,8 @@ def judge(path: str, argv: list[str]) -> int:
     # package's entry points for it.
     code = pytest.main(pytest_args(job), plugins=[grading, pytest_timeout])
     grading.emit(events.end(int(code)))
+    if spawner is not None:  # nothing of the run outlives its judge
+        spawner.close()
     return 0
 
 
