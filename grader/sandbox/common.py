@@ -6,7 +6,8 @@ import io
 import sys
 import tarfile
 import threading
-from collections.abc import Callable, Iterator, Mapping
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -24,6 +25,7 @@ from grader.sandbox import cgroups
 
 LOG_CAP = 64 << 10  # bytes of the supervisor's own log kept
 POLL_SECONDS = 0.1  # how often a waiting run looks at its cancel flag
+PIPE_GRACE = 3  # seconds to read what is left in a run's pipes once its processes have ended
 
 
 class Sandbox(Protocol):
@@ -78,11 +80,13 @@ def job(exercise: Exercise, limits: Limits, suite: str | PurePath, work: PurePat
 
 
 def stage(exercise: Exercise, submission: Submission, limits: Limits, work: Path,
-          clock: str = "", **extra: Any) -> jobs.Job:
-    """Write a run's job (``work/job.json``, with ``extra``'s keys), the student's
-    files and the provided modules into ``work``: the job."""
+          clock: str = "", worker_folders: list[str] | None = None) -> jobs.Job:
+    """Write a run's job (``work/job.json``), the student's files and the provided
+    modules into ``work``: the job. ``worker_folders``: the submission and provided
+    folders as the workers see them, where they are elsewhere (a container)."""
     settings = job(exercise, limits, exercise.suite, work, clock=clock)
-    settings.update(extra)  # type: ignore[typeddict-item]
+    if worker_folders:
+        settings["worker_folders"] = worker_folders
     folder = Path(settings["submission"])
     folder.mkdir()
     for name, data in submission.files.items():
@@ -204,6 +208,14 @@ def read_capped(stream: io.BufferedIOBase, cap: int, sink: bytearray) -> None:
     """Read everything (so the writer never blocks), keep the first ``cap`` bytes."""
     while chunk := stream.read1(65536):
         keep(sink, chunk, cap)
+
+
+def join_readers(threads: Iterable[threading.Thread]) -> None:
+    """Wait for the threads reading a run's pipes: they end with the processes
+    that held the pipes, so a short wait, shared by all."""
+    joined_by = time.monotonic() + PIPE_GRACE
+    for thread in threads:
+        thread.join(timeout=max(0, joined_by - time.monotonic()))
 
 
 def finished(backend: str, limits: Limits, results: bytes | bytearray, log: bytes | bytearray,

@@ -48,6 +48,7 @@ from grader.sandbox.common import (
     SandboxUnavailable,
     clock_of,
     finished,
+    join_readers,
     read_capped,
     scrubbed_env,
     wait,
@@ -56,7 +57,6 @@ from grader.sandbox.common import (
 JUDGE = places.PACKAGE / "harness" / "runtime" / "judge.py"
 START_SECONDS = 120  # a judge's imports and a run's fork, on a machine however busy
 EXIT_SECONDS = 30  # a killed run's child reaped and said so
-PIPE_GRACE = 3  # seconds to read what is left in the pipes once the run has ended
 CREDENTIALS = struct.Struct("3i")  # SCM_CREDENTIALS: pid, uid, gid
 HOME_PREFIX = "minimax-grader-judge-"  # then the host's pid: a dead host's are swept
 
@@ -171,9 +171,7 @@ class Judge:
                          cancel)
         finally:
             self._end(child, group, ended)
-        joined_by = time.monotonic() + PIPE_GRACE
-        for thread, _ in readers:
-            thread.join(timeout=max(0, joined_by - time.monotonic()))
+        join_readers(thread for thread, _ in readers)
         return finished("local", limits, results, log, timed, clock,
                         exit_code=ended.get("code"))
 

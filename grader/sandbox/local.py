@@ -15,7 +15,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
@@ -33,6 +32,7 @@ from grader.sandbox.common import (
     SandboxUnavailable,
     clock_of,
     finished,
+    join_readers,
     read_capped,
     readable_clock,
     run_group,
@@ -42,7 +42,6 @@ from grader.sandbox.common import (
 )
 
 SUPERVISOR = places.PACKAGE / "harness" / "runtime" / "supervisor.py"
-PIPE_GRACE = 3  # seconds to read what is left in the pipes once the supervisor has ended
 AS_ROOT = ("the local sandbox will not run students' code as root without bubblewrap: "
            "install it (apt-get install bubblewrap), grade in Docker (--sandbox docker), "
            "or run minimax-grader as an unprivileged user")
@@ -198,10 +197,7 @@ def supervise(backend: str, command: Sequence[str], limits: Limits,
             group.kill()
         if cleanup:
             cleanup()
-    # The pipes end with the processes that held them: a short, shared wait.
-    joined_by = time.monotonic() + PIPE_GRACE
-    for pipe in pipes:
-        pipe.join(timeout=max(0, joined_by - time.monotonic()))
+    join_readers(pipes)
     return finished(backend, limits, results, log, timed, clock, exit_code=process.returncode)
 
 

@@ -10,8 +10,9 @@ it in the run's control group, and runs the job as ``supervisor.py JOB --wrap
 PREFIX`` would, its own zygote and workers started in their own narrower view
 as ever; or, for a run in a container, the workers started by the container's
 launcher, which connects to the socket the host passed (``supervisor.py JOB
-FD`` as inside the container). This process never runs a job itself, so no run leaves anything in
-it for the next; the student's code never runs in either.
+FD`` as inside the container). This process never runs a job itself, so no
+run leaves anything in it for the next; the student's code never runs in
+either.
 """
 
 import json
