@@ -18,7 +18,9 @@ one is started ahead whenever a run takes the last idle one.
 """
 
 import atexit
+import compileall
 import contextlib
+import functools
 import os
 import select
 import shutil
@@ -81,6 +83,18 @@ class JudgeLost(SandboxUnavailable):
     """A judge ended, or did not answer in time: the run is the grader's failure."""
 
 
+@functools.cache
+def compile_harness() -> None:
+    """Compile the package's and the exercises' bytecode where it is missing or
+    stale, once a process, as the grading image does at its build: the
+    supervisor and the workers run with -B in read-only views, so without it
+    each would compile every module it imports at every run (a machine with
+    PYTHONDONTWRITEBYTECODE set never writes it). Where a folder can't be
+    written (installed by another user), its installer compiled it."""
+    for folder in (places.PACKAGE, places.EXERCISES):
+        compileall.compile_dir(folder, quiet=2)
+
+
 def sweep(prefix: str = HOME_PREFIX) -> int:
     """Remove the folders named ``prefix`` + a host's pid that hosts no longer
     running left in the temporary folder (a host killed outright): judges'
@@ -110,6 +124,7 @@ class Judge:
     """One warm judge process, started in its view (see the module's text)."""
 
     def __init__(self, kind: Kind) -> None:
+        compile_harness()  # its view is read-only: it would compile every module at its start
         self.kind = kind
         self.owner = os.getpid()  # a forked host (Celery's pool) starts its own
         self.uid = bubblewrap.outside_uid()

@@ -6,8 +6,6 @@ it, it limits and tidies up but isolates nothing: the student's code runs as
 the grading user, on this machine, and so it refuses to run as root.
 """
 
-import compileall
-import functools
 import os
 import shutil
 import signal
@@ -52,18 +50,6 @@ def is_boundary() -> bool:
     return bubblewrap.command() is not None
 
 
-@functools.cache
-def compile_harness() -> None:
-    """Compile the package's and the exercises' bytecode where it is missing or
-    stale, once a process, as the grading image does at its build: the
-    supervisor and the workers run with -B in read-only views, so without it
-    each would compile every module it imports at every run (a machine with
-    PYTHONDONTWRITEBYTECODE set never writes it). Where a folder can't be
-    written (installed by another user), its installer compiled it."""
-    for folder in (places.PACKAGE, places.EXERCISES):
-        compileall.compile_dir(folder, quiet=2)
-
-
 class LocalSandbox:
     """``bubblewrap=False``: never in bubblewrap (for comparing, as an ordinary user)."""
 
@@ -75,7 +61,7 @@ class LocalSandbox:
     def run(self, exercise: Exercise, submission: Submission, limits: Limits,
             cancel: threading.Event | None = None) -> Run:
         wrapped = self.bubblewrap and is_boundary()
-        compile_harness()
+        judges.compile_harness()
         if wrapped:
             return _judged(exercise, submission, limits, cancel)
         if os.geteuid() == 0:
