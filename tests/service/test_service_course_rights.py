@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from grader.service.models import CourseStaff, LtiContext, LtiUser
 from tests.service.conftest import FULL_MARKS, NAME, Site, replaying
 from tests.service.lti_platform import INSTRUCTOR, ThirdPartyLms
+from tests.service.postgres_server import database, postgres  # noqa: F401
 from tests.service.test_service_lti import until
 from tests.service.test_service_lti_platform import Served, form, registration_url
 
@@ -74,8 +75,9 @@ def two_courses(site: Site) -> tuple[TestClient, TestClient]:
     return coordinator, bea
 
 
-def test_a_link_made_on_one_courses_staff_page_opens_that_course_alone(make, graded):
-    site = make(grade=replaying(graded, FULL_MARKS))
+def test_a_link_made_on_one_courses_staff_page_opens_that_course_alone(make, graded,
+                                                                         database):  # noqa: F811
+    site = make(grade=replaying(graded, FULL_MARKS), database=database)
     coordinator, bea = two_courses(site)
     # Bea makes a new link for the coordinator on her course's Staff page.
     taken = signed_in(site, new_link(bea, "", "2", "Instructor"))
@@ -114,8 +116,9 @@ def test_the_operators_link_opens_every_course_of_the_first_instructor(make, gra
             audit(operator, "", course)
 
 
-def test_every_change_to_a_person_is_recorded_in_each_of_their_courses(make, graded):
-    site = make(grade=replaying(graded, FULL_MARKS))
+def test_every_change_to_a_person_is_recorded_in_each_of_their_courses(make, graded,
+                                                                         database):  # noqa: F811
+    site = make(grade=replaying(graded, FULL_MARKS), database=database)
     coordinator, bea = two_courses(site)
     staff = bea.get("/i/c/2/staff").text
     person = re.search(r'<th scope="row">Instructor</th>.*?/staff/(\d+)/revoke', staff,

@@ -6,6 +6,10 @@ opens the courses named for it and no other. The credentials kept keep what they
 opened: a launch's its course, a link each course its person is on the staff of
 now (a revoked role's too: restored, it opens again, as it did).
 
+On PostgreSQL the ids of courses and people also start past the rows 0006 wrote
+with their ids (the first course, the first instructor): until now the first
+course made after it was refused as a duplicate of course 1.
+
 Revision ID: 0009
 Revises: 0008
 """
@@ -35,6 +39,10 @@ def upgrade() -> None:
         "WHERE credential.course_id IS NULL"))
     with op.batch_alter_table("staff_credentials") as credentials:
         credentials.drop_column("course_id")
+    if op.get_bind().dialect.name == "postgresql":
+        for table in ("courses", "people"):
+            op.execute(sa.text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                               f"max(id)) FROM {table} HAVING count(*) > 0"))
 
 
 def downgrade() -> None:
