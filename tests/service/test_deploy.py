@@ -101,10 +101,11 @@ class Machine:
         made = ["bwrap", "--die-with-parent", "--ro-bind", "/", "/", "--dev-bind", "/dev",
                 "/dev", "--bind", "/proc", "/proc", "--bind", "/sys", "/sys"]
         assert service["ProtectSystem"] == ["strict"] and service["ProtectHome"] == ["true"]
-        empty = ["/home", "/root"]  # ProtectHome
-        if service.get("PrivateTmp") == ["true"]:
-            empty += ["/tmp", "/var/tmp"]
-        made += [arg for folder in empty for arg in ("--tmpfs", folder)]
+        homes = ["/home", "/root"]  # ProtectHome: empty
+        temporary = ["/tmp", "/var/tmp"] if service.get("PrivateTmp") == ["true"] else []
+        for folder in homes + temporary:  # a private /tmp is everyone's, as the machine's
+            made += ["--perms", "1777" if folder in temporary else "0755", "--tmpfs", folder]
+        empty = homes + temporary
         owned = ([f"/var/lib/{name}" for name in service.get("StateDirectory", [])]
                  + [f"/var/cache/{name}" for name in service.get("CacheDirectory", [])]
                  + [f"/run/{name}" for name in service.get("RuntimeDirectory", [])])
