@@ -26,7 +26,7 @@ from starlette.types import Scope as ASGIScope
 
 from grader import render
 from grader.pages import environment
-from grader.service import code_view, forms, logs, pages, times
+from grader.service import code_view, forms, logs, marking, pages, times
 from grader.service.core import Service
 from grader.service.courses import Courses
 from grader.service.gradebook_pages import GradebookPages
@@ -181,6 +181,8 @@ class Web:
         files = await run_in_threadpool(code_view.shown, self.service.store,
                                         self.service.highlights, submission)
         where = await run_in_threadpool(self.service.access.zone, course_id)
+        values.update(await run_in_threadpool(marking.shown, self.service, submission,
+                                              course_id))
         return self.page(template, attempt=shown, back=back, files=files, where=where,
                          highlight_kb=code_view.HIGHLIGHT_BYTES // 1024,
                          download=f"{back}/attempts/{submission.id}/files.zip",
@@ -297,7 +299,8 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     ]
     app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
                             *Courses(web).routes(), *GradebookPages(web).routes(),
-                            *StudentsAndAttempts(web).routes(), *StudentPages(web).routes(),
+                            *StudentsAndAttempts(web).routes(), *marking.Marking(web).routes(),
+                            *StudentPages(web).routes(),
                             *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],

@@ -5,15 +5,17 @@ an error report counts for nothing, not as a zero. A late submission loses
 its exercise's penalty, a fraction of its score; late is judged by the
 deadline in force now (the student's extension, if any), not as it was at
 hand-in, so that an extension granted later takes a late attempt on time.
-The exercise's rule then takes the best of the counting submissions, or the
-last of them. A manual score (the instructor's, with a comment) stands over
-all of these, and is taken as given, until the instructor removes it.
+The items of the exercise's rubric applied to a submission add their points to
+its report's score first (see ``rubrics``). The exercise's rule then takes the
+best of the counting submissions, or the last of them. A manual score (the
+instructor's, with a comment) stands over all of these, and is taken as given,
+until the instructor removes it.
 """
 
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from grader.service import overrides
+from grader.service import overrides, rubrics
 from grader.service.models import ExerciseSetting, Report, Submission
 
 
@@ -48,13 +50,13 @@ def late(submission: Submission, setting: ExerciseSetting) -> bool:
 
 
 def points(submission: Submission, setting: ExerciseSetting) -> float | None:
-    """What the submission's grading counts for, penalty applied; None if it does
-    not count."""
+    """What the submission's grading counts for, its rubric's points added and the
+    penalty applied; None if it does not count."""
     report = shown(submission)
     if report is None or report.status != "graded" or report.score is None:
         return None
     kept = 1 - setting.late_penalty if late(submission, setting) else 1
-    return round(report.score * kept, 4)
+    return round(rubrics.adjusted(report.score, report.max_score, submission.marks) * kept, 4)
 
 
 def counting(submissions: Sequence[Submission],
