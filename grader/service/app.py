@@ -31,6 +31,7 @@ from grader.service.core import Service
 from grader.service.courses import Courses
 from grader.service.gradebook_pages import GradebookPages
 from grader.service.health import Health
+from grader.service.latedays_pages import LateDayPages
 from grader.service.leaderboard import Leaderboard
 from grader.service.lti.web import Tool
 from grader.service.models import Student, Submission
@@ -300,6 +301,7 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
                             *Courses(web).routes(), *GradebookPages(web).routes(),
                             *StudentsAndAttempts(web).routes(), *marking.Marking(web).routes(),
+                            *LateDayPages(web).routes(),
                             *StudentPages(web).routes(),
                             *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)

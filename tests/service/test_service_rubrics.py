@@ -153,7 +153,11 @@ def test_a_ta_applies_and_comments_an_instructor_changes_the_rubric(make, graded
     item = re.search(r'name="item" value="(\d+)"', tess.get("/i/c/1/attempts/2").text)[1]
     assert tess.post("/i/c/1/attempts/2/rubric", data={"csrf": tess_csrf, "item": item}
                      ).status_code == 303
-    # Changing an item changes every attempt it is applied to: the instructor's.
+    # Changing an item changes every attempt it is applied to: the instructor's, on
+    # the exercise's page.
+    assert "Save tidy" in client.get("/i/c/1/exercises/helpers").text
+    listed = tess.get("/i/c/1/exercises/helpers").text
+    assert "Save tidy" not in listed and "<strong>1 tidy</strong>: Easy to read." in listed
     change = {"exercise": "helpers", "name": "tidy", "points": "2", "text": "Easy to read."}
     assert tess.post(f"/i/c/1/rubric/{item}", data={"csrf": tess_csrf, **change}
                      ).status_code == 403
