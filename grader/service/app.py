@@ -37,6 +37,7 @@ from grader.service.lti.web import Tool
 from grader.service.models import Student, Submission
 from grader.service.people import Staff
 from grader.service.pool import Pool
+from grader.service.regrade_pages import RegradePages
 from grader.service.similar import Similar
 from grader.service.staff import StudentsAndAttempts
 from grader.service.student_pages import StudentPages
@@ -301,7 +302,7 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
                             *Courses(web).routes(), *GradebookPages(web).routes(),
                             *StudentsAndAttempts(web).routes(), *marking.Marking(web).routes(),
-                            *LateDayPages(web).routes(),
+                            *LateDayPages(web).routes(), *RegradePages(web).routes(),
                             *StudentPages(web).routes(),
                             *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)

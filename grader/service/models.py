@@ -513,3 +513,40 @@ class LateDaysSet(Base):
     days: Mapped[int] = mapped_column(Integer)
     person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
     set_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class RegradePreview(Base):
+    """A regrade of one exercise of a course whose reports are held aside until a
+    staff member applies them (``PREVIEW_STATES``), so that what would change is
+    seen first."""
+
+    __tablename__ = "regrade_previews"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), index=True)
+    exercise_id: Mapped[str] = mapped_column(String(64))
+    grader_version: Mapped[str] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(String(12))
+    author: Mapped[str] = mapped_column(Printable(200))  # who asked for it
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+# "open": its reports are held for a look; "applied": they count (and those still being
+# graded will when they are); "discarded": they never count
+PREVIEW_STATES = ("open", "applied", "discarded")
+
+
+class PreviewReport(Base):
+    """A held report of a regrade preview: its score, not counted; None while the
+    submission is being graded."""
+
+    __tablename__ = "preview_reports"
+    preview_id: Mapped[int] = mapped_column(ForeignKey("regrade_previews.id"),
+                                            primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), primary_key=True,
+                                               index=True)
+    status: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    max_score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    body: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
+    created_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
