@@ -26,16 +26,18 @@ from starlette.types import Scope as ASGIScope
 
 from grader import render
 from grader.pages import environment
-from grader.service import code_view, forms, logs, pages, times
+from grader.service import code_view, forms, logs, marking, pages, times
 from grader.service.core import Service
 from grader.service.courses import Courses
 from grader.service.gradebook_pages import GradebookPages
 from grader.service.health import Health
+from grader.service.latedays_pages import LateDayPages
 from grader.service.leaderboard import Leaderboard
 from grader.service.lti.web import Tool
 from grader.service.models import Student, Submission
 from grader.service.people import Staff
 from grader.service.pool import Pool
+from grader.service.regrade_pages import RegradePages
 from grader.service.similar import Similar
 from grader.service.staff import StudentsAndAttempts
 from grader.service.student_pages import StudentPages
@@ -181,8 +183,13 @@ class Web:
         files = await run_in_threadpool(code_view.shown, self.service.store,
                                         self.service.highlights, submission)
         where = await run_in_threadpool(self.service.access.zone, course_id)
+<<<<<<< HEAD
         owner = await run_in_threadpool(self.service.students.by_id, course_id,
                                         submission.student_id)
+=======
+        values.update(await run_in_threadpool(marking.shown, self.service, submission,
+                                              course_id))
+>>>>>>> grading
         return self.page(template, attempt=shown, back=back, files=files, where=where,
                          owner=owner,
                          highlight_kb=code_view.HIGHLIGHT_BYTES // 1024,
@@ -300,7 +307,9 @@ def build(service: Service, pool: Pool | None = None) -> ASGIApp:
     ]
     app = Starlette(routes=[*Health(service, pool).routes(), *lti.routes(),
                             *Courses(web).routes(), *GradebookPages(web).routes(),
-                            *StudentsAndAttempts(web).routes(), *StudentPages(web).routes(),
+                            *StudentsAndAttempts(web).routes(), *marking.Marking(web).routes(),
+                            *LateDayPages(web).routes(), *RegradePages(web).routes(),
+                            *StudentPages(web).routes(),
                             *Similar(web).routes(), *league.routes(),
                             *(Route(path, endpoint, methods=methods)
                               for path, endpoint, methods in routes)],

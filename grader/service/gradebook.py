@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from grader.exercises import Exercise
 from grader.service import overrides, scores
 from grader.service.core import Service
+from grader.service.latedays import Spent
 from grader.service.models import ExerciseSetting, Note, Student, Submission
 from grader.service.term import is_open
 
@@ -29,17 +30,18 @@ class Row:
     manual: dict[str, Note]  # and those whose counted score is the instructor's
     handed_in: set[str] = field(default_factory=set)  # exercises with an attempt
     settings: dict[str, ExerciseSetting] = field(default_factory=dict)  # their own
+    late_days: Spent = field(default_factory=Spent)
 
 
 def rows(service: Service, course_id: int) -> list[Row]:
     return [_row(student, service.students.attempts(student.id),
-                 service.term.own_settings(course_id, student.id))
+                 *service.term.own_settings_spent(course_id, student.id))
             for student in service.students.of_course(course_id)]
 
 
 def _row(student: Student, taken: list[Submission],
-         settings: dict[str, ExerciseSetting]) -> Row:
-    row = Row(student, {}, set(), {}, {s.exercise_id for s in taken}, settings)
+         settings: dict[str, ExerciseSetting], late_days: Spent) -> Row:
+    row = Row(student, {}, set(), {}, {s.exercise_id for s in taken}, settings, late_days)
     for exercise_id, setting in settings.items():
         mine = [s for s in taken if s.exercise_id == exercise_id]
         found = scores.counting(mine, setting)
@@ -190,9 +192,14 @@ def csv_text(lines: list[list[object]]) -> str:
 
 
 def grades_csv(table: list[Row], shown: list[Exercise]) -> str:
-    header: list[object] = ["name", "email", *(exercise.id for exercise in shown)]
+    """Each student's counted scores; and the late days they used, where the course
+    gives any."""
+    late = any(row.late_days for row in table)
+    header: list[object] = ["name", "email", *(exercise.id for exercise in shown),
+                            *(["late days used"] if late else [])]
     return csv_text([header] + [[row.student.name, row.student.email,
-                             *(row.scores[exercise.id] for exercise in shown)] for row in table])
+                                 *(row.scores[exercise.id] for exercise in shown),
+                                 *([row.late_days.used] if late else [])] for row in table])
 
 
 def canvas_csv(table: list[Row], shown: list[tuple[Exercise, ExerciseSetting]]) -> str:

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from grader.exercises import Exercise
-from grader.service import forms, gradebook, times
+from grader.service import forms, gradebook, marking, times
 from grader.service.lti import platforms as lti_platforms
 from grader.service.models import SCORE_RULES, ExerciseSetting
 from grader.service.refused import Refused
@@ -171,7 +171,9 @@ class GradebookPages:
             extended=[(row.student, row.settings[exercise.id]) for row in table
                       if row.settings[exercise.id] is not setting
                       and _has_extension(row.settings[exercise.id], setting)],
-            saved=request.query_params.get("saved"))
+            saved=request.query_params.get("saved"),
+            rubric=await run_in_threadpool(marking.rubrics(self.service).items, course_id,
+                                           exercise.id))
 
     async def save_setting(self, request: Request) -> Response:
         scope, form = await self.web.scope_form(request, "manage")

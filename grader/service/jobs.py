@@ -23,7 +23,7 @@ from grader import sandbox as sandboxes
 from grader.exercises import Exercise
 from grader.report import overloaded as starved
 from grader.sandbox import Sandbox
-from grader.service import audit, fair, logs
+from grader.service import audit, fair, logs, regrade
 from grader.service.gate import Gate
 from grader.service.kept import Kept
 from grader.service.metrics import RETRIED_AFTER_LOAD, Metrics
@@ -222,10 +222,13 @@ class Jobs:
         state = "error" if made["status"] == "error" else "done"
         try:
             with self.sessions.begin() as session:
-                session.add(Report(submission_id=submission.id,
-                                   grader_version=self.options.version, status=made["status"],
-                                   score=made["score"], max_score=made["max_score"],
-                                   body=json.dumps(made), created_at=self.now()))
+                if not regrade.held(session, submission.id, self.options.version, made,
+                                    self.now()):  # a regrade's preview looks at it first
+                    session.add(Report(submission_id=submission.id,
+                                       grader_version=self.options.version,
+                                       status=made["status"], score=made["score"],
+                                       max_score=made["max_score"], body=json.dumps(made),
+                                       created_at=self.now()))
                 self.queue.finish(session, job_id, state)
         except IntegrityError:  # this version's report is there already: keep that one
             with self.sessions.begin() as session:

@@ -206,6 +206,9 @@ class Submission(Base):
     files: Mapped[list["StoredFile"]] = relationship(order_by="StoredFile.name")
     reports: Mapped[list["Report"]] = relationship(order_by="Report.id")
     notes: Mapped[list["Note"]] = relationship(order_by="Note.id")
+    # Loaded with it always: every score that counts is the report's plus these.
+    marks: Mapped[list["RubricMark"]] = relationship(order_by="RubricMark.item_id",
+                                                     lazy="selectin")
 
 
 class StoredFile(Base):
@@ -457,3 +460,103 @@ class SimilarReview(Base):
     author: Mapped[str] = mapped_column(Printable(200))  # the name, as it was then
     person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime)
+
+
+# -- manual grading and late days (see rubrics, comments, latedays) ----------------------
+
+
+class RubricItem(Base):
+    """A named adjustment of an exercise's score in a course (points, either sign, and
+    a sentence the student reads): made once, applied to any attempt with a click."""
+
+    __tablename__ = "rubric_items"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), index=True)
+    exercise_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(Printable(80))
+    points: Mapped[float] = mapped_column(Float)
+    text: Mapped[str] = mapped_column(PrintableText)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class RubricMark(Base):
+    """A rubric item applied to an attempt, by whom and when."""
+
+    __tablename__ = "rubric_marks"
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("rubric_items.id"), primary_key=True)
+    author: Mapped[str] = mapped_column(Printable(200))  # the name, as it was then
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    item: Mapped[RubricItem] = relationship(lazy="joined")
+
+
+class LineComment(Base):
+    """A staff member's comment on one line of a file of an attempt."""
+
+    __tablename__ = "line_comments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), index=True)
+    file: Mapped[str] = mapped_column(String(255))
+    line: Mapped[int] = mapped_column(Integer)  # from 1
+    text: Mapped[str] = mapped_column(PrintableText)
+    author: Mapped[str] = mapped_column(Printable(200))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class LateDayAllowance(Base):
+    """The late days each student of a course may spend across its exercises."""
+
+    __tablename__ = "late_day_allowances"
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), primary_key=True)
+    days: Mapped[int] = mapped_column(Integer)
+
+
+class LateDaysSet(Base):
+    """The late days a staff member set as spent on one student's exercise, in place
+    of those the student's hand-ins would spend."""
+
+    __tablename__ = "late_days_set"
+    student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), primary_key=True)
+    exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    days: Mapped[int] = mapped_column(Integer)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    set_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class RegradePreview(Base):
+    """A regrade of one exercise of a course whose reports are held aside until a
+    staff member applies them (``PREVIEW_STATES``), so that what would change is
+    seen first."""
+
+    __tablename__ = "regrade_previews"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), index=True)
+    exercise_id: Mapped[str] = mapped_column(String(64))
+    grader_version: Mapped[str] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(String(12))
+    author: Mapped[str] = mapped_column(Printable(200))  # who asked for it
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+# "open": its reports are held for a look; "applied": they count (and those still being
+# graded will when they are); "discarded": they never count
+PREVIEW_STATES = ("open", "applied", "discarded")
+
+
+class PreviewReport(Base):
+    """A held report of a regrade preview: its score, not counted; None while the
+    submission is being graded."""
+
+    __tablename__ = "preview_reports"
+    preview_id: Mapped[int] = mapped_column(ForeignKey("regrade_previews.id"),
+                                            primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), primary_key=True,
+                                               index=True)
+    status: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    max_score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    body: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
+    created_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, select
 
 from grader import report_parts
 from grader.exercises import Exercise
-from grader.service import overrides, scores
+from grader.service import overrides, rubrics, scores
 from grader.service.core import Service
 from grader.service.models import ExerciseSetting, Note, Report, Student, Submission
 from grader.service.term import allowed_after, is_open
@@ -92,7 +92,7 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
     if report.status != "graded" or report.score is None:
         shown.result = NOT_COUNTED
     else:
-        shown.result = f"{report.score:g}/{report.max_score:g}"
+        shown.result = rubrics.said(report.score, report.max_score, submission.marks)
         counted = scores.points(submission, setting)
         if late and counted is not None:
             shown.result += (f", late: counts {counted:g} after the "

@@ -5,15 +5,17 @@ an error report counts for nothing, not as a zero. A late submission loses
 its exercise's penalty, a fraction of its score; late is judged by the
 deadline in force now (the student's extension, if any), not as it was at
 hand-in, so that an extension granted later takes a late attempt on time.
-The exercise's rule then takes the best of the counting submissions, or the
-last of them. A manual score (the instructor's, with a comment) stands over
-all of these, and is taken as given, until the instructor removes it.
+The items of the exercise's rubric applied to a submission add their points to
+its report's score first (see ``rubrics``). The exercise's rule then takes the
+best of the counting submissions, or the last of them. A manual score (the
+instructor's, with a comment) stands over all of these, and is taken as given,
+until the instructor removes it.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol, TypeVar
 
-from grader.service import overrides
+from grader.service import overrides, rubrics
 from grader.service.models import ExerciseSetting, Report, Submission
 
 
@@ -47,25 +49,42 @@ def late(submission: Submission, setting: ExerciseSetting) -> bool:
     return bool(setting.deadline and submission.received_at > setting.deadline)
 
 
-def points(submission: Submission, setting: ExerciseSetting) -> float | None:
-    """What the submission's grading counts for, penalty applied; None if it does
-    not count."""
-    report = shown(submission)
-    if report is None or report.status != "graded" or report.score is None:
+class Scored(Protocol):
+    """A report as far as its score goes (a Report, or a regrade preview's)."""
+
+    @property
+    def status(self) -> str | None: ...
+
+    @property
+    def score(self) -> float | None: ...
+
+    @property
+    def max_score(self) -> float | None: ...
+
+
+def points(submission: Submission, setting: ExerciseSetting,
+           report: Scored | None = None) -> float | None:
+    """What the submission's grading (``report``, or the one it is shown with) counts
+    for, its rubric's points added and the penalty applied; None if it does not count."""
+    report = report or shown(submission)
+    if report is None or report.status != "graded" or report.score is None \
+            or report.max_score is None:
         return None
     kept = 1 - setting.late_penalty if late(submission, setting) else 1
-    return round(report.score * kept, 4)
+    return round(rubrics.adjusted(report.score, report.max_score, submission.marks) * kept, 4)
 
 
-def counting(submissions: Sequence[Submission],
-             setting: ExerciseSetting) -> tuple[Submission, float] | None:
-    """The submission whose score counts, with that score; None when none counts."""
+def counting(submissions: Sequence[Submission], setting: ExerciseSetting,
+             instead: Mapping[int, Scored] | None = None) -> tuple[Submission, float] | None:
+    """The submission whose score counts, with that score; None when none counts.
+    ``instead`` gives the reports some submissions would be shown with (by id)."""
     manual = overrides.in_force(submissions)
     if manual is not None and manual[1].score is not None:
         return manual[0], manual[1].score
     scored = [(submission.received_at, submission.id, value, submission)
               for submission in submissions
-              if (value := points(submission, setting)) is not None]
+              if (value := points(submission, setting,
+                                  (instead or {}).get(submission.id))) is not None]
     if not scored:
         return None
     if setting.score_rule == "last":

@@ -45,7 +45,8 @@ class StudentPages:
                          pending=any(view.pending for view in views),
                          saved=_handed_in(views, request.query_params.get("handed")),
                          csrf=self.service.access.csrf(forms.student_subject(student)),
-                         cap_kb=self.service.options.max_upload // 1024)
+                         cap_kb=self.service.options.max_upload // 1024,
+                         late_days=await run_in_threadpool(self.service.term.late_days, student))
 
     async def student_status(self, request: Request) -> Response:
         """The student page's states, which its script asks for while grading goes on.

@@ -10,7 +10,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.exercises import Exercise
-from grader.service import audit, overrides
+from grader.service import audit, latedays, overrides
 from grader.service.access import Access
 from grader.service.models import ExerciseSetting, Extension, Note, Student, Submission
 from grader.service.people import Staff
@@ -45,17 +45,23 @@ class Term:
         return found or default_setting(course_id, exercise_id)
 
     def own_settings(self, course_id: int, student_id: int) -> dict[str, ExerciseSetting]:
-        """Every exercise's settings with the student's extension, if any (``setting``
-        and ``own_setting`` of each, from two queries)."""
+        """Every exercise's settings with the student's extension, if any, and the late
+        days they spent (``setting`` and ``own_setting`` of each)."""
+        return self.own_settings_spent(course_id, student_id)[0]
+
+    def own_settings_spent(self, course_id: int, student_id: int) -> tuple[
+            dict[str, ExerciseSetting], latedays.Spent]:
+        """``own_settings``, and the student's late days."""
         with self.sessions() as session:
             found = {setting.exercise_id: setting
                      for setting in session.scalars(SETTINGS, {"course": course_id})}
             extended = {extension.exercise_id: extension for extension in session.scalars(
                 select(Extension).where(Extension.student_id == student_id))}
-        return {exercise_id: overrides.own_setting(
-                    found.get(exercise_id) or default_setting(course_id, exercise_id),
-                    extended.get(exercise_id))
-                for exercise_id in self.exercises}
+            own = {exercise_id: overrides.own_setting(
+                       found.get(exercise_id) or default_setting(course_id, exercise_id),
+                       extended.get(exercise_id))
+                   for exercise_id in self.exercises}
+            return latedays.applied(session, course_id, student_id, own)
 
     def save_setting(self, setting: ExerciseSetting, by: Staff | None = None) -> None:
         if setting.exercise_id not in self.exercises:
@@ -75,9 +81,16 @@ class Term:
                          said_setting(setting, self.access.zone(setting.course_id)))
         self.rescored(setting.course_id, setting.exercise_id)
 
+    def late_days(self, student: Student) -> latedays.Spent:
+        """The late days the student has spent, and has."""
+        return self.own_settings_spent(student.course_id, student.id)[1]
+
     def own_setting(self, course_id: int, student_id: int,
                     exercise_id: str) -> ExerciseSetting:
-        """The exercise's settings with the student's extension, if any."""
+        """The exercise's settings with the student's extension, if any, and the late
+        days they spent (on any exercise's, as they are spent across them)."""
+        if exercise_id in self.exercises:
+            return self.own_settings(course_id, student_id)[exercise_id]
         with self.sessions() as session:
             found = session.get(ExerciseSetting, (course_id, exercise_id))
             extended = overrides.extension(session, student_id, exercise_id)

@@ -29,7 +29,7 @@ from pylti1p3.service_connector import ServiceConnector
 from pylti1p3.tool_config.dict import ToolConfDict
 from sqlalchemy import func, select, update
 
-from grader.service import overrides, pages, scores
+from grader.service import overrides, pages, rubrics, scores
 from grader.service.core import Service
 from grader.service.lti.adapter import TimedSession
 from grader.service.models import (
@@ -288,6 +288,8 @@ def _comment(counted: Submission, score: float, max_score: float) -> str:
     else:
         report = scores.shown(counted)
         said = str(json.loads(report.body).get("message", "")) if report else ""
+        if report and report.score is not None and counted.marks:
+            said = f"{rubrics.said(report.score, report.max_score, counted.marks)}. {said}"
     return f"{score:g}/{max_score:g}. {said}".strip()[:COMMENT]
 
 
