@@ -24,8 +24,8 @@ from tests.service.test_service_lti_platform import Served, form, registration_u
 
 pytestmark = pytest.mark.timeout(180)
 LINK = re.compile(r'<code class="link">https?://[^/<]+(/i/[\w-]+)</code>')
-# The course 1 paths the attacker aims at: its gradebook, an attempt, a student, the
-# grades, its staff.
+# The course 1 pages the attacker aims at: its gradebook, an attempt, a student, the
+# grades, its staff and its audit log.
 COURSE_ONE = ("", "/attempts/1", "/students/1", "/grades.csv", "/staff", "/audit")
 
 
@@ -84,7 +84,7 @@ def test_a_link_made_on_one_courses_staff_page_opens_that_course_alone(make, gra
     assert "Section B" in taken.get("/i/c/2").text
     assert [taken.get(f"/i/c/1{path}").status_code for path in COURSE_ONE] == [403] * 6
     form = csrf_of(taken.get("/i/c/2").text)
-    for course in (1, 2):  # course 1's attempt: not in her course either
+    for course in (1, 2):  # course 1's attempt, by its course and through Section B
         posted = taken.post(f"/i/c/{course}/attempts/1/notes", data={
             "csrf": form, "kind": "score", "score": "0", "text": "Taken over."})
         assert posted.status_code in (403, 404)
