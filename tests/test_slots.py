@@ -11,6 +11,8 @@ from grader.harness.runtime import launcher
 from grader.sandbox import bubblewrap, judges, slots
 
 RUNS = 24  # runs at once; a draw from 30 uids would share one almost surely
+# The uids of the tests' own folders of slots: none of the machine's runs use them.
+SPARE = range(SLOT_UIDS.stop + 20000, SLOT_UIDS.stop + 21000)
 
 
 def _hold(where: str | None, uids: range, barrier: "multiprocessing.synchronize.Barrier",
@@ -36,7 +38,7 @@ def _many_at_once(where: str | None, uids: range) -> list[int]:
 
 def test_many_runs_at_once_share_no_uid(tmp_path: Path) -> None:
     """24 hosts take a slot of 30 at once and hold it: no uid is given twice."""
-    uids = range(SLOT_UIDS.start, SLOT_UIDS.start + 30)
+    uids = SPARE[:30]
     taken = _many_at_once(str(tmp_path), uids)
     assert len(set(taken)) == RUNS and set(taken) <= set(uids)
 
@@ -48,13 +50,39 @@ def test_the_machines_slots_share_no_uid() -> None:
 
 
 def test_a_held_slot_is_the_runs_until_released(tmp_path: Path) -> None:
-    one = range(SLOT_UIDS.start, SLOT_UIDS.start + 1)
+    one = SPARE[:1]
     held = slots.take(tmp_path, one)
     with pytest.raises(slots.NoSlot):  # another open of the file: the same thread refused
         slots.take(tmp_path, one)
     held.release()
     with slots.take(tmp_path, one) as again:
         assert again.uid == held.uid
+
+
+def test_a_forked_process_keeps_none_of_its_parent_s_slots(tmp_path: Path) -> None:
+    """A host that forks (Celery's pool) and then frees a slot frees it, whatever
+    the child still does."""
+    one = SPARE[:1]
+    held = slots.take(tmp_path, one)
+    read, write = os.pipe()
+    started, says = os.pipe()
+    child = os.fork()
+    if child == 0:  # lives on until the parent has taken the slot again
+        os.close(write)
+        os.write(says, b".")  # its fork's hooks have run
+        os.read(read, 1)
+        os._exit(0)
+    os.close(read)
+    os.close(says)
+    os.read(started, 1)
+    os.close(started)
+    try:
+        held.release()
+        with slots.take(tmp_path, one) as again:
+            assert again.uid == held.uid
+    finally:
+        os.close(write)
+        os.waitpid(child, 0)
 
 
 def test_a_uid_that_runs_a_process_is_passed_over(tmp_path: Path) -> None:

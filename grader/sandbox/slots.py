@@ -54,11 +54,13 @@ class Slot:
 
     def __init__(self, box: int, fd: int, uids: range) -> None:
         self.box, self.fd, self.uid = box, fd, uids[box]
+        _HELD.add(self)
 
     def release(self) -> None:
         if self.fd >= 0:
-            os.close(self.fd)  # the lock ends with the file
+            os.close(self.fd)  # the lock ends with the file (every copy of it)
             self.fd = -1
+        _HELD.discard(self)
 
     def __enter__(self) -> "Slot":
         return self
@@ -97,6 +99,21 @@ def held_uid(as_root_only: bool = True) -> Iterator[int | None]:
         return
     with take() as slot:
         yield slot.uid
+
+
+_HELD: set[Slot] = set()  # this process's
+
+
+def _forked() -> None:
+    """A forked process holds none of its parent's slots: its copies of their
+    files are closed (the parent's lock stays: only the last copy ends it)."""
+    for slot in list(_HELD):
+        os.close(slot.fd)
+        slot.fd = -1
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _running_uids() -> set[int]:
