@@ -23,7 +23,7 @@ from pathlib import Path
 from common import ROOT, submissions
 
 from grader import exercises, grading, solutions
-from grader.sandbox import bubblewrap
+from grader.sandbox import bubblewrap, slots
 from grader.sandbox.local import LocalSandbox, is_boundary
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -76,8 +76,7 @@ def measure(modes, args):
 def start_costs(times=21):
     """Median ms to run ``true``: bare, in a supervisor's view, and in the
     workers' view inside it (as a supervisor starts its run's zygote, once)."""
-    uid = bubblewrap.outside_uid()
-    with tempfile.TemporaryDirectory() as temp:
+    with slots.held_uid() as uid, tempfile.TemporaryDirectory() as temp:
         for name in ("submission", "provided"):
             Path(temp, name).mkdir()
         if uid is not None:

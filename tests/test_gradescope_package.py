@@ -20,6 +20,7 @@ from conftest import ROOT, run_lock, solution
 
 from grader import exercises, image
 from grader.contracts import places
+from grader.contracts.run import SLOT_UIDS
 from grader.gradescope import autograder as gradescope_run
 from grader.gradescope import package as gradescope_package
 from grader.sandbox import tar
@@ -273,7 +274,7 @@ def test_the_student_s_code_runs_as_student_and_reads_nothing_of_the_grader(grad
     output = check_format(results)[EXERCISE.tests[0].title]["output"]
     uid, gid = map(int, re.search(r"uid=(\d+) gid=(\d+) suite=PermissionError "
                                   r"source=PermissionError", output).groups())
-    assert uid == gid and 20000 <= uid < 60000  # a user of its own
+    assert uid == gid and uid in SLOT_UIDS  # a slot's uid, its own
 
 
 # Grades in the container with the installed grader, and lists what the
@@ -283,6 +284,7 @@ TIMED = """
 import json, os, time
 from pathlib import Path
 from grader import exercises, intake
+from grader.contracts.run import SLOT_UIDS
 from grader.harness.runtime.launcher import student_pids
 from grader.sandbox.machine import LauncherSandbox
 exercise = exercises.load("helpers")
@@ -291,8 +293,8 @@ submission = intake.take("/autograder/submission", exercise.files)
 started = time.monotonic()
 run = LauncherSandbox().run(exercise, submission, limits)
 print(json.dumps({"timed_out": run.timed_out, "seconds": time.monotonic() - started,
-                  "left": [Path(f"/proc/{pid}/stat").read_text() for pid in student_pids()
-                           if Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"]}))
+                  "left": [Path(f"/proc/{pid}/stat").read_text() for uid in SLOT_UIDS
+                           for pid in student_pids(uid)]}))
 """
 
 

@@ -67,6 +67,27 @@ def test_a_run_starved_past_the_backstop_is_overloaded_not_over(machine):
         clock.over(deadline)
 
 
+def test_the_judge_s_work_on_a_run_counts_against_its_limit(machine):
+    """Docker's judge works on the host, outside the container's group: its fork's
+    CPU (a group of its own) is added to the run's, the wait is the run's alone."""
+    judge = {"cpu": 0.0}
+    clock = OwnClock(owntime.charged(machine.source, lambda: (5.0, judge["cpu"])))
+    deadline = clock.deadline(10.0)
+    machine.work(4.0)
+    judge["cpu"] += 4.0  # decoding what the run sent: the wall clock moves too
+    machine.wall += 4.0
+    assert not clock.over(deadline)
+    assert clock.now().own == machine.wall - machine.waited
+    judge["cpu"] += 2.0
+    assert clock.over(deadline)
+
+
+def test_a_judge_s_unreadable_group_leaves_the_run_s_clock(machine):
+    clock = OwnClock(owntime.charged(machine.source, lambda: None))
+    machine.work(1.0)
+    assert clock.now().cpu == machine.cpu
+
+
 def test_the_backstop_is_far_above_the_limit():
     for seconds in (0.5, 1, 6, 45, 185):
         assert owntime.backstop(seconds) >= max(20 * seconds, seconds + 60)

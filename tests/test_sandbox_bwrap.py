@@ -205,7 +205,7 @@ def test_the_supervisor_sees_no_reference_solution_or_corpus(tmp_path):
     """The supervisor's view holds the package and the exercises' folder, never
     ``solutions/``; of an added exercise's folder, only what the image would hold
     (its suite), so nothing else an instructor keeps there is in reach."""
-    from grader.sandbox import bubblewrap
+    from grader.sandbox import bubblewrap, slots
 
     added = tmp_path / "mine" / "my_helpers"
     for part in ("suite", "solution", "notes"):
@@ -218,9 +218,9 @@ def test_the_supervisor_sees_no_reference_solution_or_corpus(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     argv = [sys.executable, "-c", lister, *map(str, wanted + hidden)]
-    done = subprocess.run(bubblewrap.supervisor_command(work, bubblewrap.outside_uid(), argv,
-                                                        exercise=added),
-                          capture_output=True, text=True, timeout=60)
+    with slots.held_uid() as uid:
+        done = subprocess.run(bubblewrap.supervisor_command(work, uid, argv, exercise=added),
+                              capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     seen = dict(line.split() for line in done.stdout.splitlines())
     assert [seen[str(path)] for path in wanted] == ["True"] * len(wanted)

@@ -18,6 +18,7 @@ import pytest
 from conftest import ROOT, left_behind, solution
 
 from grader import exercises, grading, image, report, sandbox, solutions
+from grader.contracts.run import SLOT_UIDS
 from grader.image import default_tag
 from grader.sandbox.docker import LABEL, DockerSandbox, host_config, sweep
 
@@ -177,7 +178,7 @@ def test_the_student_reads_nothing_of_the_grader(docker, submission):
     # ... and the worker's own bytecode is there for it, so it is not compiled each time.
     assert f"read {worker} ALLOWED" in output
     uid, gid, groups = re.search(r"uid (\d+) (\d+) (\[.*\])", output).groups()
-    assert uid == gid and 20000 <= int(uid) < 60000 and groups == "[]"  # a user of its own
+    assert uid == gid and int(uid) in SLOT_UIDS and groups == "[]"  # a slot's uid, its own
     for act in ("kill parent", "kill 1", "setuid"):
         assert f"{act} refused: PermissionError" in output
     assert result["score"] == 10

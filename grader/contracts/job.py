@@ -49,6 +49,9 @@ class Job(TypedDict):
     # and the token that tells the judge it is this run's.
     broker: NotRequired[str]
     token: NotRequired[str]
+    # The launcher's: the uid the student's workers run as, a slot the host
+    # holds for the run's life (``grader.sandbox.slots``).
+    uid: NotRequired[int]
 
 
 def write(job: Job, folder: Path) -> Path:

@@ -107,6 +107,18 @@ def v2_folder(folder: Path) -> Source:
     return _GroupFiles(folder)
 
 
+def charged(run: Source, judge: Source) -> Source:
+    """``run``'s source, with the CPU time of ``judge`` (the group of the judge's
+    fork that served the run, outside it) added: the judge's work on what the
+    run sent counts against the run's own limits."""
+
+    def read() -> tuple[float, float] | None:
+        ours, its = run(), judge()
+        return ours if ours is None or its is None else (ours[0], ours[1] + its[1])
+
+    return read
+
+
 class OwnClock:
     """The clocks of a run's group, from ``source`` (or the folder the job names);
     the wall clock alone without one."""

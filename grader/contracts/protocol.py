@@ -18,6 +18,9 @@ MAX_LINE = 1 << 20  # one message on the pipe, in bytes
 
 CONTAINERS: dict[type, str] = {list: "list", tuple: "tuple", set: "set", frozenset: "frozenset"}
 MAX_DEPTH = 4  # containers nest no deeper in any answer the grader reads
+INT_BOUND = 1 << 62  # larger ints are sent as objects (their text)
+# Values in one answer, in all: a list of a thousand moves is 3,001 of them.
+MAX_NODES = 10 * MAX_ITEMS
 
 # Lines the worker sends between replies, as things happen in the student's
 # call (the supervisor tallies them; no count is kept in the worker):
@@ -50,10 +53,16 @@ def safe_repr(value: object) -> str:
     return text[:MAX_TEXT]
 
 
-def encode(value: object, depth: int = 0) -> object:
-    """Tagged plain data for ``value`` (runs in the worker)."""
+def encode(value: object) -> object:
+    """Tagged plain data for ``value`` (runs in the worker): containers cut at
+    MAX_ITEMS items, and the whole at MAX_NODES values."""
+    return _encode(value, 0, [MAX_NODES])
+
+
+def _encode(value: object, depth: int, budget: list[int]) -> object:
+    budget[0] -= 1
     kind = type(value)
-    if value is None or type(value) is int and abs(value) < 1 << 62:
+    if value is None or type(value) is int and abs(value) < INT_BOUND:
         return value
     if kind is bool:
         return {"bool": value}
@@ -63,19 +72,20 @@ def encode(value: object, depth: int = 0) -> object:
         return {"str": value[:MAX_TEXT]}
     if kind in CONTAINERS and depth < MAX_DEPTH and isinstance(
             value, (list, tuple, set, frozenset)):  # as ``kind`` is: for the type checker
-        return {CONTAINERS[kind]: _items(value, depth)}
+        return {CONTAINERS[kind]: _items(value, depth, budget)}
     if type(value) is types.GeneratorType and depth == 0:
         # Consumed here so that the grader can say what it would have given.
-        return {"object": "generator", "repr": safe_repr(value), "items": _items(value, depth)}
+        return {"object": "generator", "repr": safe_repr(value),
+                "items": _items(value, depth, budget)}
     return {"object": kind.__name__[:MAX_TEXT], "repr": safe_repr(value)}
 
 
-def _items(iterable: Iterable[object], depth: int) -> list[object]:
+def _items(iterable: Iterable[object], depth: int, budget: list[int]) -> list[object]:
     items: list[object] = []
     for item in iterable:
-        if len(items) == MAX_ITEMS:
+        if len(items) == MAX_ITEMS or budget[0] <= 0:
             break
-        items.append(encode(item, depth + 1))
+        items.append(_encode(item, depth + 1, budget))
     return items
 
 
@@ -99,30 +109,48 @@ class Foreign:
     __hash__ = object.__hash__
 
 
-def decode(data: object, depth: int = 0) -> object:
-    """The value that :func:`encode` described (runs in the supervisor)."""
+def decode(data: object) -> object:
+    """The value that :func:`encode` described (runs in the supervisor).
+
+    Its work is bounded by what ``encode`` can send, whatever the message holds:
+    no container longer than MAX_ITEMS, no deeper than MAX_DEPTH, no int as
+    large as 2**62 (larger ones travel as objects), MAX_NODES values in all, all
+    checked before any set is built. A forged message can't make it slow: with
+    ints that small, few can share a hash (a set of a million that all hash
+    alike costs minutes to build), and a set's items are few and small.
+    """
+    return _decode(data, 0, [MAX_NODES])
+
+
+def _decode(data: object, depth: int, budget: list[int]) -> object:
+    """``decode`` within ``budget`` (a one-item list: the values still allowed)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise BadMessage(f"more than {MAX_NODES} values in one answer")
     if depth > MAX_DEPTH + 1:
         raise BadMessage("a value nested deeper than any answer")
     if data is None or type(data) is int:
+        if data is not None and abs(data) >= INT_BOUND:
+            raise BadMessage("an int larger than any answer sends plainly")
         return data
     if type(data) is not dict or len(data) not in (1, 2, 3):
         raise BadMessage(f"unexpected value {data!r:.100}")
     (tag, body), *_ = data.items()
     if tag == "bool" and type(body) is bool:
         return body
-    if tag == "float" and type(body) is str:
+    if tag == "float" and type(body) is str and len(body) <= MAX_TEXT:
         try:
             return float(body)
         except ValueError:
             raise BadMessage(f"not a float: {body!r:.100}") from None
     if tag == "str" and type(body) is str:
-        return body
+        return body[:MAX_TEXT]
     if tag == "object":
         items = data.get("items")
-        items = [decode(item, depth + 1) for item in items] if type(items) is list else None
+        items = _items_of(items, depth, budget) if type(items) is list else None
         return Foreign(str(body)[:MAX_TEXT], str(data.get("repr", ""))[:MAX_TEXT], items)
     if tag in ("list", "tuple", "set", "frozenset") and type(body) is list:
-        items = [decode(item, depth + 1) for item in body]
+        items = _items_of(body, depth, budget)
         if tag in ("set", "frozenset"):
             try:
                 return set(items) if tag == "set" else frozenset(items)
@@ -130,6 +158,13 @@ def decode(data: object, depth: int = 0) -> object:
                 return Foreign(tag, repr(items)[:MAX_TEXT])
         return items if tag == "list" else tuple(items)
     raise BadMessage(f"unexpected value {data!r:.100}")
+
+
+def _items_of(body: list[object], depth: int, budget: list[int]) -> list[object]:
+    if len(body) > MAX_ITEMS:
+        raise BadMessage(f"a container of {len(body):,} items: the worker sends {MAX_ITEMS} "
+                         "at most")
+    return [_decode(item, depth + 1, budget) for item in body]
 
 
 def describe(value: object, cap: int = 300) -> str:

@@ -39,7 +39,7 @@ HOST = ("grader/__init__.py", "grader/files.py", "grader/exercises.py", "grader/
         "grader/gradescope/__init__.py", "grader/gradescope/autograder.py",
         "grader/sandbox/__init__.py", "grader/sandbox/common.py", "grader/sandbox/local.py",
         "grader/sandbox/bubblewrap.py", "grader/sandbox/machine.py", "grader/sandbox/cgroups.py",
-        "grader/sandbox/judges.py",
+        "grader/sandbox/judges.py", "grader/sandbox/slots.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")
 HOST_ONLY = {"docker"}  # the Docker sandbox's client: the package starts no container
 EXECUTABLE, PLAIN = 0o755, 0o644

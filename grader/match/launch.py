@@ -13,11 +13,12 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from grader.contracts import places
 from grader.match import baselines
 from grader.match.player import ProcessAgent
-from grader.sandbox import bubblewrap, local
+from grader.sandbox import bubblewrap, local, slots
 from grader.sandbox.common import SandboxUnavailable
 
 RUNNER = "grader.harness.agent.runner"
@@ -33,6 +34,19 @@ def _argv(agent_file: str, class_name: str) -> list[str]:
 def _env(home: str) -> dict[str, str]:
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",
             "TMPDIR": home, "MALLOC_ARENA_MAX": "2"}
+
+
+class SlottedAgent(ProcessAgent):
+    """An agent whose processes run as a slot's uid (as root): held until ``close``."""
+
+    def __init__(self, *args: Any, slot: slots.Slot | None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.slot = slot
+
+    def close(self) -> None:
+        super().close()  # its processes have ended: the uid is free for another run
+        if self.slot:
+            self.slot.release()
 
 
 def baseline(name: str) -> ProcessAgent:
@@ -68,8 +82,9 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
         return container.student(name, folder, class_name, MEMORY_MB)
     argv = _argv(str(Path(folder) / "agent.py"), class_name)
     if local.is_boundary():
-        command = bubblewrap.agent_command(folder, RUNNER, bubblewrap.outside_uid(), argv)
-        return ProcessAgent(name, command, _env("/tmp"), folder, remove=folder)
+        slot = bubblewrap.outside_slot()
+        command = bubblewrap.agent_command(folder, RUNNER, slot.uid if slot else None, argv)
+        return SlottedAgent(name, command, _env("/tmp"), folder, remove=folder, slot=slot)
     if os.geteuid() == 0:
         raise SandboxUnavailable(local.AS_ROOT)
     # No boundary: the agent's processes are found by their TMPDIR, as the

@@ -18,14 +18,14 @@ name of the machine's), ``--die-with-parent`` and a PID namespace whose
 first process takes every other with it (nothing outlives a run),
 ``--new-session`` (no TIOCSTI into a terminal), all capabilities dropped and
 an unprivileged uid: as root, a uid of the run's own outside the namespace
-too, so that the student's code is never root and no two runs share a
-process count. The rlimits the harness sets are kept. Docker adds a memory
-cgroup, a fresh image file system and seccomp; this has none of them.
+too (a slot's, ``slots``), so that the student's code is never root and no
+two runs at once share a uid or a process count. The rlimits the harness
+sets are kept. Docker adds a memory cgroup, a fresh image file system and
+seccomp; this has none of them.
 """
 
 import functools
 import os
-import secrets
 import shutil
 import subprocess
 import sys
@@ -35,10 +35,8 @@ from pathlib import Path
 
 from grader.contracts import places
 from grader.harness.runtime import closure
+from grader.sandbox import slots
 
-# A uid of each run's own, when the grader runs as root: above the 16-bit
-# range and below where /etc/subuid usually starts handing out ranges.
-UIDS = range(70000, 100000)
 INSIDE_UID = "1000"  # the uid an ordinary user's sandbox sees itself run as
 TMP_BYTES = 16 << 20  # the worker's private /tmp
 NAMESPACES = [
@@ -63,8 +61,8 @@ def command() -> str | None:
     found = shutil.which("bwrap")
     if found is None:
         return None
-    done = subprocess.run(_probe(found, outside_uid()), capture_output=True, check=False,
-                          timeout=30)
+    with slots.held_uid() as uid:
+        done = subprocess.run(_probe(found, uid), capture_output=True, check=False, timeout=30)
     return found if done.returncode == 0 else None
 
 
@@ -78,9 +76,10 @@ def _probe(bwrap: str, uid: int | None) -> list[str]:
     return _layers(bwrap, view, "/", uid, worker)
 
 
-def outside_uid() -> int | None:
-    """The uid a run's sandbox runs as: one of its own as root, else ours."""
-    return UIDS[secrets.randbelow(len(UIDS))] if os.geteuid() == 0 else None
+def outside_slot() -> slots.Slot | None:
+    """The slot whose uid a run's sandbox runs as, held until its release, as
+    root; else None (it runs as ourselves)."""
+    return slots.take() if os.geteuid() == 0 else None
 
 
 def _layers(bwrap: str, view: list[str], cwd: str, uid: int | None, argv: Sequence[str]

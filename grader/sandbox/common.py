@@ -16,7 +16,7 @@ from typing import Any, NoReturn, Protocol
 from grader import games
 from grader.contracts import events
 from grader.contracts import job as jobs
-from grader.contracts.owntime import Overloaded, OwnClock, v2_folder
+from grader.contracts.owntime import Overloaded, OwnClock, charged, v2_folder
 from grader.contracts.provided import provide
 from grader.contracts.run import Run as Run  # re-exported: the backends hand it back
 from grader.exercises import Exercise, Limits
@@ -115,12 +115,13 @@ def job_archive(settings: jobs.Job, submission: Submission) -> bytes:
 
 
 @contextmanager
-def run_group() -> Iterator[cgroups.Group | None]:
+def run_group(say: bool = True) -> Iterator[cgroups.Group | None]:
     """A control group for one run, removed (what is left in it killed) after; None
-    where none can be made here (said once)."""
+    where none can be made here (said once, where ``say``)."""
     why = cgroups.available()
     if why:
-        _wall_clock_only(why)
+        if say:
+            _wall_clock_only(why)
         yield None
         return
     made = cgroups.Group()
@@ -141,12 +142,15 @@ def _wall_clock_only(why: str) -> None:
           f"against students' time limits: {why}", file=sys.stderr)
 
 
-def clock_of(run: cgroups.Group | None) -> OwnClock:
+def clock_of(run: cgroups.Group | None, judge: cgroups.Group | None = None) -> OwnClock:
     """The host's clock of a run's group: CPU and wait (v2), CPU alone (v1), or the
-    wall clock where there is none."""
+    wall clock where there is none. ``judge``: the group of the judge's fork that
+    serves the run from outside it (Docker's), whose CPU the run is charged too."""
     if run is None:
         return OwnClock()
     if run.where.version == 2:
+        if judge is not None and judge.where.version == 2:
+            return OwnClock(charged(v2_folder(run.folder), v2_folder(judge.folder)))
         return OwnClock(v2_folder(run.folder))
     return OwnClock(lambda: (0.0, run.cpu_seconds()))
 

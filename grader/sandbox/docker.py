@@ -28,7 +28,7 @@ from grader.contracts.owntime import OwnClock
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
-from grader.sandbox import bubblewrap, cgroups, docker_code, judges
+from grader.sandbox import bubblewrap, cgroups, docker_code, judges, slots
 from grader.sandbox.common import (
     LOG_CAP,
     Cancelled,
@@ -40,6 +40,7 @@ from grader.sandbox.common import (
     job_archive,
     keep,
     readable_clock,
+    run_group,
     stage,
     wait,
 )
@@ -216,22 +217,26 @@ class DockerSandbox:
         from docker.errors import DockerException
         from requests.exceptions import RequestException
 
+        # The student's uid: held until the container is removed, nothing of it left.
+        slot = slots.take()
         try:
             container = self._container(exercise, limits)
         except (DockerException, RequestException) as exc:
+            slot.release()
             raise SandboxUnavailable(f"the engine refused the container: {exc}") from None
         try:
             if self.judged:
-                return self._judged(container, exercise, submission, limits, cancel)
+                return self._judged(container, exercise, submission, limits, cancel, slot.uid)
             settings = job(exercise, limits, _suite(exercise), WORK, address_space=False,
                            clock=self._clock_inside(container))
+            settings["uid"] = slot.uid
             return self._supervise(container, job_archive(settings, submission), limits, cancel)
         except (DockerException, RequestException, OSError) as exc:
             raise SandboxUnavailable(f"the engine failed during the run: {exc}") from None
         finally:
             # A removal that the engine is slow to finish goes on in its thread
             # (and the next sweep) rather than holding up the report.
-            _within(lambda: self._discard(container), REMOVE_GRACE)
+            _within(lambda: self._discard(container, slot), REMOVE_GRACE)
 
     # -- the run's control group ---------------------------------------------
 
@@ -272,13 +277,16 @@ class DockerSandbox:
             return None
         return cgroups.of_container(pid, str(container.id))
 
-    def _discard(self, container: "Container") -> None:
+    def _discard(self, container: "Container", slot: slots.Slot | None = None) -> None:
         """Remove ``container``, and the group the grader made for it (killed first:
-        the container's processes end at once, and its removal is quick)."""
+        the container's processes end at once, and its removal is quick); then
+        free the run's ``slot``, where the container was removed."""
         group = self.groups.get(str(container.id))
         if group is not None:
             group.kill()
-        _remove(container)
+        removed = _remove(container)
+        if slot is not None and removed:
+            slot.release()  # else held until this process ends: the sweep removes it
         if group is not None:
             _drop_group(group)
             self.groups.pop(str(container.id), None)
@@ -424,7 +432,7 @@ class DockerSandbox:
                         out_of_memory=bool(state.get("OOMKilled")))
 
     def _judged(self, container: "Container", exercise: Exercise, submission: Submission,
-                limits: Limits, cancel: threading.Event | None) -> Run:
+                limits: Limits, cancel: threading.Event | None, uid: int) -> Run:
         """The judge on the host (a warm judge's fork), the container's launcher
         forking the workers it asks for: the container's output is the launcher's
         log, the judge's stdout the results channel. The judge reads its own copy
@@ -432,9 +440,14 @@ class DockerSandbox:
         token = secrets.token_hex(16)
         inside = job(exercise, limits, _suite(exercise), WORK, address_space=False)
         inside["broker"], inside["token"] = f"{BROKER_IN_SANDBOX}/{BROKER_SOCKET}", token
+        inside["uid"] = uid
         group = self._group_outside(container)
         address = self.brokers[str(container.id)] / BROKER_SOCKET
-        with judges.POOL.lent(judges.kind_of(exercise)) as judge, _listening(address) as listener:
+        # The judge's fork works on what the container sends in a group of its own,
+        # whose CPU counts against the run's limits: a hand-in spends no more of
+        # the host than they allow.
+        with judges.POOL.lent(judges.kind_of(exercise)) as judge, \
+                _listening(address) as listener, run_group(say=False) as judging:
             work = judge.workspace()
             try:
                 stage(exercise, submission, limits, work, readable_clock(group),
@@ -442,7 +455,8 @@ class DockerSandbox:
                 sock, raw, pump = _attached(container, job_archive(inside, submission))
                 run: Run | None = None
                 try:
-                    run = judge.run(work / jobs.FILE, limits, cancel, clock=clock_of(group),
+                    run = judge.run(work / jobs.FILE, limits, cancel, group=judging,
+                                    clock=clock_of(group, judging),
                                     launcher=(listener.detach(), token))
                 finally:  # the launcher ends once the judge has: killed where it was stopped
                     state = _stopped(container, sock, raw, pump, run is not None and not (
@@ -571,8 +585,14 @@ def _final_state(container: "Container", deadline: float) -> dict[str, Any]:
         time.sleep(0.05)
 
 
-def _remove(container: "Container") -> None:
+def _remove(container: "Container") -> bool:
+    """Remove ``container``: whether it is gone."""
+    from docker.errors import NotFound
+
     try:
         container.remove(force=True)
-    except Exception:  # already gone; a leftover is swept by label next time
-        pass
+    except NotFound:
+        return True
+    except Exception:  # a leftover is swept by label next time
+        return False
+    return True

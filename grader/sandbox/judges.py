@@ -11,8 +11,9 @@ control group before it does anything, and starts the run's zygote in the
 workers' narrower view as a supervisor does: what the student's code can
 reach does not change.
 
-A judge serves one run at a time, so that two runs at once never share one
-(nor, as root, its uid). Idle judges are kept by the view they need (an
+A judge serves one run at a time, so that two runs at once never share one;
+as root, it runs as the uid of a slot it holds for its life (``slots``), so
+two runs at once never share a uid either. Idle judges are kept by the view they need (an
 instructor's exercise or game adds folders to it), up to one per core, and
 one is started ahead whenever a run takes the last idle one.
 """
@@ -127,7 +128,8 @@ class Judge:
         compile_harness()  # its view is read-only: it would compile every module at its start
         self.kind = kind
         self.owner = os.getpid()  # a forked host (Celery's pool) starts its own
-        self.uid = bubblewrap.outside_uid()
+        self.slot = bubblewrap.outside_slot()
+        self.uid = self.slot.uid if self.slot else None
         self.home = Path(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{self.owner}-"))
         if self.uid is not None:
             os.chown(self.home, self.uid, self.uid)
@@ -139,10 +141,15 @@ class Judge:
         command = bubblewrap.supervisor_command(self.home, self.uid, argv, exercise=kind.exercise,
                                                 game=kind.game, clock=_groups_folder())
         with theirs:
-            self.process = subprocess.Popen(
-                command, pass_fds=(theirs.fileno(),), cwd=self.home, stdin=subprocess.DEVNULL,
-                stdout=self.said, stderr=self.said, start_new_session=True,
-                env=scrubbed_env(self.home, kind.game))
+            try:
+                self.process = subprocess.Popen(
+                    command, pass_fds=(theirs.fileno(),), cwd=self.home,
+                    stdin=subprocess.DEVNULL, stdout=self.said, stderr=self.said,
+                    start_new_session=True, env=scrubbed_env(self.home, kind.game))
+            except BaseException:
+                if self.slot:
+                    self.slot.release()
+                raise
         self.ready = False
         self.broken = False
 
@@ -272,6 +279,8 @@ class Judge:
             self.process.wait()
         self.said.close()
         shutil.rmtree(self.home, ignore_errors=True)
+        if self.slot:  # its processes have ended: the uid is free for another run
+            self.slot.release()
 
 
 def _sender(ancillary: list[tuple[int, int, bytes]]) -> int | None:

@@ -5,11 +5,11 @@ itself a throwaway container made for grading, such as Gradescope's (see
 ``grader.gradescope.package``), where the harness was installed by
 ``grader/data/image/install-harness``: the launcher takes the same job archive
 on stdin as in the Docker sandbox, and starts the supervisor as the ``grader``
-user and the student's workers as a user of the run's own, who can't read the
-suites. The wall-clock limit is this process's deadline and kill; the other
-limits are the harness's rlimits, with an address-space cap in place of a
-container's memory limit. Network, disk and kernel isolation are the
-machine's: this backend adds none.
+user and the student's workers as the uid of a slot it holds for the run
+(``slots``), who can't read the suites. The wall-clock limit is this
+process's deadline and kill; the other limits are the harness's rlimits,
+with an address-space cap in place of a container's memory limit. Network,
+disk and kernel isolation are the machine's: this backend adds none.
 """
 
 import os
@@ -22,6 +22,7 @@ from pathlib import Path
 from grader.contracts import places
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
+from grader.sandbox import slots
 from grader.sandbox.common import (
     Run,
     SandboxUnavailable,
@@ -36,10 +37,10 @@ LAUNCHER = places.PACKAGE / "harness" / "runtime" / "launcher.py"
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
-def _kill_students() -> None:
+def _kill_students(uid: int) -> None:
     # The workers start sessions of their own: killing the launcher's misses them.
-    subprocess.run([sys.executable, "-I", "-B", str(LAUNCHER), "--kill-students"], env=ENV,
-                   check=False, timeout=30)
+    subprocess.run([sys.executable, "-I", "-B", str(LAUNCHER), "--kill-students", str(uid)],
+                   env=ENV, check=False, timeout=30)
 
 
 class LauncherSandbox:
@@ -51,10 +52,12 @@ class LauncherSandbox:
             raise SandboxUnavailable("the launcher sandbox runs only as root: it starts the "
                                      "supervisor and the student's code as two other users")
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work, \
-                run_group() as group:
+                run_group() as group, slots.take() as slot:
             os.chmod(work, 0o755)  # the student's worker reads its files in there
             settings = job(exercise, limits, exercise.suite, Path(work),
                            clock=readable_clock(group))
+            settings["uid"] = slot.uid
             command = [sys.executable, "-I", "-B", str(LAUNCHER), work, str(exercise.suite)]
             return supervise(self.name, command, limits, cancel, group, cwd=work, env=ENV,
-                             stdin=job_archive(settings, submission), cleanup=_kill_students)
+                             stdin=job_archive(settings, submission),
+                             cleanup=lambda: _kill_students(slot.uid))

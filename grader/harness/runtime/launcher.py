@@ -1,7 +1,8 @@
 """The Docker sandbox's entry point: unpack the job, start the supervisor.
 
 ``launcher.py [WORK [SUITE]]`` reads the job archive on stdin; ``launcher.py
---kill-students`` kills every student process left on this machine.
+--kill-students UID`` kills every process of that student's uid left on this
+machine.
 
 It is the container's only process that runs as root, and it keeps only the
 capabilities to change user and to kill (the container drops all others and
@@ -12,7 +13,8 @@ has arrived: the supervisor imports pytest and what the suite folder SUITE
 ahead of its job. It unpacks the job archive from standard input into the
 work folder (by default ``/work``, the container's tmpfs), tells the
 supervisor where the job is, and then forks and kills the student's
-workers, as a user of the run's own, when the supervisor asks (see ``spawn``
+workers, as the uid the job names (a slot the host holds for the run's life,
+``grader.sandbox.slots``), when the supervisor asks (see ``spawn``
 and ``zygote``: it imported the worker's modules, so no worker starts an
 interpreter of its own).
 When the supervisor ends, every student process is killed. The launcher
@@ -26,7 +28,6 @@ run's token, and forks and kills the workers the judge asks for.
 
 import io
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -40,6 +41,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[3])]
 
 from grader.contracts import job as jobs  # noqa: E402
 from grader.contracts.provided import provide  # noqa: E402
+from grader.contracts.run import SLOT_UIDS  # noqa: E402
 from grader.harness.runtime import limits  # noqa: E402
 from grader.harness.runtime.spawn import serve, worker_args  # noqa: E402
 from grader.harness.runtime.zygote import ForkSpawner, preload  # noqa: E402
@@ -47,11 +49,10 @@ from grader.harness.runtime.zygote import ForkSpawner, preload  # noqa: E402
 WORK = Path("/work")
 SUPERVISOR = Path(__file__).resolve().parent / "supervisor.py"
 GRADER_UID = 10001
-# The student's code runs as a user of its own in each run, not as the image's
-# "student" (10002): RLIMIT_NPROC counts a user's processes across the whole
-# host, so a fork bomb in one container would starve a neighbour's run that
-# shared its user. The files it may read are readable by any other user.
-STUDENT_UIDS = range(20000, 60000)
+# The student's code runs as a uid of the run's own (the job's), not as the
+# image's "student" (10002): RLIMIT_NPROC counts a user's processes across the
+# whole host, so a fork bomb in one container would starve a neighbour's run
+# that shared its user. The files it may read are readable by any other user.
 MAX_ARCHIVE = 16 << 20
 KILL = "--kill-students"  # instead of a work folder: kill every student process, then end
 PENDING = "--pending"  # the supervisor's: started ahead of its job (see supervisor.py)
@@ -75,10 +76,9 @@ def unpack(data: bytes, work: Path) -> None:
             target.chmod(0o644)
 
 
-def student_pids() -> Iterator[int]:
-    """Every live process of a student's user (forks that left their group too;
-    zombies are dead already): in a container, this run's; on a Gradescope
-    machine, this and any earlier."""
+def student_pids(uid: int) -> Iterator[int]:
+    """Every live process of the student's ``uid`` (forks that left their group
+    too; zombies are dead already)."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -86,7 +86,7 @@ def student_pids() -> Iterator[int]:
             except OSError:
                 continue
             fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-            if int(fields["Uid"].split()[0]) in STUDENT_UIDS and \
+            if uid in map(int, fields["Uid"].split()) and \
                     not fields["State"].strip().startswith("Z"):
                 yield int(entry)
 
@@ -105,7 +105,8 @@ class StudentSpawner(ForkSpawner):
         process that forks while it is being killed leaves a child a pass did not
         see, and one killed takes a moment to exit. Whether none is left."""
         deadline = time.monotonic() + seconds
-        while found := list(student_pids()):
+        assert self.user is not None, "a student's spawner has the student's uid"
+        while found := list(student_pids(self.user)):
             for pid in found:
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -131,10 +132,17 @@ def receive(work: Path) -> tuple[Path, jobs.Job]:
     return job_file, job
 
 
+def student_uid(value: object) -> int:
+    """The job's uid for the student, where it is one of the runs' own."""
+    if not isinstance(value, int) or value not in SLOT_UIDS:
+        raise SystemExit(f"launcher: refusing the student's uid {value!r}")
+    return value
+
+
 def _spawner(job: jobs.Job) -> StudentSpawner:
-    """The run's spawner, as a user of its own, its first worker started ahead."""
+    """The run's spawner, as the job's uid, its first worker started ahead."""
     preload(job["game"])  # at once where the game's kit was imported already
-    spawner = StudentSpawner(user=STUDENT_UIDS[secrets.randbelow(len(STUDENT_UIDS))], env=ENV)
+    spawner = StudentSpawner(user=student_uid(job.get("uid")), env=ENV)
     spawner.prepare(*worker_args(job["submission"], job["provided"], job["game"],
                                  job["modules"]))
     return spawner
@@ -161,8 +169,8 @@ def for_judge(work: Path, game: str) -> None:
 
 
 def main() -> None:
-    if sys.argv[1:] == [KILL]:  # the launcher sandbox's cleanup, after a run
-        StudentSpawner().kill_all()
+    if sys.argv[1:2] == [KILL]:  # the launcher sandbox's cleanup, after a run
+        StudentSpawner(user=student_uid(int(sys.argv[2]))).kill_all()
         return
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else WORK
     if sys.argv[2:3] == [JUDGED]:
