@@ -10,7 +10,7 @@ else it plays all its openings.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,9 +24,14 @@ from grader.match.referee import Game
 from grader.sandbox import cgroups
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+# A pairing stops once settled, but never before this many games: looked at after
+# every opening, the interval of two games (2 of 2 "shows" 34%) would pay a lucky
+# pair in full, where three openings show what an agent is (4 of 6: 30%).
+SETTLED_AFTER = 6
 RULE = ("Points: whole when the 95% interval's lower bound reaches the opponent's threshold "
         "(\"needs\"), none when its upper bound is below it, and in between the part of the "
-        "interval at or above it; an opponent's games stop once they settle that.")
+        "interval at or above it; an opponent's games stop once they settle that (after 6 "
+        "games at the least).")
 
 
 class NoStart(Exception):
@@ -81,8 +86,10 @@ class Standing:
 
     @property
     def settled(self) -> bool:
-        """Whether the games decide the points whole or none (the pairing may stop)."""
-        return self.share in (0.0, 1.0)  # the interval's, not points rounded to 0
+        """Whether the games decide the points whole or none (the pairing may stop):
+        not before ``SETTLED_AFTER`` games, however clear the first look."""
+        # the interval's share, not points rounded to 0
+        return len(self.games) >= SETTLED_AFTER and self.share in (0.0, 1.0)
 
 
 def standing(name: str, opponent: Opponent, games: Sequence[Game]) -> Standing:
@@ -134,13 +141,20 @@ def grade(source: Path, config: Config, sandbox_name: str, store: Path,
             return agent
         return launch.baseline(next(o.baseline for o in config.opponents if o.name == who))
 
+    return play(name, config, make, tournament.Store(store, config.settings), jobs)
+
+
+def play(name: str, config: Config, make: Callable[[str], Agent], store: tournament.Games,
+         jobs: int = 1) -> list[Standing]:
+    """The agent ``name`` against every opponent of ``config`` (each agent made by
+    ``make``), ``jobs`` games at once, each pairing until it is settled; its standings."""
+
     def decided(games: Sequence[Game]) -> bool:
         against = next(o for o in config.opponents if o.name in games[0].names)
         return standing(name, against, games).settled
 
-    kept = tournament.Store(store, config.settings)
     pairings = [(name, opponent.name) for opponent in config.opponents]
-    games = tournament.play(pairings, make, config.settings, kept, jobs, decided)
+    games = tournament.play(pairings, make, config.settings, store, jobs, decided)
     return standings(name, config, games)
 
 
