@@ -17,7 +17,7 @@ from grader.harness.lesson.decision_checks import ALPHA_BETA, check_counts, chec
 POSITIONS = unfinished(isolation)
 LARGE = isolation.larger("depth")
 DEPTHS = range(1, 7)
-LARGE_DEPTHS = range(1, 4)
+LARGE_DEPTHS = range(1, 7)
 
 
 @pytest.fixture
