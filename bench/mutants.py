@@ -4,12 +4,12 @@ small mistake in its reference solution?
     python bench/mutants.py [--jobs J] [--exercise E ...] [--sample N]
 
 Each reference solution (``solutions/<id>/solution/``) is parsed, and each
-mutant changes one thing in the code the student writes (the do-not-modify
-block at the end of a file is left alone): an arithmetic operator, a
-comparison (its bound or its direction), ``max`` and ``min`` swapped, a
-constant, a unary minus dropped, a statement dropped, a call's arguments
-swapped, a ``max(a, b)`` / ``min(a, b)`` window update replaced by its last
-argument, ``and`` / ``or`` swapped, a ``not`` dropped. Every mutant is graded
+mutant changes one thing in the code the student writes (the functions its
+starter file does not give as they are; the given ones are left alone): an
+arithmetic operator, a comparison (its bound or its direction), ``max`` and
+``min`` swapped, a constant, a unary minus dropped, a statement dropped, a
+call's arguments swapped, a ``max(a, b)`` / ``min(a, b)`` window update
+replaced by its last argument, ``and`` / ``or`` swapped, a ``not`` dropped. Every mutant is graded
 like a student's hand-in, through ``grading.grade_taken`` in the local
 sandbox. A mutant that keeps full marks survives; the survivors that
 ``bench/mutants.toml`` lists as equivalent (with the reason) are expected,
@@ -30,7 +30,7 @@ import importlib
 import random
 import sys
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -284,11 +284,10 @@ def sample(mutants: list[Mutant], size: int | None, seed: int = 0) -> list[Mutan
     return sorted(random.Random(seed).sample(mutants, size), key=mutants.index)
 
 
-def run(chosen: list[Mutant], jobs: int, grade: Callable[[Mutant], bool] = survives
-        ) -> list[Mutant]:
+def run(chosen: list[Mutant], jobs: int) -> list[Mutant]:
     """The survivors among ``chosen``, graded ``jobs`` at a time."""
     with ProcessPoolExecutor(jobs) as pool:
-        return [m for m, alive in zip(chosen, pool.map(grade, chosen), strict=True) if alive]
+        return [m for m, alive in zip(chosen, pool.map(survives, chosen), strict=True) if alive]
 
 
 # -- equivalence, in this process: the same answers and terminal tests -----------
