@@ -11,13 +11,13 @@ arithmetic operator, a comparison (its bound or its direction), ``max`` and
 call's arguments swapped, a ``max(a, b)`` / ``min(a, b)`` window update
 replaced by its last argument, ``and`` / ``or`` swapped, a ``not`` dropped. Every mutant is graded
 like a student's hand-in, through ``grading.grade_taken`` in the local
-sandbox. A mutant that keeps full marks survives; the survivors that
-``bench/mutants.toml`` lists as equivalent (with the reason) are expected,
-every other one is a hole in the suite.
+sandbox. A mutant that keeps full marks survives; ``bench/mutants.toml`` lists
+the survivors known to be equivalent and the holes known and still open,
+each with its reason.
 
 The table gives per exercise: the mutants, those killed (lost marks), the
-equivalent survivors and the survivors that are not known to be equivalent
-(there must be none); each of the latter is listed under the table.
+equivalent survivors and the others, of which how many are listed open; each
+survivor listed nowhere is printed under the table (there must be none).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from grader import exercises, grading, solutions  # noqa: E402
 from grader.games import tree, unfinished  # noqa: E402
 from grader.sandbox.local import LocalSandbox  # noqa: E402
 
-EQUIVALENT = Path(__file__).with_name("mutants.toml")
+LISTED = Path(__file__).with_name("mutants.toml")  # the survivors, each with its reason
 
 _OPERATORS: dict[type[ast.AST], tuple[type[ast.AST], ...]] = {
     ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.Mult: (ast.FloorDiv,),
@@ -218,7 +218,7 @@ def mutants_of(exercise: str) -> list[Mutant]:
     for name, data in files.items():
         source = data.decode()
         tree = ast.parse(source)
-        seen.add(ast.unparse(tree))
+        seen.add(ast.unparse(tree) + "\n")  # (as ``_mutated_text`` writes it)
         starter = exercises.load(exercise).starter / name
         given = ast.parse(starter.read_bytes()) if starter.is_file() else None
         for function, (old, replacements) in _sites(_students(tree, given)):
@@ -271,10 +271,12 @@ def survives(mutant: Mutant) -> bool:
     return bool(report["score"] == report["max_score"])
 
 
-def equivalent(path: Path = EQUIVALENT) -> dict[str, dict[str, str]]:
-    """The survivors known to be equivalent: {exercise: {label: why}}."""
+def listed(kind: str, path: Path = LISTED) -> dict[str, dict[str, str]]:
+    """The survivors ``path`` lists as ``kind`` ("equivalent" or "open"):
+    {exercise: {label: why}}."""
     with open(path, "rb") as handle:
-        return tomllib.load(handle)
+        found: dict[str, dict[str, str]] = tomllib.load(handle).get(kind, {})
+    return found
 
 
 def sample(mutants: list[Mutant], size: int | None, seed: int = 0) -> list[Mutant]:
@@ -384,8 +386,8 @@ def main() -> None:
     args = parser.parse_args()
     graded = [e for e in exercises.known(kind=exercises.SUITE)
               if solutions.reference_folder(e).is_dir()]
-    known = equivalent()
-    print("| exercise | mutants | killed | equivalent | not equivalent |")
+    same, known = listed("equivalent"), listed("open")
+    print("| exercise | mutants | killed | equivalent | not equivalent (listed open) |")
     print("|---|---:|---:|---:|---:|")
     holes = []
     for exercise in args.exercise or graded:
@@ -393,13 +395,14 @@ def main() -> None:
         alive = run([unchanged(exercise), *chosen], args.jobs)
         if not alive or alive.pop(0).label != "(unchanged)":
             raise SystemExit(f"{exercise}: its reference, unparsed, loses marks")
-        listed = known.get(exercise, {})
-        same = [m for m in alive if m.label in listed]
-        holes += [m for m in alive if m.label not in listed]
-        print(f"| {exercise} | {len(chosen)} | {len(chosen) - len(alive)} | {len(same)} "
-              f"| {len(alive) - len(same)} |", flush=True)
+        equal = [m for m in alive if m.label in same.get(exercise, {})]
+        other = [m for m in alive if m not in equal]
+        holes += [m for m in other if m.label not in known.get(exercise, {})]
+        listed_open = sum(m.label in known.get(exercise, {}) for m in other)
+        print(f"| {exercise} | {len(chosen)} | {len(chosen) - len(alive)} | {len(equal)} "
+              f"| {len(other)} ({listed_open}) |", flush=True)
     for mutant in holes:
-        print(f"survives, not known to be equivalent: {mutant.label}")
+        print(f"survives, not listed: {mutant.label}")
 
 
 if __name__ == "__main__":
