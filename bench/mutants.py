@@ -30,7 +30,7 @@ import importlib
 import random
 import sys
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,9 +209,11 @@ def unchanged(exercise: str) -> Mutant:
                                            for name, data in files.items()})
 
 
-def mutants_of(exercise: str) -> list[Mutant]:
+@functools.cache
+def mutants_of(exercise: str) -> tuple[Mutant, ...]:
     """Every mutant of ``exercise``'s reference solution, in the order of its
-    files and sites; a mutant whose code is the reference's, or another's, once."""
+    files and sites; a mutant whose code is the reference's, or another's, once
+    (made once a process)."""
     files = _reference_files(exercise)
     found: dict[str, Mutant] = {}
     seen = set()
@@ -229,7 +231,7 @@ def mutants_of(exercise: str) -> list[Mutant]:
                 seen.add(text)
                 label = _label(name, function, old, new)
                 found.setdefault(label, Mutant(exercise, label, {**files, name: text.encode()}))
-    return list(found.values())
+    return tuple(found.values())
 
 
 def _mutated_text(tree: ast.Module, old: ast.AST, new: ast.AST | None) -> str:
@@ -279,10 +281,10 @@ def listed(kind: str, path: Path = LISTED) -> dict[str, dict[str, str]]:
     return found
 
 
-def sample(mutants: list[Mutant], size: int | None, seed: int = 0) -> list[Mutant]:
+def sample(mutants: Sequence[Mutant], size: int | None, seed: int = 0) -> list[Mutant]:
     """``size`` of ``mutants``, drawn with ``seed`` (all of them for None)."""
     if size is None or size >= len(mutants):
-        return mutants
+        return list(mutants)
     return sorted(random.Random(seed).sample(mutants, size), key=mutants.index)
 
 
