@@ -15,9 +15,12 @@ from grader.harness.lesson.cutoff_checks import check_cutoff
 from grader.harness.lesson.decision_checks import ALPHA_BETA, check_counts, check_moves
 
 POSITIONS = unfinished(isolation)
-LARGE = isolation.larger("depth")
 DEPTHS = range(1, 7)
-LARGE_DEPTHS = range(1, 4)
+# The 4 x 3 board as deep as the small one, and the decision exercise's
+# positions of it at depth 5: a window set to a child's value (beta = v)
+# instead of narrowed to it (min(beta, v)) prunes otherwise only that deep.
+BOARDS = {"small": (POSITIONS, DEPTHS), "large": (isolation.larger("depth"), range(1, 7)),
+          "deep": (isolation.larger("decision"), [5])}
 
 
 @pytest.fixture
@@ -36,12 +39,8 @@ def test_cutoff_returns_zero(search):
 
 
 def test_call_counts(search):
-    checks.each(("small", "large"), lambda board: check_counts(
-        search, *((POSITIONS, DEPTHS) if board == "small" else (LARGE, LARGE_DEPTHS)),
-        decider=ALPHA_BETA))
+    checks.each(BOARDS, lambda board: check_counts(search, *BOARDS[board], decider=ALPHA_BETA))
 
 
 def test_best_moves(search):
-    checks.each(("small", "large"), lambda board: check_moves(
-        search, *((POSITIONS, DEPTHS) if board == "small" else (LARGE, LARGE_DEPTHS)),
-        decider=ALPHA_BETA))
+    checks.each(BOARDS, lambda board: check_moves(search, *BOARDS[board], decider=ALPHA_BETA))

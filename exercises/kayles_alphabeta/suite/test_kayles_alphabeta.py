@@ -12,7 +12,12 @@ from grader.harness.judging.probes import SearchProbe
 from grader.harness.lesson.cutoff_checks import check_cutoff
 from grader.harness.lesson.decision_checks import ALPHA_BETA, check_counts, check_moves
 
-ROWS = {"small": (unfinished(kayles), range(1, 7)), "large": (kayles.larger("depth"), range(1, 4))}
+# Two pins down on the row of nine, six moves deep: the smallest search on
+# which a window set to a child's value (beta = v) instead of narrowed to it
+# (min(beta, v)) prunes otherwise (895 terminal tests against 887).
+DEEP = [(kayles.new_game(kayles.LARGE_ROW).replay(path), path) for path in [((2, 2), (7, 7))]]
+ROWS = {"small": (unfinished(kayles), range(1, 7)), "large": (kayles.larger("depth"), range(1, 4)),
+        "deep": (DEEP, [6])}
 POSITIONS = ROWS["small"][0]
 
 
