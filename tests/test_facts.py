@@ -218,10 +218,20 @@ MINIMAX_SHAPES = {
           "    for m in gameState.get_legal_moves()[:1]:\n        v = max(")],
     ],
     "search_stops_early": [
-        [("        v = max(v, min_value(gameState.forecast_move(m), depth - 1))",
-          "        v = max(v, min_value(gameState.forecast_move(m), depth - 2))")],
         [("    if depth <= 0:\n        return 0\n    v = float(\"inf\")",
           "    if depth <= 1:\n        return 0\n    v = float(\"inf\")")],
+    ],
+    # Each function's cutoff is right (called alone, it searches with depth
+    # left): the depth its children are given is not.
+    "depth_passed_wrong": [
+        [("        v = max(v, min_value(gameState.forecast_move(m), depth - 1))",
+          "        v = max(v, min_value(gameState.forecast_move(m), depth - 2))")],
+        [("""    v = float("inf")
+    for m in gameState.get_legal_moves():
+        v = min(v, max_value(gameState.forecast_move(m), depth - 1))""", """    v = float("inf")
+    for m in gameState.get_legal_moves():
+        depth -= 1
+        v = min(v, max_value(gameState.forecast_move(m), depth))""")],
     ],
     "searches_past_depth": [
         [("        score = min_value(gameState.forecast_move(move), depth - 1)",
@@ -519,8 +529,10 @@ DEPTH_MUTATIONS = {
           "max_value(gameState.forecast_move(m), depth)")], {"searches_past_depth"}),
     "the root's depth kept": (MINIMAX_SHAPES["searches_past_depth"][0], {"searches_past_depth"}),
     "max's cutoff below 0": (MINIMAX_SHAPES["searches_past_depth"][1], {"searches_past_depth"}),
-    "max decrements twice": (MINIMAX_SHAPES["search_stops_early"][0], {"search_stops_early"}),
-    "min's cutoff at 1": (MINIMAX_SHAPES["search_stops_early"][1], {"search_stops_early"}),
+    "max decrements twice": (MINIMAX_SHAPES["depth_passed_wrong"][0], {"depth_passed_wrong"}),
+    "min decrements in its loop": (MINIMAX_SHAPES["depth_passed_wrong"][1],
+                                   {"depth_passed_wrong"}),
+    "min's cutoff at 1": (MINIMAX_SHAPES["search_stops_early"][0], {"search_stops_early"}),
     "max's cutoff tested first": (
         [("    if terminal_test(gameState):\n        return -1\n    if depth <= 0:\n"
           "        return 0\n",
