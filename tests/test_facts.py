@@ -379,11 +379,11 @@ def _negamax_fact(source: str) -> Fact | None:
                                "game.move(player, move), player,")]),
     ("same_player_searched", [("    opponent = game.opponent(player)\n",
                                "    opponent = player\n")]),
-    ("searches_past_depth", [("    if depth == 0:", "    if depth < 0:")]),
-    ("searches_past_depth", [("game.move(player, move), opponent, depth - 1, score)",
+    ("depth_zero_not_scored", [("    if depth == 0:", "    if depth < 0:")]),
+    ("depth_zero_not_scored", [("game.move(player, move), opponent, depth - 1, score)",
                               "game.move(player, move), opponent, depth, score)")]),
-    ("moves_left_unsearched", [("    for move in moves:", "    for move in moves[:1]:")]),
-    ("moves_left_unsearched", [("            best_move, best_rating = move, rating",
+    ("moves_not_all_tried", [("    for move in moves:", "    for move in moves[:1]:")]),
+    ("moves_not_all_tried", [("            best_move, best_rating = move, rating",
                                 "            best_move, best_rating = move, rating\n"
                                 "            break")]),
 ])
@@ -569,9 +569,9 @@ NEGAMAX_MUTATIONS = {
         {"same_player_searched"}),
     "the child's depth kept": (
         [("game.move(player, move), opponent, depth - 1, score)",
-          "game.move(player, move), opponent, depth, score)")], {"searches_past_depth"}),
+          "game.move(player, move), opponent, depth, score)")], {"depth_zero_not_scored"}),
     "only the first move searched": ([("    for move in moves:", "    for move in moves[:1]:")],
-                                     {"moves_left_unsearched"}),
+                                     {"moves_not_all_tried"}),
     "the rating not negated": ([("        rating = -rating\n", "")], set()),
     "Nim's moves known by heart": ([("    moves = game.moves(player)\n",
                                      "    moves = [1, 2, 3]\n")], set()),

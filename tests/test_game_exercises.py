@@ -216,7 +216,8 @@ FAIR = {
         "depth_not_decremented": {"test_moves_and_ratings", "test_calls"},
         "no_hand_over": {"test_stuck_player_passes"},
         "hard_coded_nim": {"test_other_games", "test_stuck_player_passes"},
-        "moves_left_unsearched": {"test_moves_and_ratings", "test_calls"},
+        "moves_not_all_tried": {"test_moves_and_ratings", "test_calls"},
+        "depth_zero_not_scored": {"test_depth_zero", "test_moves_and_ratings", "test_calls"},
     },
 }
 CASES = [case for case in solutions.built_in()
