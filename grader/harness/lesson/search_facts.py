@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.judging import traces
+from grader.harness.judging import facts, traces
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.probes import SearchProbe
@@ -191,6 +191,8 @@ def value_fact(node: Node, got: Any, over: bool, origin: str = ABOVE, gives: boo
     entered on each of them); where it was not, the fact says so instead."""
     args = [*(node.window or ()), *([] if node.depth is None else [node.depth])]
     call = f"{_function(node)}({', '.join(['state', *map(_number, args)])})"
+    if facts.crashed(got):
+        return Fact(None, f"{_at(node, origin)}, your {call} {facts.crashed(got)}{facts.CRASH}")
     got = str(got) if isinstance(got, StudentFault) else _number(got)
     due = _number(node.value)
     if over:
@@ -320,10 +322,8 @@ def crash_fact(crashed: Raised, node: Node | None, origin: str = ABOVE) -> Fact:
     """The fact of a call that raised where its walk ended: the error, said as
     the error (no hint: the search past it was never seen)."""
     at = _at(node, origin) if node is not None else f"On {origin}"
-    raised = crashed.raised
-    return Fact(None, f"{at}, your code raised {raised['type']} ({raised['message']}) and the "
-                      "search stopped there: fix that error first; until the search gets past "
-                      "it, what it does next can't be seen")
+    return Fact(None, f"{at}, your code {facts.crashed(crashed)} and the search stopped there"
+                      f"{facts.CRASH}")
 
 
 # The divergences that state what the student's function does at one node by
