@@ -16,16 +16,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader.contracts.protocol import Tested
 from grader.games import isolation, nim, unfinished
 from grader.harness.judging import traces
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import CASES, Fact, first_hinted, told
 from grader.harness.lesson import game_facts
 from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.deepening_checks import clock_fact
 from grader.harness.lesson.search import Search
 from grader.harness.lesson.search_facts import smallest_facts, trace_fact
 from grader.harness.nim.facts import Recorded, lines, negamax_fact
 from grader.harness.nim.search import NegamaxFlaws
+from grader.harness.runtime.faults import Raised
 from grader.harness.tictactoe import search as lab_search
 from grader.harness.tictactoe.checks import unfinished as lab_unfinished
 from grader.harness.tictactoe.facts import lab_fact
@@ -689,3 +692,36 @@ def test_a_move_the_game_does_not_offer_is_said_without_a_hint(moves):
     fact = negamax_fact(case, trace)
     assert fact is not None and fact.hint is None, fact
     assert "does not offer there (it offers 1)" in fact.says and "game.move('B', " in fact.says
+
+
+# -- a premise checked before it is said ------------------------------------------
+
+def test_a_search_that_raised_is_told_as_the_crash_never_as_a_search_mistake():
+    """Its walk ends at the root, as a cutoff with depth left would: the crash
+    is what it did there, and no hint about a cutoff is given."""
+    search = Search(game=isolation)
+    start = isolation.GameState()
+    fault = Raised("min_value", {"type": "AttributeError", "traceback": "",
+                                 "message": "'GameState' object has no attribute 'legal_moves'"})
+    trace = [("t", search.game.label(start))]
+    fact = trace_fact(trace, start, lambda reference: reference.min_value(start), search,
+                      crashed=fault)
+    assert fact is not None and fact.hint is None
+    assert "raised AttributeError" in fact.says and "fix that error first" in fact.says
+    walked = trace_fact(trace, start, lambda reference: reference.min_value(start),
+                        Search(game=isolation))
+    assert walked is not None and walked.hint == "search_stops_early"  # the same walk, no crash
+
+
+@pytest.mark.parametrize("budget, made, said", [
+    (0, 6, "time_left() returned 0 from the start, below any TIMER_THRESHOLD; yet your search "
+           "made 6 terminal tests"),
+    (30, 33, "after the 30th it returned 0, below any TIMER_THRESHOLD; yet your search made 3 "
+             "more terminal tests after that (33 in all)"),
+])
+def test_a_search_past_its_time_is_told_what_it_did_with_the_clock(budget, made, said):
+    observation = Observation(isolation.GameState(), (), (None, Tested({"a": made})), False,
+                              {"time_left() at the start": f"{budget} ticks"})
+    fact = clock_fact(observation)
+    assert fact is not None and fact.hint is None and said in fact.says
+    assert "without raising SearchTimeout" in fact.says
