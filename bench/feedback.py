@@ -1,6 +1,6 @@
 """How well the feedback names the corpus's mistakes, per exercise.
 
-    python bench/feedback.py [--jobs J] [--exercise E ...]
+    python bench/feedback.py [--jobs J] [--exercise E ...] [--solutions DIR]
 
 Grades every case of the exercises' corpora (and each reference solution) in the
 local sandbox and prints, for each exercise: the cases; the verdicts that
@@ -9,16 +9,20 @@ cases hold, how many of them a test names, how many go unnamed; how many
 reports end a test with "no mistake the grader knows" (neither a model nor
 a fact of the trace said what the code does); and the wrong hints, mistakes
 named in a case that does not have them (there must be none). The cases
-behind every miss are listed under the table.
+behind every miss are listed under the table. ``--solutions DIR`` grades the
+cases of another folder laid out as ``solutions/`` (DIR/<exercise>/corpus/<case>/
+with its expect.toml): real students' files, say, kept outside the repository,
+each with the verdict and the mistakes whoever read it found there.
 """
 
 import argparse
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from common import checkout_cases
 
-from grader import exercises, grading
+from grader import exercises, grading, solutions
 from grader.harness.judging.checks import UNKNOWN
 from grader.sandbox.local import LocalSandbox
 from grader.solutions import Case
@@ -46,10 +50,10 @@ def measure(cases: list[Case], jobs: int) -> tuple[dict[str, Counter[str]], list
         for case, verdict, named, unknown in pool.map(_graded, cases):
             row = rows.setdefault(case.exercise, Counter())
             unnamed, wrong = case.mistakes - named, named - case.mistakes
-            row.update({"cases": 1, "verdicts right": verdict,
+            row.update({"cases": 1, "verdicts right": int(verdict),
                         "known mistakes": len(case.mistakes),
                         "named": len(case.mistakes & named), "unnamed": len(unnamed),
-                        "no mistake known": unknown, "wrong hints": len(wrong)})
+                        "no mistake known": int(unknown), "wrong hints": len(wrong)})
             if not verdict:
                 misses.append(f"{case.label}: wrong verdict")
             if unknown:
@@ -79,9 +83,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--exercise", action="append", help="only these (repeatable)")
+    parser.add_argument("--solutions", type=Path,
+                        help="grade this solutions-shaped folder's cases, not the checkout's")
     args = parser.parse_args()
     graded = set(exercises.known(kind=exercises.SUITE))  # the agent's is played
-    cases = [c for c in checkout_cases() if c.exercise in graded
+    found = solutions.built_in(root=args.solutions) if args.solutions else checkout_cases()
+    cases = [c for c in found if c.exercise in graded
              and (not args.exercise or c.exercise in args.exercise)]
     rows, misses = measure(cases, args.jobs)
     print(table(rows))

@@ -16,16 +16,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader.contracts.protocol import Tested
 from grader.games import isolation, nim, unfinished
 from grader.harness.judging import traces
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import CASES, Fact, first_hinted, told
 from grader.harness.lesson import game_facts
 from grader.harness.lesson.alphabeta import AlphaBeta
+from grader.harness.lesson.deepening_checks import clock_fact
 from grader.harness.lesson.search import Search
 from grader.harness.lesson.search_facts import smallest_facts, trace_fact
 from grader.harness.nim.facts import Recorded, lines, negamax_fact
 from grader.harness.nim.search import NegamaxFlaws
+from grader.harness.runtime.faults import Raised
 from grader.harness.tictactoe import search as lab_search
 from grader.harness.tictactoe.checks import unfinished as lab_unfinished
 from grader.harness.tictactoe.facts import lab_fact
@@ -218,10 +221,20 @@ MINIMAX_SHAPES = {
           "    for m in gameState.get_legal_moves()[:1]:\n        v = max(")],
     ],
     "search_stops_early": [
-        [("        v = max(v, min_value(gameState.forecast_move(m), depth - 1))",
-          "        v = max(v, min_value(gameState.forecast_move(m), depth - 2))")],
         [("    if depth <= 0:\n        return 0\n    v = float(\"inf\")",
           "    if depth <= 1:\n        return 0\n    v = float(\"inf\")")],
+    ],
+    # Each function's cutoff is right (called alone, it searches with depth
+    # left): the depth its children are given is not.
+    "depth_passed_wrong": [
+        [("        v = max(v, min_value(gameState.forecast_move(m), depth - 1))",
+          "        v = max(v, min_value(gameState.forecast_move(m), depth - 2))")],
+        [("""    v = float("inf")
+    for m in gameState.get_legal_moves():
+        v = min(v, max_value(gameState.forecast_move(m), depth - 1))""", """    v = float("inf")
+    for m in gameState.get_legal_moves():
+        depth -= 1
+        v = min(v, max_value(gameState.forecast_move(m), depth))""")],
     ],
     "searches_past_depth": [
         [("        score = min_value(gameState.forecast_move(move), depth - 1)",
@@ -369,11 +382,11 @@ def _negamax_fact(source: str) -> Fact | None:
                                "game.move(player, move), player,")]),
     ("same_player_searched", [("    opponent = game.opponent(player)\n",
                                "    opponent = player\n")]),
-    ("searches_past_depth", [("    if depth == 0:", "    if depth < 0:")]),
-    ("searches_past_depth", [("game.move(player, move), opponent, depth - 1, score)",
+    ("depth_zero_not_scored", [("    if depth == 0:", "    if depth < 0:")]),
+    ("depth_zero_not_scored", [("game.move(player, move), opponent, depth - 1, score)",
                               "game.move(player, move), opponent, depth, score)")]),
-    ("moves_left_unsearched", [("    for move in moves:", "    for move in moves[:1]:")]),
-    ("moves_left_unsearched", [("            best_move, best_rating = move, rating",
+    ("moves_not_all_tried", [("    for move in moves:", "    for move in moves[:1]:")]),
+    ("moves_not_all_tried", [("            best_move, best_rating = move, rating",
                                 "            best_move, best_rating = move, rating\n"
                                 "            break")]),
 ])
@@ -519,8 +532,10 @@ DEPTH_MUTATIONS = {
           "max_value(gameState.forecast_move(m), depth)")], {"searches_past_depth"}),
     "the root's depth kept": (MINIMAX_SHAPES["searches_past_depth"][0], {"searches_past_depth"}),
     "max's cutoff below 0": (MINIMAX_SHAPES["searches_past_depth"][1], {"searches_past_depth"}),
-    "max decrements twice": (MINIMAX_SHAPES["search_stops_early"][0], {"search_stops_early"}),
-    "min's cutoff at 1": (MINIMAX_SHAPES["search_stops_early"][1], {"search_stops_early"}),
+    "max decrements twice": (MINIMAX_SHAPES["depth_passed_wrong"][0], {"depth_passed_wrong"}),
+    "min decrements in its loop": (MINIMAX_SHAPES["depth_passed_wrong"][1],
+                                   {"depth_passed_wrong"}),
+    "min's cutoff at 1": (MINIMAX_SHAPES["search_stops_early"][0], {"search_stops_early"}),
     "max's cutoff tested first": (
         [("    if terminal_test(gameState):\n        return -1\n    if depth <= 0:\n"
           "        return 0\n",
@@ -557,9 +572,9 @@ NEGAMAX_MUTATIONS = {
         {"same_player_searched"}),
     "the child's depth kept": (
         [("game.move(player, move), opponent, depth - 1, score)",
-          "game.move(player, move), opponent, depth, score)")], {"searches_past_depth"}),
+          "game.move(player, move), opponent, depth, score)")], {"depth_zero_not_scored"}),
     "only the first move searched": ([("    for move in moves:", "    for move in moves[:1]:")],
-                                     {"moves_left_unsearched"}),
+                                     {"moves_not_all_tried"}),
     "the rating not negated": ([("        rating = -rating\n", "")], set()),
     "Nim's moves known by heart": ([("    moves = game.moves(player)\n",
                                      "    moves = [1, 2, 3]\n")], set()),
@@ -677,3 +692,36 @@ def test_a_move_the_game_does_not_offer_is_said_without_a_hint(moves):
     fact = negamax_fact(case, trace)
     assert fact is not None and fact.hint is None, fact
     assert "does not offer there (it offers 1)" in fact.says and "game.move('B', " in fact.says
+
+
+# -- a premise checked before it is said ------------------------------------------
+
+def test_a_search_that_raised_is_told_as_the_crash_never_as_a_search_mistake():
+    """Its walk ends at the root, as a cutoff with depth left would: the crash
+    is what it did there, and no hint about a cutoff is given."""
+    search = Search(game=isolation)
+    start = isolation.GameState()
+    fault = Raised("min_value", {"type": "AttributeError", "traceback": "",
+                                 "message": "'GameState' object has no attribute 'legal_moves'"})
+    trace = [("t", search.game.label(start))]
+    fact = trace_fact(trace, start, lambda reference: reference.min_value(start), search,
+                      crashed=fault)
+    assert fact is not None and fact.hint is None
+    assert "raised AttributeError" in fact.says and "fix that error first" in fact.says
+    walked = trace_fact(trace, start, lambda reference: reference.min_value(start),
+                        Search(game=isolation))
+    assert walked is not None and walked.hint == "search_stops_early"  # the same walk, no crash
+
+
+@pytest.mark.parametrize("budget, made, said", [
+    (0, 6, "time_left() returned 0 from the start, below any TIMER_THRESHOLD; yet your search "
+           "made 6 terminal tests"),
+    (30, 33, "after the 30th it returned 0, below any TIMER_THRESHOLD; yet your search made 3 "
+             "more terminal tests after that (33 in all)"),
+])
+def test_a_search_past_its_time_is_told_what_it_did_with_the_clock(budget, made, said):
+    observation = Observation(isolation.GameState(), (), (None, Tested({"a": made})), False,
+                              {"time_left() at the start": f"{budget} ticks"})
+    fact = clock_fact(observation)
+    assert fact is not None and fact.hint is None and said in fact.says
+    assert "without raising SearchTimeout" in fact.says

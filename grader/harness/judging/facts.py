@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.harness.judging.observation import Observation
+from grader.harness.runtime.faults import OutOfTurn, Raised
 
 MOST = 4  # facts a report states for one test: the first ones found, the smallest first
 CASES = 3  # wrong cases whose facts are looked for until one names a hint
@@ -50,6 +51,19 @@ def first_hinted(cases: Iterable[Any], seen: Callable[[Any], "Fact | None"]) -> 
             return [fact]
         found += [fact] if fact is not None and not found else []
     return found
+
+
+def crashed(got: object) -> str | None:
+    """What a student's call that raised did, as the crash ("raised
+    AttributeError (...)"), or None where it did not raise. A crash is said as
+    the crash, never as a value or a search mistake (a refused call to a
+    stand-in, ``OutOfTurn``, is the report's own story)."""
+    if not isinstance(got, Raised) or isinstance(got, OutOfTurn):
+        return None
+    return f"raised {got.raised['type']} ({got.raised['message']})"
+
+
+CRASH = "; fix that error first: until the code gets past it, what it does next can't be seen"
 
 
 def times(count: int, what: str) -> str:

@@ -93,6 +93,9 @@ def same_position(trace: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
 
 
 WINDOWED = ("no_cutoff", "stopped_early")  # the kinds a window's values decide
+# The kinds where the student's walk ends short of the reference's at a node:
+# what a search that raised there shows too.
+SHORT = ("not_searched", "stopped_early")
 
 
 def resting(divergence: Divergence, levels: int = 1) -> list[Node]:

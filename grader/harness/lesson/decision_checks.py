@@ -31,7 +31,9 @@ EVIDENCE = 8  # wrong cases whose children's scores the diagnosis asks for
 # low in both functions; bounds compared wrong, or a window passed swapped.
 # The student's own min_value and max_value, called directly, tell them apart:
 # such a model is named only where its functions make the same terminal tests.
-CALLED_ALONE = ("root_off_by_one", "bounds_compared_wrong")
+# The models whose premise (how a function tests and cuts off at one node) is
+# checked by calling the student's functions alone before they are named.
+CALLED_ALONE = ("root_off_by_one", "bounds_compared_wrong", "cutoff_before_terminal")
 ALONE_CASES = 4  # the smallest positions not over they are called on
 ALONE_DEPTHS = (0, 1, 2)
 # (function, state, arguments after the state, the terminal tests it made)
@@ -193,22 +195,36 @@ def _called_alone(decider: Decider, probe: SearchProbe, observations: Sequence[O
                   ) -> list[Called] | None:
     """The student's own min_value and max_value, called directly on the
     smallest positions not over at each of ``ALONE_DEPTHS`` (alpha-beta's with
-    the window (-inf, inf)), with the terminal tests each made; None where one
-    of them fails."""
+    the window (-inf, inf)), and at depth 0 on a position where the game is
+    over below them (whether the terminal test comes before the cutoff), with
+    the terminal tests each made; None where one of them fails."""
     rules = known(decider.game)
     states = list({rules.key(o.state): (o.state, o.path) for o in reversed(observations)
                    if not rules.terminal(o.state)}.values())[::-1][:ALONE_CASES]
     window = () if decider.search is Search else (-math.inf, math.inf)
+    asked = [(depth, states) for depth in ALONE_DEPTHS] + [(0, _ends(rules, states[:1]))]
     called: list[Called] = []
     for name in ("min_value", "max_value"):
-        for depth in ALONE_DEPTHS:
-            answers = probe.counted(name, states, *window, depth)
+        for depth, cases in asked:
+            answers = probe.counted(name, cases, *window, depth)
             try:
                 called += [(name, state, (*window, depth), answers(state, path)[1])
-                           for state, path in states]
+                           for state, path in cases]
             except StudentFault:
                 return None
     return called
+
+
+def _ends(rules: Any, states: Positions) -> list[tuple[State, Path]]:
+    """A position where the game is over below each of ``states``: its first
+    moves played until no move is left."""
+    ends = []
+    for state, path in states:
+        while not rules.terminal(state):
+            move = rules.legal_moves(state)[0]
+            state, path = rules.play(state, move), (*path, move)
+        ends.append((state, path))
+    return ends
 
 
 def _models(decider: Decider, probe: SearchProbe | None, observations: Sequence[Observation]

@@ -274,7 +274,29 @@ def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> No
     checks.verdict(f"The time {FUNCTION} used", observations,
                    lambda found: _diagnose(found, alike, game),
                    shown=lambda answer: f"{answer[1]} terminal tests", cases=CASES,
-                   draw=game.draw)
+                   draw=game.draw, facts=lambda found: [
+                       fact for o in checks.wrong(found)[:1] for fact in [clock_fact(o)] if fact])
+
+
+def clock_fact(observation: Observation) -> Fact | None:
+    """What a search that overran its time did with the clock, read off its
+    terminal tests: each takes a tick, so past the budget every one of them
+    was made with time_left() at 0, below any threshold (no hint: a clock not
+    read, read after the test or in one function only all do this)."""
+    answer = observation.answer
+    if not isinstance(answer, tuple) or not isinstance(answer[1], Tested):
+        return None  # stopped, or no search at all: the answer says so
+    made, budget = answer[1].total(), _budget(observation)
+    late = made - budget
+    start = f"time_left() started at {budget} ticks and each terminal test takes one, " \
+        f"so after the {budget}th it returned 0" if budget else "time_left() returned 0 " \
+        "from the start"
+    more = f"{late} more terminal test{'s' if late > 1 else ''} after that ({made} in all)" \
+        if budget else f"{made} terminal tests"
+    return Fact(None, f"On the position above, {start}, below any TIMER_THRESHOLD; yet your "
+                      f"search made {more}, without raising SearchTimeout: a node it searched "
+                      "then made its terminal test without reading time_left() first, or read "
+                      "it and went on")
 
 
 # -- the smallest tree -------------------------------------------------------------

@@ -488,10 +488,16 @@ def _judge(positions: list[OwnPosition],
            ) -> tuple[list[Observation], set[str]]:
     """Observations of one forecast check, and the kinds of problem seen."""
     found = {p.path: problem(p) for p in positions}
-    observations = checks.collect(
-        [(drawn(p.path), p.path) for p in positions],
-        lambda state, path: found[path][1] if found[path] else "",  # type: ignore[index]
-        lambda state, answer: not answer, lambda state: expected)
+    stopped = {p.path: p.fault for p in positions}
+
+    def ask(state: State, path: Path) -> str:
+        fault, seen = stopped[path], found[path]
+        if seen and seen[0] == "fault" and isinstance(fault, Raised):
+            raise fault  # kept as the crash it is, told as the crash
+        return seen[1] if seen else ""
+
+    observations = checks.collect([(drawn(p.path), p.path) for p in positions], ask,
+                                  lambda state, answer: not answer, lambda state: expected)
     return observations, {kind for kind, _ in filter(None, found.values())}
 
 

@@ -23,6 +23,7 @@ OTHER = {"min_value": "max_value", "max_value": "min_value"}
 # Answers that `if terminal_test(state):` reads as meant, though they are no bool.
 LOOSE: dict[Any, bool] = {None: False, 0: False, 1: True}
 Positions = Sequence[tuple[State, Path]]
+FEW = 24  # positions below which a diagnosis looks at the game's others as well
 
 
 def loose(answer: object) -> bool | None:
@@ -68,18 +69,18 @@ def _is_number(value: object) -> bool:
     return type(value) in (int, float)
 
 
-def _ask_alone(probe: SearchProbe, name: str, positions: Positions
-               ) -> tuple[Answer, dict[Path, bool]]:
+def _ask_alone(probe: SearchProbe, name: str, positions: Positions,
+               called: dict[Path, bool]) -> Answer:
     """``ask`` for ``checks.collect`` (the value of ``name``, the grader's own other
-    function standing in), and where ``name`` called that function: path -> bool."""
+    function standing in), noting in ``called`` where ``name`` called that
+    function: path -> bool."""
     answers = probe.alone(name, positions, other=OTHER[name])
-    called: dict[Path, bool] = {}
 
     def ask(state: State, path: Path) -> Any:
         value, called[path] = answers(state, path)
         return value
 
-    return ask, called
+    return ask
 
 
 def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
@@ -87,10 +88,22 @@ def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
     every position; a wrong one is diagnosed by the models of known mistakes."""
     game = probe.game
     expected: Callable[[State], Any] = getattr(values(game), name)
-    ask, called = _ask_alone(probe, name, positions)
-    observations = checks.collect(
-        positions, ask, lambda s, answer: _is_number(answer) and answer == expected(s),
-        lambda s: repr(expected(s)))
+    called: dict[Path, bool] = {}
+
+    def collect(asked: Positions) -> list[Observation]:
+        return checks.collect(asked, _ask_alone(probe, name, asked, called),
+                              lambda s, answer: _is_number(answer) and answer == expected(s),
+                              lambda s: repr(expected(s)))
+
+    observations = collect(positions)
+
+    def wider(found: list[Observation]) -> list[Observation]:
+        """A test of few positions is diagnosed on the game's others too: a
+        model that fits one answer may not fit the function's."""
+        if len(found) >= FEW:
+            return found
+        asked = {path for _, path in positions}
+        return found + collect([(s, p) for s, p in game.positions() if p not in asked])
 
     def reproduces(flaws: Any, observation: Observation) -> bool:
         model = Search(flaws, game)
@@ -108,5 +121,5 @@ def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
                            trusted=[OTHER[name]], origin=origin)
 
     checks.verdict(name, observations, lambda found: mistakes.diagnose(
-        mistakes.models_for(name), reproduces, found), draw=game.draw,
+        mistakes.models_for(name), reproduces, wider(found)), draw=game.draw,
         facts=lambda found: smallest_facts(found, fact))

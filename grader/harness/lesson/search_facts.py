@@ -12,14 +12,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.judging import traces
+from grader.harness.judging import facts, traces
 from grader.harness.judging.checks import Observation
 from grader.harness.judging.facts import CASES, Fact, first_hinted
 from grader.harness.judging.probes import SearchProbe
 from grader.harness.judging.traces import Divergence, Node
 from grader.harness.lesson.known import Rules
 from grader.harness.lesson.search import Search
-from grader.harness.runtime.faults import StudentFault
+from grader.harness.runtime.faults import OutOfTurn, Raised, StudentFault
 
 
 class Recorder:
@@ -181,12 +181,18 @@ def said(divergence: Divergence, checked: bool = False, origin: str = ABOVE) -> 
                 f"{_the_moves([divergence.move])}.{same} Your search returns there")
 
 
-def value_fact(node: Node, got: Any, over: bool, origin: str = ABOVE) -> Fact:
+def value_fact(node: Node, got: Any, over: bool, origin: str = ABOVE, gives: bool = True
+               ) -> Fact:
     """The fact of the deepest node whose value the student's code gives
     otherwise than a correct search, the values of its moves being right
-    (``traces.localized``; ``over``: the game is over there)."""
+    (``traces.localized``; ``over``: the game is over there). ``gives``: the
+    student's call was seen to score those moves with the function that gives
+    them those values (its own, asked on them; or the grader's, standing in,
+    entered on each of them); where it was not, the fact says so instead."""
     args = [*(node.window or ()), *([] if node.depth is None else [node.depth])]
     call = f"{_function(node)}({', '.join(['state', *map(_number, args)])})"
+    if facts.crashed(got):
+        return Fact(None, f"{_at(node, origin)}, your {call} {facts.crashed(got)}{facts.CRASH}")
     got = str(got) if isinstance(got, StudentFault) else _number(got)
     due = _number(node.value)
     if over:
@@ -205,9 +211,11 @@ def value_fact(node: Node, got: Any, over: bool, origin: str = ABOVE) -> Fact:
                                            f"the {'smallest' if node.minimising else 'largest'}, "
                                            f"{due}, is due")
     first = " (the value of its first move)" if got == _number(values[0]) else ""
+    scored = "and your code gives them those values" if gives else \
+        f"yet your {_function(node)} does not score each of them with " \
+        f"{_function(node.children[0])} (the grader's, standing in for yours)"
     return Fact(None, f"{_at(node, origin)}, your {call} returns {got}{first}, where a correct one "
-                      f"returns {due}: its moves are worth {_values(values)}, and your code gives "
-                      "them those values")
+                      f"returns {due}: its moves are worth {_values(values)}, {scored}")
 
 
 def _values(values: Iterable[Any]) -> str:
@@ -248,15 +256,16 @@ def traced_fact(probe: SearchProbe, name: str, state: State, extra: tuple[Any, .
                 trusted: Sequence[str] = (), origin: str = ABOVE) -> Fact | None:
     """The fact the student's ``name(state, *extra)``, asked again with its
     calls traced, shows against ``search`` run as ``reference(search)``."""
-    _, trace = probe.traced(name, state, *extra, trusted=trusted)
+    got, trace = probe.traced(name, state, *extra, trusted=trusted)
+    crashed = got if isinstance(got, Raised) and not isinstance(got, OutOfTurn) else None
     return trace_fact(trace, state, reference, search, Asked(probe, trusted),
-                      2 if trusted else 1, origin)
+                      2 if trusted else 1, origin, crashed)
 
 
 def trace_fact(trace: Sequence[tuple[str, str]], state: State,
                reference: Callable[[Search], Any], search: Search,
                student: traces.Student | None = None, levels: int = 1,
-               origin: str = ABOVE) -> Fact | None:
+               origin: str = ABOVE, crashed: Raised | None = None) -> Fact | None:
     """The fact a student's trace on ``state`` shows against ``search`` run as
     ``reference(search)`` on the same case, or None, said from ``origin`` (how
     the report names ``state``). ``student`` is asked about the nodes a
@@ -264,7 +273,11 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
     case's value is wrong, those below it down to the wrong one (``levels``:
     2 where the grader's own function stands in for the student's other,
     between their levels). A search that tested nothing shows nothing (its
-    tests may be another module's, or its fault the report's story)."""
+    tests may be another module's, or its fault the report's story). Where
+    the call raised (``crashed``) and its walk ends short, the crash is what
+    it did there, never a search mistake; where its walk leaves a node at
+    depth 0 or with depth left, the student's function is asked on that node
+    alone before its own behaviour there is stated (``_alone``)."""
     recorder = Recorder(search, state)
     reference(search)
     tree = recorder.tree()
@@ -274,11 +287,20 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
     tested = [label for kind, label in trace if kind == "t"]
     moves = children(search.game)
     divergence = traces.first_divergence(tree, tested, moves)
+    if crashed is not None and (divergence is None or divergence.kind in traces.SHORT):
+        return crash_fact(crashed, divergence.node if divergence else None, origin)
+    if divergence is not None and divergence.kind in _ALONE and student is not None:
+        alone = _alone(divergence, student, moves, origin)
+        if alone is not None:
+            return alone
     if divergence is None:
         wrong = traces.localized(tree, student.value, levels) \
             if student is not None and tree.tests else None
-        return value_fact(*wrong, search.game.terminal(wrong[0].state), origin) \
-            if wrong else None
+        if not wrong:
+            return None
+        entered = {label for kind, label in trace if kind == "e"}
+        gives = levels == 1 or all(child.label in entered for child in wrong[0].children)
+        return value_fact(*wrong, search.game.terminal(wrong[0].state), origin, gives)
     if divergence.kind == "tested_twice":
         return said(*traces.told_apart(divergence, tree, tested,
                                        student.again if student else lambda node: None), origin)
@@ -294,6 +316,48 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
     if found.kind == "passed":
         return passed_fact(found.node, origin)
     return said(found, True, origin)
+
+
+def crash_fact(crashed: Raised, node: Node | None, origin: str = ABOVE) -> Fact:
+    """The fact of a call that raised where its walk ended: the error, said as
+    the error (no hint: the search past it was never seen)."""
+    at = _at(node, origin) if node is not None else f"On {origin}"
+    return Fact(None, f"{at}, your code {facts.crashed(crashed)} and the search stopped there"
+                      f"{facts.CRASH}")
+
+
+# The divergences that state what the student's function does at one node by
+# its depth, checked there with the function called alone.
+_ALONE = ("not_searched", "past_depth")
+
+
+def _alone(divergence: Divergence, student: traces.Student,
+           moves: Callable[[Node], dict[str, Any]], origin: str) -> Fact | None:
+    """None where the student's function, called on the divergence's node alone
+    with that node's own depth (and window), does there what its walk did (the
+    divergence's own fact holds); else the fact that it does not: the depth
+    (or window) the search reaches that node with is not a correct search's."""
+    node = divergence.node
+    if node.depth is None or not node.path:
+        return None  # no depth to hold the walk to, or the case's own call
+    searched = any(label in moves(node) for label in student.again(node))
+    if searched == (divergence.kind == "past_depth"):
+        return None
+    walk, alone = ("goes on to the positions after its moves", "returns at once") \
+        if not searched else ("tests none of the positions after its moves",
+                                   "searches them")
+    window = "" if node.window is None else \
+        f" and alpha = {_number(node.window[0])}, beta = {_number(node.window[1])}"
+    # Past depth 0, the depth alone decides; short of it, a window may too
+    # (a prune test at the loop's top returns before the first move).
+    hint = "searches_past_depth" if not searched else \
+        "depth_passed_wrong" if node.window is None else None
+    what = "depth" if not searched or node.window is None else "depth or window"
+    return Fact(hint, f"{_at(node, origin)}, which a correct search reaches with depth "
+                      f"{node.depth}{window}, your search {walk}; yet your {_function(node)}, "
+                      f"called on that position alone with depth {node.depth}{window}, {alone}: "
+                      f"the {what} your search reaches that position with is not a correct "
+                      "search's (its parent's depth - 1)")
 
 
 def passed_fact(node: Node, origin: str = ABOVE) -> Fact:

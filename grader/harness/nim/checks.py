@@ -32,6 +32,8 @@ MODELS = [
     ("rating_not_negated", NegamaxFlaws(not_negated=True)),
     ("rating_not_negated", NegamaxFlaws(not_negated=True, not_negated_pass=True)),
     ("rating_overwritten", NegamaxFlaws(overwritten=True)),
+    # the same slip written apart from the comparison (rated[-1][1]): the move is the best one
+    ("rating_overwritten", NegamaxFlaws(last_rating=True)),
     ("depth_not_decremented", NegamaxFlaws(no_decrement=True)),
     ("same_player_searched", NegamaxFlaws(same_player=True)),
     ("score_for_opponent", NegamaxFlaws(score_opponent=True)),

@@ -96,17 +96,17 @@ def said(call: Call, ours: str, theirs: str | None, done: int, ahead: bool) -> F
     at = f"In the search of {_game(call.game)} for {call.player!r} at depth {call.depth}"
     kind, player, label, move = _parts(ours)
     if (theirs is None or ahead) and kind == "m" and done:
-        return Fact("moves_left_unsearched", f"{at}, your search stops after {done} of its "
-                                             f"moves: taking {move} is never searched there")
+        return Fact("moves_not_all_tried", f"{at}, your search stops after {done} of its "
+                                           f"moves: taking {move} is never searched there")
     if theirs is None:
         return None
     their_kind, their_player, their_label, their_move = _parts(theirs)
     if their_label != label:
         return None
     if kind == "s" and their_kind == "m":
-        return Fact("searches_past_depth", f"{at}, a correct search returns score(game, "
-                                           f"{call.player!r}) at once; your search goes on to "
-                                           f"game.move({their_player!r}, {their_move})")
+        return Fact("depth_zero_not_scored", f"{at}, a correct search returns score(game, "
+                                             f"{call.player!r}) at once; your search goes on "
+                                             f"to game.move({their_player!r}, {their_move})")
     if kind == "m" and their_kind == "s":
         return Fact(None, f"{at}, a correct search goes on to the moves; your search calls "
                           "score there instead")

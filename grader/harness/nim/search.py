@@ -22,6 +22,7 @@ class NegamaxFlaws:
     not_negated: bool = False  # the child's rating used as it is, in the loop over moves
     not_negated_pass: bool = False  # ... and where a stuck player passes
     overwritten: bool = False  # the rating of every move kept, the move of the best
+    last_rating: bool = False  # the best move found right, the last move's rating returned
     no_decrement: bool = False  # children (and a pass) searched with the same depth
     same_player: bool = False  # children searched for the same player
     score_opponent: bool = False  # score asked for the opponent
@@ -114,4 +115,4 @@ class Negamax:
                 best_rating = rating
             if flaws.stop_at_win and rating == WINNING_VALUE:
                 break
-        return best, best_rating, calls
+        return best, rating if flaws.last_rating else best_rating, calls

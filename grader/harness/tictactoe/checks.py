@@ -57,6 +57,10 @@ PRUNING_MODELS = [
     ("window_swapped", LabFlaws(window_swapped=True)),
     ("prune_before_undo", LabFlaws(prune_before_undo=True)),
 ]
+# The flaws whose hint states how the search walks ("compare each child with
+# the best so far": every child is searched, the first kept): named only where
+# the student's is_end calls are the model's too, not its answers alone.
+WALK_PREMISES = ("first_child_value",)
 # Models are asked on positions this far into the game at least (a search from
 # the empty board has 549,946 nodes: too many to replay for each model).
 DIAGNOSED_FROM = 3
@@ -284,7 +288,10 @@ def check_search(name: str, observations: list[Observation],
             return 0.0
         outcome = _model(flaws, alpha_beta, name, observation.state)
         found = observation.answer
-        return float(found.answer == outcome.answer and _as_board(found.board) == outcome.after)
+        walked = not any(getattr(flaws, premise) for premise in WALK_PREMISES) or \
+            outcome.calls == found.calls
+        return float(found.answer == outcome.answer and walked
+                     and _as_board(found.board) == outcome.after)
 
     _note_ties(name, observations, notes)
     call = f"{name}({', '.join(map(str, window(name)))})"

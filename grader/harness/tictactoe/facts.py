@@ -13,7 +13,7 @@ from typing import Any
 from grader.games import tictactoe
 from grader.games.tictactoe import EMPTY
 from grader.harness.judging import traces
-from grader.harness.judging.facts import Fact
+from grader.harness.judging.facts import CRASH, Fact, crashed
 from grader.harness.judging.traces import Divergence, Node
 from grader.harness.tictactoe.search import LabSearch
 
@@ -158,6 +158,8 @@ def value_fact(node: Node, got: Any, origin: str) -> Fact:
     (``traces.localized``), with the window a correct search calls it with."""
     window = f"{node.window[0]}, {node.window[1]}" if node.window else ""
     call = f"{_function(node)[:-2]}({window})"
+    if crashed(got):
+        return Fact(None, f"{_at(node, origin)}, your {call} {crashed(got)}{CRASH}")
     if tictactoe.end(node.state) is not None:
         hint = "values_wrong_side" if got == -node.value else None
         return Fact(hint, f"{_at(node, origin)}, where the game is over, your {call} returns "
