@@ -7,6 +7,7 @@ import re
 
 import browser
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -35,11 +36,10 @@ MOST_TABS = 200  # a bound for the walk, far above any of these pages' stops
 
 
 def tab_to(driver: WebDriver, element_id: str) -> WebElement:
-    """Walks the page with Tab from its start until ``element_id`` has the focus: it is
-    reachable from the keyboard (failing after MOST_TABS stops)."""
-    driver.find_element(By.TAG_NAME, "body").click()
+    """Walks a page just loaded with Tab, from its start, until ``element_id`` has the
+    focus: it is reachable from the keyboard (failing after MOST_TABS stops)."""
     for _ in range(MOST_TABS):
-        driver.switch_to.active_element.send_keys(Keys.TAB)
+        ActionChains(driver).send_keys(Keys.TAB).perform()
         focused = driver.switch_to.active_element
         if focused.get_attribute("id") == element_id:
             return focused
