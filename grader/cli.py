@@ -385,7 +385,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                       workers=args.workers, broker=args.broker)
     roster = Path(args.roster) if args.roster else None
     return server.serve(options, args.host, args.port, roster, args.new_instructor_link,
-                        operations.Watch.of(args))
+                        operations.Watch.of(args), args.public_url)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -528,6 +528,9 @@ def parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the web service students hand in to")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--public-url", metavar="URL", help=(
+        "the address students and staff reach it at (behind a proxy: https://...), "
+        "which the links it prints start with (default: http://HOST:PORT)"))
     serve.add_argument("--data", default="grader-data", metavar="DIR",
                        help="the service's files and SQLite database (default: ./grader-data)")
     operations.url_flag(serve, "--database", operations.DATABASE,

@@ -8,6 +8,8 @@ of known submissions) lies in a source checkout only: nothing ships, binds or
 hands it out, so no list of folders to hide is needed anywhere.
 """
 
+import os
+import tempfile
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]  # the ``grader`` package, as files
@@ -30,6 +32,16 @@ PROVIDED = DATA / "provided"  # the course's modules that are not a game's rules
 IMAGE_HOME = "/opt/minimax-grader"  # the image's copy of the top level, laid as a checkout
 # Where a sandbox sees its run's control group (read-only), whose files time it.
 CLOCK_IN_SANDBOX = "/run/minimax-grader-clock"
+# The folder under which a host makes what the Docker engine binds into its
+# containers (a judge's socket, an agent's files). The engine sees the machine's
+# folders only, never a service's private /tmp: docs/deploy/'s units set it to
+# their RuntimeDirectory. Unset, the temporary folder.
+ENGINE_DIR = "MINIMAX_GRADER_ENGINE_DIR"
+
+
+def engine_folder() -> Path:
+    """Where folders bound into containers are made (see ``ENGINE_DIR``)."""
+    return Path(os.environ.get(ENGINE_DIR) or tempfile.gettempdir())
 
 
 def layout_name(path: Path) -> str:

@@ -49,7 +49,7 @@ def connect() -> "DockerClient":
 
 def copy_closure(root: str) -> str:
     """A folder holding the modules ``root`` imports, as the package lays them out."""
-    folder = tempfile.mkdtemp(prefix="minimax-agent-code-")
+    folder = tempfile.mkdtemp(prefix="minimax-agent-code-", dir=places.engine_folder())
     base = places.PACKAGE.parent
     for module in closure.worker_modules(root):
         spec = util.find_spec(module)

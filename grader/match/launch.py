@@ -57,7 +57,7 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
 
     Its files are copied into a folder of its own, which the agent's view shows
     read-only and nothing else does; ``close`` on the agent removes it."""
-    folder = tempfile.mkdtemp(prefix="minimax-agent-")
+    folder = tempfile.mkdtemp(prefix="minimax-agent-", dir=places.engine_folder())
     os.chmod(folder, 0o755)
     for file, data in modules(source).items():
         (Path(folder) / file).write_bytes(data)

@@ -123,7 +123,7 @@ def labels(kind: str = "1") -> dict[str, str]:
 def sweep(client: "DockerClient") -> int:
     """Remove the grader's containers that no live grading run owns (and the
     folders of their judges' sockets)."""
-    judges.sweep(BROKER_PREFIX)
+    judges.sweep(BROKER_PREFIX, places.engine_folder())
     removed = 0
     # Another grader on this engine may remove a container while it is listed.
     for container in client.containers.list(all=True, filters={"label": LABEL},
@@ -463,7 +463,8 @@ BROKER_MODES = (0o700, 0o600) if os.geteuid() == 0 else (0o711, 0o666)
 
 def _broker_folder() -> Path:
     """A new folder for a container's judge socket."""
-    folder = Path(tempfile.mkdtemp(prefix=f"{BROKER_PREFIX}{os.getpid()}-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{BROKER_PREFIX}{os.getpid()}-",
+                                   dir=places.engine_folder()))
     folder.chmod(BROKER_MODES[0])
     return folder
 

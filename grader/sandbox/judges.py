@@ -95,12 +95,12 @@ def compile_harness() -> None:
         compileall.compile_dir(folder, quiet=2)
 
 
-def sweep(prefix: str = HOME_PREFIX) -> int:
+def sweep(prefix: str = HOME_PREFIX, where: Path | None = None) -> int:
     """Remove the folders named ``prefix`` + a host's pid that hosts no longer
-    running left in the temporary folder (a host killed outright): judges'
-    homes, or containers' judge sockets' folders. How many."""
+    running left in ``where``, the temporary folder unless given (a host killed
+    outright): judges' homes, or containers' judge sockets' folders. How many."""
     removed = 0
-    for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+    for folder in (where or Path(tempfile.gettempdir())).glob(f"{prefix}*-*"):
         owner = folder.name[len(prefix):].split("-", 1)[0]
         if owner.isdigit() and not Path(f"/proc/{owner}").exists():
             shutil.rmtree(folder, ignore_errors=True)

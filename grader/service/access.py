@@ -51,19 +51,25 @@ class Access:
             people.give_role(session, course.id, person.id, "instructor", self.now())
             audit.record(session, self.now(), course.id, None, "staff added",
                          f"{person.name} (#{person.id})", "the first instructor")
-            return people.login_link(session, person.id, self.now())
+            return people.login_link(session, person.id, [course.id], self.now())
 
     def new_instructor_secret(self) -> str:
-        """A new login link for the first instructor (made if there is none); their
-        links before stop working."""
+        """A new login link for the first instructor (made if there is none), which
+        opens every course they are on the staff of: the operator's, above the
+        courses. Their credentials before stop opening those courses."""
         made = self.first_instructor_secret()
         if made is not None:
             return made
         with self.sessions.begin() as session:
             first = session.scalar(select(CourseStaff.person_id).where(
                 CourseStaff.role == "instructor").order_by(CourseStaff.person_id).limit(1))
-            assert first is not None  # the first start made one
-            return people.login_link(session, first, self.now())
+            person = session.get(Person, first) if first is not None else None
+            assert person is not None  # the first start made one
+            courses = people.courses_held(session, person.id)
+            audit.person_changed(session, self.now(), None, None, "staff link", person,
+                                 f"by the operator's command: a new login link for "
+                                 f"{len(courses)} course(s)")
+            return people.login_link(session, person.id, courses, self.now())
 
     def signed_in(self, secret: object) -> Staff | None:
         """The person whose live credential ``secret`` is, with their roles."""
@@ -89,11 +95,15 @@ class Access:
             return session.get(Course, course_id)
 
     def new_course(self, title: str, by: Staff) -> Course:
-        """A course, its maker its instructor."""
+        """A course, its maker its instructor; the credential they made it with opens
+        it too (and no other of theirs does until they make one for it)."""
         with self.sessions.begin() as session:
             course = self._new_course(session, title)
             people.give_role(session, course.id, by.person.id, "instructor", self.now())
+            people.opens_too(session, by.credential, course.id)
             audit.record(session, self.now(), course.id, by, "course made", course.title)
+            audit.person_changed(session, self.now(), course.id, by, "staff added",
+                                 by.person, "instructor, as the course's maker")
             return course
 
     def zone(self, course_id: int) -> ZoneInfo:

@@ -183,9 +183,12 @@ class Web:
         files = await run_in_threadpool(code_view.shown, self.service.store,
                                         self.service.highlights, submission)
         where = await run_in_threadpool(self.service.access.zone, course_id)
+        owner = await run_in_threadpool(self.service.students.by_id, course_id,
+                                        submission.student_id)
         values.update(await run_in_threadpool(marking.shown, self.service, submission,
                                               course_id))
         return self.page(template, attempt=shown, back=back, files=files, where=where,
+                         owner=owner,
                          highlight_kb=code_view.HIGHLIGHT_BYTES // 1024,
                          download=f"{back}/attempts/{submission.id}/files.zip",
                          csrf=self.service.access.csrf(subject), marks=render.MARKS,

@@ -1,6 +1,8 @@
 """The staff's own pages: their courses (and a new one), a course's staff (add a
 person with a role and their login link, revoke or restore them, a new link),
-and the course's audit log (a page, and all of it as CSV)."""
+and the course's audit log (a page, and all of it as CSV). A link made here opens
+this course alone (see people), and each change to a person is recorded in every
+course they are on the staff of."""
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -16,7 +18,9 @@ from grader.service.webpages import Pages, Scope
 COURSE = "/i/c/{course:int}"
 SAVED = {"added": "Added: give them the link below (shown this once).",
          "revoked": "Revoked: their links and launches open nothing in this course now.",
-         "restored": "Restored.", "link": "A new link: the ones before no longer work."}
+         "restored": "Restored.",
+         "link": "A new link: it opens this course alone, and the ones before no longer "
+                 "open it."}
 
 
 class Courses:
@@ -82,9 +86,9 @@ class Courses:
         with self.service.sessions.begin() as session:
             person = people.new_person(session, name, email, now)
             people.give_role(session, scope.course.id, person.id, role, now)
-            audit.record(session, now, scope.course.id, scope.staff, "staff added",
-                         _who(person), people.ROLE_NAMES[role])
-            return person, people.login_link(session, person.id, now)
+            audit.person_changed(session, now, scope.course.id, scope.staff, "staff added",
+                                 person, people.ROLE_NAMES[role])
+            return person, people.login_link(session, person.id, [scope.course.id], now)
 
     async def change(self, request: Request) -> Response:
         scope, _ = await self.web.scope_form(request, "staff")
@@ -110,14 +114,14 @@ class Courses:
                 raise HTTPException(409, "A course keeps one instructor at least: add "
                                          "another before revoking this one.")
             token = None
-            if change == "link":
-                token = people.login_link(session, person_id, now)
+            if change == "link":  # it opens this course alone: see people
+                token = people.login_link(session, person_id, [scope.course.id], now)
             else:
                 role.revoked_at = now if change == "revoke" else None
-            audit.record(session, now, scope.course.id, scope.staff,
-                         {"revoke": "staff revoked", "restore": "staff restored",
-                          "link": "staff link"}[change], _who(person),
-                         people.ROLE_NAMES[role.role])
+            audit.person_changed(session, now, scope.course.id, scope.staff,
+                                 {"revoke": "staff revoked", "restore": "staff restored",
+                                  "link": "staff link"}[change], person,
+                                 people.ROLE_NAMES[role.role])
             return person, token
 
     def link_page(self, request: Request, scope: Scope, person: Person, token: str,
@@ -147,7 +151,3 @@ class Courses:
 
 def _instructs(staff: Staff) -> bool:
     return "instructor" in staff.roles.values()
-
-
-def _who(person: Person) -> str:
-    return f"{person.name} (#{person.id})"

@@ -64,13 +64,17 @@ class GradebookPages:
         exercises = self.service.exercises
         view = gradebook.View.of(dict(request.query_params), exercises)
         table = await run_in_threadpool(gradebook.rows, self.service, course_id)
-        columns = [exercises[view.exercise]] if view.exercise else list(exercises.values())
+        everything = [exercises[view.exercise]] if view.exercise else list(exercises.values())
+        # The columns of what students see; the hidden ones' in a table folded away.
+        opened = await run_in_threadpool(self.service.term.open_exercises, course_id)
+        columns = [one for one in everything if view.exercise or one.id in opened]
         live = await run_in_threadpool(self.service.queue.live, course_id)
         settings = await run_in_threadpool(self._settings, course_id)
         return self.web.course_page(
             scope, "instructor.html", table=view.shown(table), view=view, columns=columns,
+            hidden=[one for one in everything if one not in columns],
             sections=gradebook.sections(table), exercises=list(exercises.values()),
-            settings=settings, stats=[gradebook.stats(table, one) for one in columns],
+            settings=settings, stats=[gradebook.stats(table, one) for one in everything],
             histogram=gradebook.stats(view.shown(table), exercises[view.exercise])
             if view.exercise else None,
             live=live, counts=await run_in_threadpool(self.service.queue.counts),

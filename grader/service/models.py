@@ -94,15 +94,25 @@ STAFF_ROLES = ("instructor", "ta")
 
 class StaffCredential(Base):
     """A secret that signs a person in: a login link of theirs, or an LTI launch's
-    (which lapses, and opens the course it came from); only its hash is kept."""
+    (which lapses); only its hash is kept. It opens the courses named for it
+    (``CredentialCourse``) where its person's role is live, no others."""
 
     __tablename__ = "staff_credentials"
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
     kind: Mapped[str] = mapped_column(String(8))  # "link" or "launch"
-    course_id: Mapped[int | None] = mapped_column(ForeignKey("courses.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     expires_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class CredentialCourse(Base):
+    """A course a staff credential opens: the one whose staff or launch made it, each
+    course the operator's command made it for, and each course made with it."""
+
+    __tablename__ = "staff_credential_courses"
+    token_hash: Mapped[str] = mapped_column(ForeignKey("staff_credentials.token_hash"),
+                                            primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id"), primary_key=True)
 
 
 class AuditEntry(Base):

@@ -34,6 +34,11 @@ class Attempt:
     report: dict[str, Any] | None = None  # the report's JSON
     notes: list[Note] = field(default_factory=list)
 
+    @property
+    def asking(self) -> bool:
+        """Whether a regrade request of this attempt waits for its answer."""
+        return overrides.open_request(self.notes)
+
 
 @dataclass
 class ExerciseView:
@@ -55,6 +60,17 @@ class ExerciseView:
     def hard_deadline(self) -> str | None:
         return when(self.setting.hard_deadline, self.where) if self.setting.hard_deadline \
             else None
+
+    @property
+    def late_terms(self) -> str | None:
+        """What becomes of work handed in after the deadline, in words (None without
+        one): the penalty stated whenever there is one, hard deadline or not."""
+        hard = self.hard_deadline
+        if not self.setting.deadline:
+            return f"nothing is taken after {hard}" if hard else None
+        penalty = self.setting.late_penalty
+        cost = f"with a {penalty:.0%} penalty" if penalty else "without penalty"
+        return f"late work is taken{f' until {hard}' if hard else ''} {cost}"
 
     @property
     def pending(self) -> bool:

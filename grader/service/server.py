@@ -35,26 +35,28 @@ def import_roster(service: Service, path: Path, base: str) -> None:
 
 
 def serve(options: Options, host: str, port: int, roster: Path | None = None,
-          new_link: bool = False, watch: Watch = PLAIN) -> int:
+          new_link: bool = False, watch: Watch = PLAIN, public_url: str | None = None) -> int:
+    """Serve on ``host``:``port``; the links it prints start with ``public_url``
+    (the proxy's address students reach), else with that address."""
     watch.start_log()
+    base = public_url.rstrip("/") if public_url else base_url(host, port)
     if options.broker:  # the grading hosts grade: this process opens no sandbox
         from grader.service.dispatch import Dispatcher
 
         service = Service(options)
-        return _run(service, Dispatcher(service, options.broker), host, port, roster, new_link,
-                    watch)
+        return _run(service, Dispatcher(service, options.broker), host, port, base, roster,
+                    new_link, watch)
     # Without Docker and its grading image the service runs, and its jobs wait (see gate).
     service = Service(options)
     try:
-        return _run(service, Pool(service, options.workers), host, port, roster, new_link,
-                    watch)
+        return _run(service, Pool(service, options.workers), host, port, base, roster,
+                    new_link, watch)
     finally:  # the app's end closed it, unless it never started
         service.close()
 
 
-def _run(service: Service, pool: Pool, host: str, port: int, roster: Path | None,
+def _run(service: Service, pool: Pool, host: str, port: int, base: str, roster: Path | None,
          new_link: bool, watch: Watch) -> int:
-    base = base_url(host, port)
     access = service.access
     secret = access.new_instructor_secret() if new_link else access.first_instructor_secret()
     if roster is not None:  # into the first course, which the first start made

@@ -1,14 +1,17 @@
 """The instructor's similarity pages: per exercise, each active student's latest
 hand-in against every other's (see ``grader.similarity``), the starter and the
-solutions published for it (``DATA/published/<exercise id>/``) left out; and the
-pairs the staff have looked at, each with its note, for as long as neither
-student hands in again."""
+solutions published for it (``DATA/published/<exercise id>/``, uploaded on the
+page) left out; and the pairs the staff have looked at, each with its note, for
+as long as neither student hands in again."""
 
+import re
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -27,11 +30,62 @@ PUBLISHED = "published"  # DATA/published/<exercise id>/: no evidence of copying
 RANKED = 20  # the most similar pairs listed beyond the flagged ones
 
 
+PUBLISHED_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}\.py")  # a file's, no folder
+
+
+def published_folder(service: Service, exercise: Exercise) -> Path:
+    return service.options.data / PUBLISHED / exercise.id
+
+
+def published(service: Service, exercise: Exercise) -> list[str]:
+    """The names of the solutions published for ``exercise`` (its folder's top)."""
+    folder = published_folder(service, exercise)
+    return sorted(path.name for path in folder.glob("*.py")) if folder.is_dir() else []
+
+
 def known(service: Service, exercise: Exercise) -> list[str]:
     """The code every student may have used: the starter's and the published solutions'."""
-    published = service.options.data / PUBLISHED / exercise.id
+    folder = published_folder(service, exercise)
     return similarity.folder_code(exercise.starter) + (
-        similarity.folder_code(published) if published.is_dir() else [])
+        similarity.folder_code(folder) if folder.is_dir() else [])
+
+
+def publish(service: Service, course_id: int, exercise: Exercise,
+            files: list[tuple[str, bytes]], by: Staff) -> list[str]:
+    """Keep ``files`` (name, content) as solutions published for ``exercise``, a file
+    of the same name replaced: their names. A ValueError, and nothing kept, when a
+    name is not a plain .py file's, a file is not UTF-8 text or is too large."""
+    if not files:
+        raise ValueError("choose one or more .py files")
+    for name, data in files:
+        if not PUBLISHED_NAME.fullmatch(name):
+            raise ValueError(f"{name!r} is not a .py file's name (letters, digits, _ . -)")
+        if len(data) > service.options.max_upload:
+            raise ValueError(f"{name} is larger than {service.options.max_upload // 1024} KB")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{name} is not UTF-8 text") from None
+    folder = published_folder(service, exercise)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files:
+        (folder / name).write_bytes(data)
+    names = [name for name, _ in files]
+    with service.sessions.begin() as session:
+        audit.record(session, service.now(), course_id, by, "published solutions added",
+                     exercise.id, ", ".join(names))
+    return names
+
+
+def unpublish(service: Service, course_id: int, exercise: Exercise, name: str,
+              by: Staff) -> None:
+    """Remove one published solution; a ValueError when there is none of that name."""
+    if name not in published(service, exercise):
+        raise ValueError(f"no published solution is named {name!r}")
+    (published_folder(service, exercise) / name).unlink()
+    with service.sessions.begin() as session:
+        audit.record(session, service.now(), course_id, by, "published solution removed",
+                     exercise.id, name)
 
 
 @dataclass
@@ -120,6 +174,8 @@ class Similar:
         page = "/i/c/{course:int}/similarity/{exercise}"
         pair = f"{page}/{{left:int}}/{{right:int}}"
         return [Route(page, self.page, methods=["GET"]),
+                Route(f"{page}/published", self.publish, methods=["POST"]),
+                Route(f"{page}/unpublish", self.unpublish, methods=["POST"]),
                 Route(pair, self.pair, methods=["GET"]),
                 Route(f"{pair}/review", self.review, methods=["POST"])]
 
@@ -138,7 +194,10 @@ class Similar:
         return self.web.course_page(scope, "similarity.html", exercise=exercise, found=found,
                                     students=found.latest.students,
                                     threshold=similarity.THRESHOLD,
-                                    min_shared=similarity.MIN_SHARED, published=PUBLISHED)
+                                    min_shared=similarity.MIN_SHARED,
+                                    published=published(self.service, exercise),
+                                    cap_kb=self.service.options.max_upload // 1024,
+                                    saved=request.query_params.get("saved"))
 
     async def pair(self, request: Request) -> Response:
         scope, exercise = await self.exercise(request)
@@ -167,3 +226,31 @@ class Similar:
         except ValueError as why:
             return self.web.message("Not saved", f"{str(why).capitalize()}.", 400, back)
         return RedirectResponse(f"{back}?reviewed=1", status_code=303)
+
+    async def publish(self, request: Request) -> Response:
+        scope, form = await self.web.scope_form(request, "manage")
+        exercise = self.named(request)
+        files = [(item.filename or "", await item.read()) for item in form.getlist("files")
+                 if isinstance(item, UploadFile) and item.filename]
+        await form.close()
+        back = f"{scope.base}/similarity/{exercise.id}"
+        try:
+            names = await run_in_threadpool(publish, self.service, scope.course.id, exercise,
+                                            files, scope.staff)
+        except ValueError as why:
+            return self.web.message("Not published", f"{str(why).capitalize()}. Nothing was "
+                                    "kept.", 400, back)
+        return RedirectResponse(f"{back}?saved=Published, left out of the comparison: "
+                                f"{', '.join(names)}", status_code=303)
+
+    async def unpublish(self, request: Request) -> Response:
+        scope, form = await self.web.scope_form(request, "manage")
+        exercise = self.named(request)
+        back = f"{scope.base}/similarity/{exercise.id}"
+        name = str(form.get("name") or "")
+        try:
+            await run_in_threadpool(unpublish, self.service, scope.course.id, exercise, name,
+                                    scope.staff)
+        except ValueError as why:
+            return self.web.message("Not removed", f"{str(why).capitalize()}.", 400, back)
+        return RedirectResponse(f"{back}?saved=Removed: {name}", status_code=303)

@@ -449,6 +449,7 @@ def test_the_instructor_runs_the_term(site: Site, driver: WebDriver,
     follow(driver, driver.find_element(By.LINK_TEXT, "Cy, Young"))
     # The date and time pickers' values, as a person picks them (their typing is the locale's).
     day = driver.find_element(By.ID, f"ext-deadline-{EXERCISE}-date")
+    day.find_element(By.XPATH, "./ancestor::details/summary").click()  # folded: one click
     driver.execute_script("arguments[0].value = '2026-12-24'", day)
     driver.execute_script("arguments[0].value = '12:00'",
                           driver.find_element(By.ID, f"ext-deadline-{EXERCISE}-time"))

@@ -107,10 +107,12 @@ def test_a_term_of_the_release_before_opens_with_every_row(tmp_path, database): 
         assert rows("SELECT id, name FROM people") == [(1, "Instructor")]
         assert rows("SELECT course_id, person_id, role, revoked_at FROM course_staff") == [
             (1, 1, "instructor", None)]
-        assert sorted(rows("SELECT token_hash, person_id, kind, course_id "
-                           "FROM staff_credentials")) == sorted([
-            (tokens.hashed(OLD_SECRET), 1, "link", None),
-            (tokens.hashed("staff-key"), 1, "launch", 1)])
+        assert sorted(rows("SELECT token_hash, person_id, kind FROM staff_credentials")) == \
+            sorted([(tokens.hashed(OLD_SECRET), 1, "link"), (tokens.hashed("staff-key"), 1,
+                                                            "launch")])
+        # Each opens the one course (0009): the link every course of its person's.
+        assert sorted(rows("SELECT token_hash, course_id FROM staff_credential_courses")) == \
+            sorted([(tokens.hashed(OLD_SECRET), 1), (tokens.hashed("staff-key"), 1)])
         assert rows("SELECT score_given, grading_progress FROM lti_score_posts") == [
             (7.0, "FullyGraded")]
         assert rows("SELECT author, person_id FROM attempt_notes") == [("the instructor", None)]

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -50,9 +51,17 @@ def start(folder: Path, port: int, sandbox: str) -> tuple[subprocess.Popen, str]
         said += line
     link = re.search(rf"http://127.0.0.1:{port}/s/[\w-]+", said + server.stdout.readline())
     login = re.search(r"/i/([\w-]+)$", server.stdout.readline().strip())
+    drain(server)
     if login:  # the first start (a restart shows no link): a new exercise is hidden
         open_served(f"http://127.0.0.1:{port}", login.group(1))
     return server, link.group(0) if link else ""
+
+
+def drain(server: subprocess.Popen) -> None:
+    """Read what ``serve`` says from now on, so that a full pipe never stalls it
+    (its request and job lines would fill one within minutes)."""
+    for stream in (server.stdout, server.stderr):
+        threading.Thread(target=stream.read, daemon=True).start()
 
 
 def jobs(folder: Path) -> list[tuple[str, int]]:
@@ -110,12 +119,12 @@ def test_sigterm_puts_the_job_back_and_leaves_nothing(tmp_path, sandbox, request
         running = run_processes(server.pid)
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
-        server.communicate(timeout=STOP_SECONDS)
+        server.wait(timeout=STOP_SECONDS)
         assert time.monotonic() - started < STOP_SECONDS
     finally:
         if server.poll() is None:
             server.kill()
-            server.communicate()
+            server.wait()
     assert jobs(tmp_path) == [("waiting", 0)]  # put back, its attempt not counted
     assert not [path for path in cgroups.ours() if path.name.startswith(
         f"{cgroups.PREFIX}{server.pid}-")]
@@ -131,4 +140,4 @@ def test_sigterm_puts_the_job_back_and_leaves_nothing(tmp_path, sandbox, request
         until(lambda: jobs(tmp_path) == [("done", 1)], 300, "the job is graded again")
     finally:
         server.send_signal(signal.SIGTERM)
-        server.communicate(timeout=STOP_SECONDS)
+        server.wait(timeout=STOP_SECONDS)

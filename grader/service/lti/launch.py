@@ -7,7 +7,9 @@ student of their email where the roster came from their platform (the
 instructor said so at its import), else a new one. A launch opens their pages
 through a launch key: a link of its own that lapses (LAUNCH_HOURS), so their
 personal link, if they have one, keeps working. Staff (roles.course_role) are a
-person with a role in the launch's course only; their launch signs them in.
+person with a role in the launch's course only; their launch signs them in to that
+course alone (one identity launching from several LMS courses is one person, and
+the LMS course a launch comes from opens nothing of another's).
 
 A course the tool does not know (a context never seen) is made only by an
 instructor's deep-linking launch; any other launch from it is refused.
@@ -179,9 +181,9 @@ def staff_of(session: Session, course_id: int, user: LtiUser, said: Who, role: s
         raise Refused("your access to this course was revoked by its instructor", 403)
     if held is None or held.role != role:
         people.give_role(session, course_id, person.id, role, now)
-        audit.record(session, now, course_id, None, "staff added" if held is None else
-                     "staff role changed", f"{person.name} (#{person.id})",
-                     f"{people.ROLE_NAMES[role]}, by an LMS launch")
+        audit.person_changed(session, now, course_id, None, "staff added" if held is None
+                             else "staff role changed", person,
+                             f"{people.ROLE_NAMES[role]}, by an LMS launch")
     return person
 
 

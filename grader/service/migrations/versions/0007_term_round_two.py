@@ -6,6 +6,8 @@ exercise setting ``in_canvas`` unset (canvas.csv then has the exercises open to
 students). A new exercise is now hidden until the instructor opens it; so that
 the courses kept from before keep their state, each exercise of this release that
 a course never saved a setting for gets one here as it had it: open, no deadline.
+A course that holds nothing yet (no staff, student or setting: the first course of
+a fresh install) keeps every exercise hidden, as a course made later does.
 
 Revision ID: 0007
 Revises: 0006
@@ -32,8 +34,11 @@ def upgrade() -> None:
     op.add_column("exercise_settings", sa.Column("in_canvas", sa.Boolean, nullable=True))
     bind = op.get_bind()
     saved = set(bind.execute(sa.text("SELECT course_id, exercise_id FROM exercise_settings")))
-    opened = [{"course": course, "exercise": exercise}
-              for (course,) in bind.execute(sa.text("SELECT id FROM courses"))
+    kept = bind.execute(sa.text(
+        "SELECT id FROM courses WHERE id IN (SELECT course_id FROM course_staff) "
+        "OR id IN (SELECT course_id FROM students) "
+        "OR id IN (SELECT course_id FROM exercise_settings)"))
+    opened = [{"course": course, "exercise": exercise} for (course,) in kept
               for exercise in EXERCISES if (course, exercise) not in saved]
     if opened:
         bind.execute(sa.text(
