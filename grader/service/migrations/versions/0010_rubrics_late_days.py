@@ -10,7 +10,7 @@ Revises: 0008
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
+revision = "0010"
 down_revision = "0009"
 branch_labels = None
 depends_on = None
