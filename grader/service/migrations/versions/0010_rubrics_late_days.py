@@ -3,8 +3,8 @@ the items applied to attempts, comments on lines of the files handed in, a
 course's late days and the staff's settings of those spent, and the previews of
 regrades with their held reports.
 
-Revision ID: 0011
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 """
 
 import sqlalchemy as sa
