@@ -93,6 +93,28 @@ def test_an_agent_written_for_isolation_board_in_several_files_plays_unmodified(
     assert all(p.depth is None for g in games for p in g.plies)
 
 
+def test_a_course_project_that_logs_at_import_imports_numpy_and_reads_private_state(tmp_path):
+    """course/: agent.py subclasses the older CustomPlayer choosing alpha-beta; its
+    module calls logging.basicConfig(filename=...) at import, writes in __init__
+    and get_move, imports numpy and isolation.isolation, and its score asserts the
+    board's private state (both versions) against the public methods: any of
+    these failing is a fault, and loses the game."""
+    pytest.importorskip("numpy")
+    settings = tournament.Settings("knights", seed=5, openings=1, limits=Limits(0.3, 10))
+    games = pairing(tmp_path, "course", source=AGENTS / "course", settings=settings)
+    assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
+    assert all(any(p.agent and g.names[p.player] == "course" for p in g.plies) for g in games)
+
+
+def test_an_import_of_a_module_the_sandbox_lacks_says_so_by_name(tmp_path):
+    (tmp_path / "agent.py").write_text("import sklearn_not_here.tree\nclass Agent:\n    pass\n")
+    made = handin.grade(handin.exercise(), {"agent.py": (tmp_path / "agent.py").read_bytes()},
+                        "local")
+    assert made["score"] == 0
+    assert "'sklearn_not_here' is neither among the files handed in nor in the agent's " \
+        "sandbox" in made["message"], made["message"]
+
+
 @pytest.mark.parametrize("name", ["oldstyle", "writer"])
 def test_the_older_signature_and_a_working_folder_of_its_own_each_game(tmp_path, name):
     settings = tournament.Settings("knights", seed=3, openings=2, limits=Limits(0.5, 10))

@@ -5,15 +5,19 @@ The bubblewrap view is the local sandbox's (``bubblewrap.agent_command``): the
 system's programs and libraries and the interpreter, read-only; of the
 package, only what the agent's runner imports (its closure); the agent's
 folder, read-only; a small private ``/tmp`` (where the agent's working folder
-is made); new PID, network, IPC and UTS namespaces, no capabilities, and, as
-root, a uid of its own.
+is made); the libraries offered to agents (``LIBRARIES``: NumPy, from the
+grader's own environment, where it is installed); new PID, network, IPC and
+UTS namespaces, no capabilities, and, as root, a uid of its own.
 """
 
+import functools
 import os
 import sys
 import tempfile
+from importlib import util
 from pathlib import Path
 
+from grader.contracts import agent as contract
 from grader.contracts import places
 from grader.match import baselines
 from grader.match.player import ProcessAgent
@@ -23,6 +27,7 @@ from grader.sandbox.common import SandboxUnavailable
 RUNNER = "grader.harness.agent.runner"
 RUNNER_FILE = places.PACKAGE / "harness" / "agent" / "runner.py"
 MEMORY_MB = 512
+LIBRARIES = ("numpy",)  # beside the standard library, what an agent may import
 
 
 def _argv(agent_file: str, class_name: str) -> list[str]:
@@ -32,7 +37,24 @@ def _argv(agent_file: str, class_name: str) -> list[str]:
 
 def _env(home: str) -> dict[str, str]:
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",
-            "TMPDIR": home, "MALLOC_ARENA_MAX": "2"}
+            "TMPDIR": home, "MALLOC_ARENA_MAX": "2",
+            contract.LIBRARIES: os.pathsep.join(sorted({os.path.dirname(f)
+                                                        for f in libraries()}))}
+
+
+@functools.cache
+def libraries() -> tuple[str, ...]:
+    """The folders of ``LIBRARIES`` installed for the grader (a wheel's bundled
+    shared libraries, ``numpy.libs``, beside each): the agent's view binds them."""
+    found: list[str] = []
+    for name in LIBRARIES:
+        spec = util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        folder = os.path.realpath(next(iter(spec.submodule_search_locations)))
+        found += [path for path in (folder, f"{folder}.libs", f"{folder}-{name}.libs")
+                  if os.path.isdir(path)]
+    return tuple(found)
 
 
 def baseline(name: str) -> ProcessAgent:
@@ -68,7 +90,8 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
         return container.student(name, folder, class_name, MEMORY_MB)
     argv = _argv(str(Path(folder) / "agent.py"), class_name)
     if local.is_boundary():
-        command = bubblewrap.agent_command(folder, RUNNER, bubblewrap.outside_uid(), argv)
+        command = bubblewrap.agent_command(folder, RUNNER, bubblewrap.outside_uid(), argv,
+                                           libraries())
         return ProcessAgent(name, command, _env("/tmp"), folder, remove=folder)
     if os.geteuid() == 0:
         raise SandboxUnavailable(local.AS_ROOT)
