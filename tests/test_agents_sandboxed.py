@@ -188,12 +188,25 @@ def test_match_grades_an_agent_against_the_baselines(capsys):
     assert main(["match", str(AGENTS / "weak.py"), "--openings", "1", "--cpu-seconds", "0.3",
                  "--format", "json", "--jobs", "2"]) == 0
     report = json.loads(capsys.readouterr().out)
+    assert (report["status"], report["bounded"]) == ("played", True)
     assert [o["name"] for o in report["opponents"]] == ["random", "minimax", "alphabeta"]
     assert all(o["games"] == 2 and 0 <= o["interval"][0] <= o["win_rate"] <= o["interval"][1]
                for o in report["opponents"])
     lost = sum(len(o["losses"]) for o in report["opponents"])
     assert (report["lost_game"] is None) == (lost == 0)
     assert report["points"] == round(sum(o["points"] for o in report["opponents"]), 2)
+
+
+def test_match_json_of_an_agent_that_cannot_start_is_a_report_of_it(tmp_path, capsys):
+    (tmp_path / "agent.py").write_text("import no_such_helper\nclass Agent:\n    pass\n")
+    assert main(["match", str(tmp_path / "agent.py"), "--openings", "1", "--format",
+                 "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    handin._match_validator().validate(report)
+    assert (report["status"], report["points"], report["opponents"]) == (
+        "could not start", 0, [])
+    assert "no_such_helper" in report["reason"]
+    assert report["bounded"] and (report["openings"], report["exercise_openings"]) == (1, 10)
 
 
 def test_match_takes_a_zip_of_an_agents_modules(tmp_path, capsys):

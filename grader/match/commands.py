@@ -106,12 +106,16 @@ def cmd_match(args: argparse.Namespace) -> int:
         except (SandboxUnavailable, tournament.StoreMismatch) as exc:
             raise UsageError(str(exc)) from None
         except points.NoStart as why:
+            if args.format == "json":
+                print(json.dumps(handin.match_report(config, why=str(why)), indent=1))
             print(f"The agent could not start, so no game was played: {why}", file=sys.stderr)
             return 1
     if args.format == "json":
-        print(json.dumps(points.to_json("agent", config, table), indent=1))
+        print(json.dumps(handin.match_report(config, table), indent=1))
     else:
         print(points.to_text("agent", config, table))
+        if config.bounded:
+            print(f"These points come from {config.bound()}.")
     return 0
 
 

@@ -8,6 +8,8 @@ match.toml, and ``grade`` plays by that file instead of running tests. An agent
 may be several modules (``intake.take_modules``), unpacked into one folder.
 """
 
+import functools
+import json
 import os
 import tempfile
 import time
@@ -22,6 +24,7 @@ from grader.match import CONFIG, points, tournament  # CONFIG: the agent exercis
 from grader.match.config import Config
 from grader.match.config import load as load_config
 
+MATCH_SCHEMA = Path(__file__).resolve().parents[1] / "schema" / "match.schema.json"
 QUICK = {"openings": 2}  # a student's self-check: two openings an opponent, from both sides
 
 
@@ -70,7 +73,8 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: Config,
         "schema_version": 1, "grader_version": __version__, "exercise": exercise.id,
         "title": exercise.title, "status": "graded", "score": score,
         "max_score": exercise.max_score,
-        "message": report.clean(f"{score:g}/{exercise.max_score:g} points by play: "
+        "message": report.clean(f"{score:g}/{exercise.max_score:g} points by play"
+                                + (f" ({chosen.bound()})" if chosen.bounded else "") + ": "
                                 + "; ".join(f"{t['name']} {t['message']}" for t in tests)),
         "tests": tests, "notes": [],
         "output": {"text": report.clean(text, 1 << 16), "bytes": len(text.encode()),
@@ -97,6 +101,30 @@ def _unstarted(exercise: Exercise, files: dict[str, bytes], chosen: Config, why:
         "submission": {"files": Submission(files).manifest(), "ignored": []},
         "sandbox": {"backend": backend, "limits": _limits(chosen)},
         "duration_ms": int((time.monotonic() - started) * 1000)})
+
+
+@functools.cache
+def _match_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(MATCH_SCHEMA.read_text()))
+
+
+def match_report(chosen: Config, table: Sequence[points.Standing] = (),
+                 why: str | None = None) -> dict[str, Any]:
+    """``match --format json``'s report (grader/schema/match.schema.json): the
+    match's ``table``, or, with ``why``, an agent that could not start."""
+    played = points.to_json("agent", chosen, table) if why is None else {
+        "title": chosen.title, "points": 0,
+        "max_points": sum(o.points for o in chosen.opponents), "opponents": [],
+        "lost_game": None}
+    made = {"schema_version": 1, **played,
+            "status": "played" if why is None else "could not start", "reason": why,
+            "openings": chosen.settings.openings,
+            "exercise_openings": chosen.exercise_openings or chosen.settings.openings,
+            "bounded": chosen.bounded}
+    _match_validator().validate(made)
+    return made
 
 
 def _limits(chosen: Config) -> dict[str, float]:
