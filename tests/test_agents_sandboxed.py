@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import skip_loudly
 
+from grader import intake
 from grader.cli import main
 from grader.contracts import agent as contract
 from grader.games import knights
@@ -104,6 +105,22 @@ def test_a_course_project_that_logs_at_import_imports_numpy_and_reads_private_st
     games = pairing(tmp_path, "course", source=AGENTS / "course", settings=settings)
     assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
     assert all(any(p.agent and g.names[p.player] == "course" for p in g.plies) for g in games)
+
+
+def test_an_agent_with_an_opening_book_and_a_helper_package_plays_and_lists_what_it_left(
+        tmp_path):
+    """booked/: book.json opened from the working folder, a helper package reading a
+    CSV beside its module; the hand-in's course board copy is left out, and said."""
+    shutil.copytree(AGENTS / "booked", tmp_path / "hand-in")
+    (tmp_path / "hand-in" / "isolation").mkdir()
+    (tmp_path / "hand-in" / "isolation" / "isolation.py").write_text("class Board: pass\n")
+    taken = intake.take_modules(tmp_path / "hand-in", "agent.py")
+    made = handin.grade(handin.exercise(), taken.files, "local", quick=True,
+                        ignored=taken.ignored)
+    assert made["submission"]["ignored"] == [
+        "isolation/isolation.py: the course's own board: the grader's is used"]
+    assert "could not start" not in made["message"] and "raised" not in made["output"]["text"]
+    assert "bounded run: 2 of the exercise's 10 openings" in made["message"]
 
 
 def test_an_import_of_a_module_the_sandbox_lacks_says_so_by_name(tmp_path):

@@ -15,8 +15,9 @@ import os
 import sys
 import tempfile
 from importlib import util
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from grader import intake
 from grader.contracts import agent as contract
 from grader.contracts import places
 from grader.match import baselines
@@ -66,11 +67,32 @@ def baseline(name: str) -> ProcessAgent:
 
 def modules(source: Path) -> dict[str, bytes]:
     """An agent's files by name: ``source`` as agent.py, or where ``source`` is a
-    folder, the ``.py`` files at its top (agent.py and the modules beside it)."""
+    folder, what the agent exercise takes of it (``intake.take_modules``: agent.py,
+    the modules, helper packages and data files beside it); nothing where it has
+    no agent.py to take (the agent then can't start, and says why)."""
     if source.is_dir():
-        return {path.name: path.read_bytes() for path in sorted(source.glob("*.py"))
-                if path.is_file()}
+        try:
+            return intake.take_modules(source, "agent.py").files
+        except intake.Rejected:
+            return {}
     return {"agent.py": source.read_bytes()}
+
+
+def lay_out(files: dict[str, bytes], folder: Path) -> Path:
+    """An agent's ``files`` written into ``folder`` (readable by all, as its view
+    needs), helper packages in their sub-folders; a name that would leave the
+    folder is refused."""
+    for name, data in files.items():
+        relative = PurePosixPath(name)
+        if relative.is_absolute() or ".." in relative.parts:
+            raise ValueError(f"{name}: not a path inside the agent's folder")
+        target = folder.joinpath(*relative.parts)
+        for parent in reversed(target.relative_to(folder).parents[:-1]):
+            (folder / parent).mkdir(exist_ok=True)
+            os.chmod(folder / parent, 0o755)
+        target.write_bytes(data)
+        os.chmod(target, 0o644)
+    return folder
 
 
 def student(name: str, source: Path, class_name: str, sandbox: str = "local") -> ProcessAgent:
@@ -81,9 +103,7 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
     read-only and nothing else does; ``close`` on the agent removes it."""
     folder = tempfile.mkdtemp(prefix="minimax-agent-")
     os.chmod(folder, 0o755)
-    for file, data in modules(source).items():
-        (Path(folder) / file).write_bytes(data)
-        os.chmod(Path(folder) / file, 0o644)
+    lay_out(modules(source), Path(folder))
     if sandbox == "docker":
         from grader.match import container
 

@@ -105,8 +105,10 @@ class Opponent:
         return "<the opponent>"
 
 
-def workplace(previous: str | None) -> str:
-    """A new, empty working folder for a game (the last one removed), made current."""
+def workplace(previous: str | None, agent: str = "") -> str:
+    """A new working folder for a game (the last one removed), made current: empty
+    but for links to the data files at the top of the agent's folder ``agent`` (read-only
+    there), so that ``open("book.json")`` finds what was handed in beside the modules."""
     if previous:
         os.chdir("/")
         shutil.rmtree(previous, ignore_errors=True)
@@ -114,6 +116,10 @@ def workplace(previous: str | None) -> str:
         folder = tempfile.mkdtemp(prefix="work-")
     except OSError:  # nowhere to write: the agent's files stay its current folder
         return ""
+    if agent:
+        for entry in os.scandir(agent):
+            if entry.is_file(follow_symlinks=False) and not entry.name.endswith(".py"):
+                os.symlink(entry.path, os.path.join(folder, entry.name))
     os.chdir(folder)
     return folder
 
@@ -140,7 +146,7 @@ def serve(cls: type | None, loading: str, send: Callable[[bytes], object],
             if request["op"] == "new":
                 random.seed(request["seed"])
                 if fresh:
-                    work = workplace(work)
+                    work = workplace(work, folder)
                 fresh = True
                 variant, seat, agent = str(request["variant"]), int(request["player"]), cls()
                 played = {}
@@ -179,7 +185,7 @@ def main(argv: list[str]) -> None:
     cls, loading = None, ""
     path = os.path.abspath(argv[1])
     folder = os.path.dirname(path)
-    work = workplace(None)  # before the import: a module may write as it is imported
+    work = workplace(None, folder)  # before the import: a module may write as it is imported
     try:
         cls = load(path, argv[2])
     except BaseException as exc:  # the agent's module may raise anything, exit included
