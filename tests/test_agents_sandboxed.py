@@ -222,7 +222,7 @@ def test_match_json_of_an_agent_that_cannot_start_is_a_report_of_it(tmp_path, ca
     handin._match_validator().validate(report)
     assert (report["status"], report["points"], report["opponents"]) == (
         "could not start", 0, [])
-    assert "no_such_helper" in report["reason"]
+    assert "no_such_helper" in report["reason"] and report["ignored"] == []
     assert report["bounded"] and (report["openings"], report["exercise_openings"]) == (1, 10)
 
 
@@ -468,3 +468,29 @@ def test_a_group_gone_or_going_leaves_its_last_reading(number):
 def test_a_group_that_refuses_for_another_reason_is_not_taken_as_gone():
     with pytest.raises(PermissionError):
         clock.GroupClock(Going(errno.EACCES)).read()
+
+
+def test_a_killed_match_leaves_nothing_once_the_next_command_starts(tmp_path):
+    """SIGKILL of the command: its agents' groups (frozen ones too) and their processes
+    are gone once the next match, grade or league starts (``clock.sweep``)."""
+    if cgroups.available() is not None:
+        skip_loudly("a killed match's groups swept", cgroups.available())
+    command = subprocess.Popen([sys.executable, "-m", "grader", "match", str(AGENTS / "weak.py"),
+                                "--openings", "1", "--cpu-seconds", "0.5", "--jobs", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    mine = f"{cgroups.PREFIX}{command.pid}-"
+    deadline = time.monotonic() + 120  # a generous bound on a loaded machine
+    while not any(f.name.startswith(mine) for f in cgroups.ours()):
+        assert command.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(1)  # into its games: agents thinking, or frozen between their moves
+    command.kill()
+    command.wait()
+    left = [f for f in cgroups.ours() if f.name.startswith(mine)]
+    pids = [int(pid) for f in left if (f / "cgroup.procs").exists()
+            for pid in (f / "cgroup.procs").read_text().split()]
+    clock.sweep()
+    assert not [f for f in cgroups.ours() if f.name.startswith(mine)]
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or \
+            Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] in "ZX"

@@ -22,7 +22,7 @@ from grader.exercises import Exercise
 from grader.intake import Submission
 
 # CONFIG: the agent exercise's, the league's
-from grader.match import CONFIG, launch, points, tournament
+from grader.match import CONFIG, clock, launch, points, tournament
 from grader.match.config import Config
 from grader.match.config import load as load_config
 
@@ -111,9 +111,10 @@ def _match_validator() -> Any:
 
 
 def match_report(chosen: Config, table: Sequence[points.Standing] = (),
-                 why: str | None = None) -> dict[str, Any]:
+                 why: str | None = None, ignored: Sequence[str] = ()) -> dict[str, Any]:
     """``match --format json``'s report (grader/schema/match.schema.json): the
-    match's ``table``, or, with ``why``, an agent that could not start."""
+    match's ``table``, or, with ``why``, an agent that could not start; ``ignored``:
+    what the hand-in held that was left out, with the reasons."""
     played = points.to_json("agent", chosen, table) if why is None else {
         "title": chosen.title, "points": 0,
         "max_points": sum(o.points for o in chosen.opponents), "opponents": [],
@@ -122,7 +123,7 @@ def match_report(chosen: Config, table: Sequence[points.Standing] = (),
             "status": "played" if why is None else "could not start", "reason": why,
             "openings": chosen.settings.openings,
             "exercise_openings": chosen.exercise_openings or chosen.settings.openings,
-            "bounded": chosen.bounded}
+            "bounded": chosen.bounded, "ignored": list(ignored)}
     _match_validator().validate(made)
     return made
 
@@ -139,6 +140,7 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
     ``quick``: a self-check of fewer games (``QUICK``), not the exercise's grade;
     ``ignored``: what the hand-in held that was left out, each with its reason."""
     started = time.monotonic()
+    clock.sweep()
     chosen = load_config(exercise.defined_by, **(QUICK if quick else {}))
     with tempfile.TemporaryDirectory(prefix="minimax-handin-") as temp:
         source = Path(temp, "agent")
