@@ -106,3 +106,12 @@ def test_the_views_are_read_only_and_changing_a_copy_changes_nothing():
     board.__board_state__[0][0] = 2
     assert board._board_state[0] == 0 and board.__board_state__[0][0] == 0
     assert (Board.BLANK, Board.NOT_MOVED) == (0, None)
+
+
+def test_the_exercise_readme_names_the_numpy_the_image_pins():
+    from grader import image
+    from grader.contracts import places
+
+    version = image.NUMPY.partition("==")[2]
+    readme = " ".join((places.EXERCISES / "agent" / "README.md").read_text().split())
+    assert f"NumPy ({version} in the grading image)" in readme
