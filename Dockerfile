@@ -1,9 +1,10 @@
-# The grading image: Python, pytest, pytest-timeout, hypothesis, the harness and the
-# exercises' suites; never the reference solutions nor the grader's tests.
+# The grading image: Python, pytest, pytest-timeout, hypothesis, NumPy (pinned in
+# grader/image.py: agents may import it), the harness and the exercises' suites;
+# never the reference solutions nor the grader's tests.
 #
 # `minimax-grader image build` stages the build context (this file, a
-# wheelhouse of pytest, pytest-timeout and hypothesis made on the host, the harness and
-# the suites) and builds it: no network is needed inside the build. With a
+# wheelhouse of pytest, pytest-timeout, hypothesis and NumPy made on the host, the
+# harness and the suites) and builds it: no network is needed inside the build. With a
 # registry, the default base works unchanged; without one, the base comes
 # from grader/data/image/make-base-image.
 ARG BASE_IMAGE=python:3.11-slim
@@ -14,7 +15,7 @@ COPY wheelhouse/ /tmp/wheelhouse/
 # (to hunt for the suites, or to spray fake reports) then has a small tree
 # to walk, and its time is bounded by the image, not by luck.
 RUN python3 -m pip install --no-index --find-links /tmp/wheelhouse --no-cache-dir \
-        --break-system-packages pytest pytest-timeout hypothesis \
+        --break-system-packages pytest pytest-timeout hypothesis numpy \
     && rm -rf /tmp/wheelhouse /usr/share/doc /usr/share/man /usr/share/info \
         /usr/share/locale /usr/share/lintian /usr/share/bash-completion /var/cache/* \
         /var/lib/apt/lists/* /usr/share/zoneinfo /usr/lib/python3.*/test \

@@ -152,7 +152,8 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
             # imported here: a suite's grading (the Gradescope package) carries no match
             from grader.match import handin
 
-            played = handin.grade(exercise, submissions[0].files, chosen.name, quick=quick)
+            played = handin.grade(exercise, submissions[0].files, chosen.name, quick=quick,
+                                  ignored=submissions[0].ignored)
             return [copy.deepcopy(played) for _ in submissions]
         run = chosen.run(exercise, submissions[0], limits, cancel=cancel)
     except SandboxUnavailable as why:

@@ -2,9 +2,9 @@
 
 The build context is staged from the project's top level (``places``): the
 Dockerfile, the script that installs the harness (``grader/data/image/``), the
-harness, the exercises' suites and a wheelhouse of pytest and
-pytest-timeout downloaded on the host. The image is tagged and labelled with
-a hash of what it holds, so that two checkouts on one machine each have their
+harness, the exercises' suites and a wheelhouse of pytest, pytest-timeout,
+hypothesis and NumPy (for agents) downloaded on the host. The image is tagged
+and labelled with a hash of what it holds, so that two checkouts on one machine each have their
 own, and an image older than the harness is noticed instead of used. What the
 host applies itself (points, titles, visibility: ``exercise.toml``) is not in
 the image, so editing it needs no new image.
@@ -37,7 +37,9 @@ REPOSITORY = "minimax-grader"
 BASE = "minimax-grader-base:bookworm"
 REGISTRY_BASE = "python:3.11-slim"
 HASH_LABEL = "minimax-grader.contents"
-REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1", "hypothesis>=6.100"]
+# NumPy, pinned, for the agent exercise: agents of the course project import it.
+NUMPY = "numpy==2.4.6"
+REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1", "hypothesis>=6.100", NUMPY]
 INSTALL = "install-harness"  # the harness's users and permissions
 
 

@@ -10,6 +10,7 @@ zip may not hold links or paths that leave its folder, and a member that
 can't be unpacked is a rejection. Nothing on disk is changed.
 """
 
+import functools
 import hashlib
 import heapq
 import os
@@ -324,20 +325,123 @@ def take_for(path: Path | str, files: Sequence[str], by_play: bool) -> Submissio
     return take_modules(path, files[0]) if by_play else take(path, files)
 
 
+# An agent's hand-in (the exercise graded by play): its modules, helper packages
+# and data files, within caps; the rest is listed as ignored, with the reason.
+DATA_KINDS = (".json", ".txt", ".csv", ".pkl", ".pickle", ".npy")
+MAX_DATA_BYTES = 2 * 1024 * 1024  # a data file (an opening book, weights)
+MAX_AGENT_BYTES = 8 * 1024 * 1024  # all of an agent's files together
+MAX_DEPTH = 3  # folders of packages within packages
+COURSE_BOARD = ("isolation", "isolation.py")  # the course's own board: the grader's is used
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A file or folder beside the agent's file: its path there, its size, whether
+    it is a regular file, and how to read it."""
+
+    path: PurePosixPath
+    size: int
+    regular: bool
+    read: Callable[[], bytes]
+
+
+def _folder_entries(root: Path) -> list[Entry]:
+    """Every file below ``root``, links and special files included (never followed)."""
+    found = []
+    for top, folders, names in os.walk(root):
+        folders[:] = [f for f in folders if not passed_over(f)]
+        for name in [*names, *(f for f in folders if os.path.islink(Path(top, f)))]:
+            path = Path(top, name)
+            info = os.lstat(path)
+            found.append(Entry(PurePosixPath(path.relative_to(root).as_posix()), info.st_size,
+                               stat.S_ISREG(info.st_mode), functools.partial(path.read_bytes)))
+    return found
+
+
+def _zip_entries(path: Path, file: str) -> list[Entry]:
+    """Every member of the zip beside ``file`` (at its top, or in its one folder)."""
+    with zipfile.ZipFile(path) as archive:
+        members = _zip_members(archive)
+        root = _zip_root([inner for inner, _ in members], [file])
+        data = {inner: read_member(archive, info) for inner, info in members
+                if inner.parts[:len(root)] == root}
+    return [Entry(PurePosixPath(*inner.parts[len(root):]), len(content), True,
+                  functools.partial(bytes, content)) for inner, content in data.items()]
+
+
+def _why_not(entry: Entry, packages: set[PurePosixPath]) -> str | None:
+    """Why ``entry`` is not taken with the agent, or None where it is."""
+    parts = entry.path.parts
+    if parts[0] in COURSE_BOARD:
+        return "the course's own board: the grader's is used"
+    if any(passed_over(part) for part in parts):
+        return "hidden"
+    if not entry.regular:
+        return "a link or a special file, never followed"
+    if len(parts) > MAX_DEPTH + 1:
+        return "too deep"
+    if any(PurePosixPath(*parts[:i]) not in packages for i in range(1, len(parts))):
+        return "in a folder with no __init__.py: not a package"
+    if entry.path.suffix == ".py":
+        return None if entry.size <= MAX_FILE_BYTES else f"too big ({entry.size:,} bytes; " \
+            f"a module may have {MAX_FILE_BYTES:,})"
+    if entry.path.suffix.lower() not in DATA_KINDS:
+        return f"a kind not taken (data files are {', '.join(DATA_KINDS)})"
+    return None if entry.size <= MAX_DATA_BYTES else f"too big ({entry.size:,} bytes; " \
+        f"a data file may have {MAX_DATA_BYTES:,})"
+
+
+def _is_text(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _beside(entries: Sequence[Entry], file: str) -> tuple[dict[str, bytes], list[str]]:
+    """The agent's modules, packages and data among ``entries`` (``file`` aside), and
+    what is left out, each with its reason."""
+    packages = {entry.path.parent for entry in entries
+                if entry.path.name == "__init__.py" and entry.regular}
+    taken: dict[str, bytes] = {}
+    ignored: list[str] = []
+    total = 0
+    for entry in sorted(entries, key=lambda e: (len(e.path.parts), str(e.path))):
+        if str(entry.path) == file:
+            continue
+        why = _why_not(entry, packages)
+        if why is None and total + entry.size > MAX_AGENT_BYTES:
+            why = f"past the {MAX_AGENT_BYTES:,} bytes an agent's files may have in all"
+        if why is not None:
+            ignored.append(f"{entry.path}: {why}")
+            continue
+        data = entry.read()
+        if entry.path.suffix == ".py" and not _is_text(data):
+            ignored.append(f"{entry.path}: not UTF-8 text")
+            continue
+        taken[str(entry.path)] = data
+        total += len(data)
+    return taken, ignored
+
+
 def take_modules(path: Path | str, file: str) -> Submission:
-    """``file`` and the ``.py`` modules beside it, from ``path`` (the file itself, or a
-    folder or .zip holding it): an agent of several modules (the exercise graded by
-    play), each taken as ``take`` takes a file."""
+    """``file`` and what is beside it, from ``path`` (the file itself, or a folder or
+    .zip holding it): an agent of several modules, helper packages (folders with
+    ``__init__.py``) and data files (the exercise graded by play). ``file`` is taken
+    as ``take`` takes it; the rest within ``MAX_DATA_BYTES`` a data file and
+    ``MAX_AGENT_BYTES`` in all, and what is left out is listed with the reason."""
     alone = take(path, [file])
     if Path(path).suffix == ".py":
         return alone
-    found = [PurePosixPath(name).parts for name in alone.ignored]
-    top = min(map(len, found), default=1)
-    beside = sorted({parts[-1] for parts in found
-                     if len(parts) == top and parts[-1].endswith(".py")})
-    if not beside:
-        return alone
-    try:
-        return take(path, [file, *beside])
-    except Rejected:  # what looked beside it lies deeper: the file alone
-        return alone
+    root = Path(alone.source)
+    if kind(path) == "folder":
+        entries = _folder_entries(root)
+    else:
+        try:
+            entries = _zip_entries(Path(path), file)
+        except ZIP_ERRORS as exc:
+            raise Rejected(f"the zip can't be read: {exc}") from None
+    files, ignored = _beside(entries, file)
+    return Submission({**alone.files, **files}, capped(ignored), alone.source)
+

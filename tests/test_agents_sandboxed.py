@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import skip_loudly
 
+from grader import intake
 from grader.cli import main
 from grader.contracts import agent as contract
 from grader.games import knights
@@ -94,6 +95,44 @@ def test_an_agent_written_for_isolation_board_in_several_files_plays_unmodified(
     assert all(p.depth is None for g in games for p in g.plies)
 
 
+def test_a_course_project_that_logs_at_import_imports_numpy_and_reads_private_state(tmp_path):
+    """course/: agent.py subclasses the older CustomPlayer choosing alpha-beta; its
+    module calls logging.basicConfig(filename=...) at import, writes in __init__
+    and get_move, imports numpy and isolation.isolation, and its score asserts the
+    board's private state (both versions) against the public methods: any of
+    these failing is a fault, and loses the game."""
+    pytest.importorskip("numpy")
+    settings = tournament.Settings("knights", seed=5, openings=1, limits=Limits(0.3, 10))
+    games = pairing(tmp_path, "course", source=AGENTS / "course", settings=settings)
+    assert all(g.reason.endswith("had no move left") for g in games), [g.reason for g in games]
+    assert all(any(p.agent and g.names[p.player] == "course" for p in g.plies) for g in games)
+
+
+def test_an_agent_with_an_opening_book_and_a_helper_package_plays_and_lists_what_it_left(
+        tmp_path):
+    """booked/: book.json opened from the working folder, a helper package reading a
+    CSV beside its module; the hand-in's course board copy is left out, and said."""
+    shutil.copytree(AGENTS / "booked", tmp_path / "hand-in")
+    (tmp_path / "hand-in" / "isolation").mkdir()
+    (tmp_path / "hand-in" / "isolation" / "isolation.py").write_text("class Board: pass\n")
+    taken = intake.take_modules(tmp_path / "hand-in", "agent.py")
+    made = handin.grade(handin.exercise(), taken.files, "local", quick=True,
+                        ignored=taken.ignored)
+    assert made["submission"]["ignored"] == [
+        "isolation/isolation.py: the course's own board: the grader's is used"]
+    assert "could not start" not in made["message"] and "raised" not in made["output"]["text"]
+    assert "bounded run: 2 of the exercise's 10 openings" in made["message"]
+
+
+def test_an_import_of_a_module_the_sandbox_lacks_says_so_by_name(tmp_path):
+    (tmp_path / "agent.py").write_text("import sklearn_not_here.tree\nclass Agent:\n    pass\n")
+    made = handin.grade(handin.exercise(), {"agent.py": (tmp_path / "agent.py").read_bytes()},
+                        "local")
+    assert made["score"] == 0
+    assert "'sklearn_not_here' is neither among the files handed in nor in the agent's " \
+        "sandbox" in made["message"], made["message"]
+
+
 @pytest.mark.parametrize("name", ["oldstyle", "writer"])
 def test_the_older_signature_and_a_working_folder_of_its_own_each_game(tmp_path, name):
     settings = tournament.Settings("knights", seed=3, openings=2, limits=Limits(0.5, 10))
@@ -167,12 +206,25 @@ def test_match_grades_an_agent_against_the_baselines(capsys):
     assert main(["match", str(AGENTS / "weak.py"), "--openings", "1", "--cpu-seconds", "0.3",
                  "--format", "json", "--jobs", "2"]) == 0
     report = json.loads(capsys.readouterr().out)
+    assert (report["status"], report["bounded"]) == ("played", True)
     assert [o["name"] for o in report["opponents"]] == ["random", "minimax", "alphabeta"]
     assert all(o["games"] == 2 and 0 <= o["interval"][0] <= o["win_rate"] <= o["interval"][1]
                for o in report["opponents"])
     lost = sum(len(o["losses"]) for o in report["opponents"])
     assert (report["lost_game"] is None) == (lost == 0)
     assert report["points"] == round(sum(o["points"] for o in report["opponents"]), 2)
+
+
+def test_match_json_of_an_agent_that_cannot_start_is_a_report_of_it(tmp_path, capsys):
+    (tmp_path / "agent.py").write_text("import no_such_helper\nclass Agent:\n    pass\n")
+    assert main(["match", str(tmp_path / "agent.py"), "--openings", "1", "--format",
+                 "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    handin._match_validator().validate(report)
+    assert (report["status"], report["points"], report["opponents"]) == (
+        "could not start", 0, [])
+    assert "no_such_helper" in report["reason"] and report["ignored"] == []
+    assert report["bounded"] and (report["openings"], report["exercise_openings"]) == (1, 10)
 
 
 def test_match_takes_a_zip_of_an_agents_modules(tmp_path, capsys):
@@ -419,3 +471,29 @@ def test_a_group_gone_or_going_leaves_its_last_reading(number):
 def test_a_group_that_refuses_for_another_reason_is_not_taken_as_gone():
     with pytest.raises(PermissionError):
         clock.GroupClock(Going(errno.EACCES)).read()
+
+
+def test_a_killed_match_leaves_nothing_once_the_next_command_starts(tmp_path):
+    """SIGKILL of the command: its agents' groups (frozen ones too) and their processes
+    are gone once the next match, grade or league starts (``clock.sweep``)."""
+    if cgroups.available() is not None:
+        skip_loudly("a killed match's groups swept", cgroups.available())
+    command = subprocess.Popen([sys.executable, "-m", "grader", "match", str(AGENTS / "weak.py"),
+                                "--openings", "1", "--cpu-seconds", "0.5", "--jobs", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    mine = f"{cgroups.PREFIX}{command.pid}-"
+    deadline = time.monotonic() + 120  # a generous bound on a loaded machine
+    while not any(f.name.startswith(mine) for f in cgroups.ours()):
+        assert command.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(1)  # into its games: agents thinking, or frozen between their moves
+    command.kill()
+    command.wait()
+    left = [f for f in cgroups.ours() if f.name.startswith(mine)]
+    pids = [int(pid) for f in left if (f / "cgroup.procs").exists()
+            for pid in (f / "cgroup.procs").read_text().split()]
+    clock.sweep()
+    assert not [f for f in cgroups.ours() if f.name.startswith(mine)]
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or \
+            Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] in "ZX"

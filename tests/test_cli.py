@@ -433,7 +433,7 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
     """`grade --exercise agent` plays the match (stood in for here: it takes minutes)."""
     played = []
 
-    def match(exercise, files, sandbox_name, jobs=1, quick=False):
+    def match(exercise, files, sandbox_name, jobs=1, quick=False, ignored=()):
         played.append((exercise.id, sorted(files), sandbox_name, quick))
         raise RuntimeError("the match stood in for")
 

@@ -337,3 +337,37 @@ def test_a_wrapper_keeps_the_checks_of_the_files_in_it(tmp_path):
     os.mkfifo(tmp_path / "bob" / "hw" / "gamestate.py")
     assert rejected(tmp_path / "bob") == \
         "gamestate.py is a named pipe (FIFO), not a regular file"
+
+
+AGENT = b"from helpers import pick\nclass Agent:\n    pass\n"
+HAND_IN = {"agent.py": AGENT, "game_agent.py": b"X = 1\n", "book.json": b'{"a": 1}',
+           "weights.npy": b"\x93NUMPY\x01\x00", "helpers/__init__.py": b"",
+           "helpers/pick.py": b"Y = 2\n", "helpers/table.csv": b"1,2\n",
+           "isolation/__init__.py": b"from .isolation import Board\n",
+           "isolation/isolation.py": b"class Board: pass\n", "report.pdf": b"%PDF",
+           "notes/a.txt": b"no package", "huge.pkl": b"\0" * (intake.MAX_DATA_BYTES + 1)}
+
+
+@pytest.mark.parametrize("form", ["folder", "zip"])
+def test_an_agent_takes_its_modules_packages_and_data_and_says_what_it_left(tmp_path, form):
+    path = (lay_out(tmp_path / "alice", HAND_IN) if form == "folder"
+            else zipped(tmp_path / "alice.zip", {f"alice/{k}": v for k, v in HAND_IN.items()}))
+    taken = intake.take_modules(path, "agent.py")
+    assert sorted(taken.files) == ["agent.py", "book.json", "game_agent.py", "helpers/__init__.py",
+                                   "helpers/pick.py", "helpers/table.csv", "weights.npy"]
+    assert taken.files["weights.npy"] == HAND_IN["weights.npy"]  # binary data, as it was
+    ignored = "\n".join(taken.ignored)
+    for name, why in [("isolation/isolation.py", "the course's own board"),
+                      ("report.pdf", "a kind not taken"),
+                      ("notes/a.txt", "in a folder with no __init__.py"),
+                      ("huge.pkl", "too big")]:
+        assert f"{name}: {why}" in ignored, ignored
+
+
+def test_an_agents_link_is_listed_not_followed(tmp_path):
+    folder = lay_out(tmp_path / "alice", {"agent.py": AGENT})
+    (tmp_path / "secret.json").write_text("{}")
+    os.symlink(tmp_path / "secret.json", folder / "book.json")
+    taken = intake.take_modules(folder, "agent.py")
+    assert list(taken.files) == ["agent.py"]
+    assert taken.ignored == ["book.json: a link or a special file, never followed"]

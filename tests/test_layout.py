@@ -256,7 +256,8 @@ def test_the_worker_reads_only_its_closure():
 # front end takes files in once, through the intake.
 MAKES_REPORTS = {"grader.grading", "grader.report", "grader.intake"}
 TAKES_FILES_IN = {"grader.grading", "grader.intake", "grader.service.uploads",
-                  "grader.batch.roster", "grader.match.commands"}
+                  "grader.batch.roster", "grader.match.commands",
+                  "grader.match.launch"}  # a league's students' folders, as an agent takes them
 
 
 def calls(path: Path) -> set[str]:

@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from grader.contracts import protocol
 
 MARGIN = 0.15  # of the CPU limit, kept back from what ``time_left()`` offers
+# The environment variable that names the folders (os.pathsep between) whose
+# libraries an agent may import beside the standard library (NumPy), where the
+# agent's interpreter has none of its own.
+LIBRARIES = "MINIMAX_AGENT_LIBRARIES"
 
 
 def new_game(variant: str, player: int, seed: int) -> bytes:

@@ -111,6 +111,15 @@ def group() -> cgroups.Group | None:
     return None
 
 
+def sweep() -> None:
+    """Kill and remove the groups left by a match, grade or league that was killed
+    (its agents' processes, frozen or not, die with them): at each one's start."""
+    if cgroups.available() is None:
+        swept = cgroups.sweep()
+        if swept:
+            log.info("removed %d control groups left by a run that was killed", swept)
+
+
 @functools.cache
 def without_groups(why: str) -> None:
     """The one notice that agents are timed without control groups, and what it costs."""

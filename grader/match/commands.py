@@ -86,38 +86,47 @@ def _config(args: argparse.Namespace) -> "Config":
 
 def cmd_match(args: argparse.Namespace) -> int:
     from grader import intake
-    from grader.match import handin, points, tournament
+    from grader.match import clock, handin, points, tournament
 
+    clock.sweep()
     config, source = _config(args), Path(args.agent)
     if not source.exists():
         raise UsageError(f"{source}: no such file or folder")
     with tempfile.TemporaryDirectory(prefix="minimax-match-") as temp:
         try:
-            files = ({config.file: source.read_bytes()} if source.suffix == ".py"
-                     else intake.take_modules(source, config.file).files)
+            taken = (intake.Submission({config.file: source.read_bytes()}) if source.suffix == ".py"
+                     else intake.take_modules(source, config.file))
         except intake.Rejected as why:
             raise UsageError(f"{source}: {why}") from None
         folder = Path(temp, "agent")
         folder.mkdir()
         store = Path(args.games) if args.games else Path(temp) / "games.jsonl"
         try:
-            table = points.grade(handin.unpack(files, folder), config, args.sandbox, store,
+            table = points.grade(handin.unpack(taken.files, folder), config, args.sandbox, store,
                                   args.jobs)
         except (SandboxUnavailable, tournament.StoreMismatch) as exc:
             raise UsageError(str(exc)) from None
         except points.NoStart as why:
+            if args.format == "json":
+                print(json.dumps(handin.match_report(config, why=str(why),
+                                                     ignored=taken.ignored), indent=1))
             print(f"The agent could not start, so no game was played: {why}", file=sys.stderr)
             return 1
     if args.format == "json":
-        print(json.dumps(points.to_json("agent", config, table), indent=1))
+        print(json.dumps(handin.match_report(config, table, ignored=taken.ignored), indent=1))
     else:
         print(points.to_text("agent", config, table))
+        if taken.ignored:
+            print("Left out of the hand-in: " + "; ".join(taken.ignored))
+        if config.bounded:
+            print(f"These points come from {config.bound()}.")
     return 0
 
 
 def cmd_league(args: argparse.Namespace) -> int:
-    from grader.match import league, page, tournament
+    from grader.match import clock, league, page, tournament
 
+    clock.sweep()
     config, submissions = _config(args), Path(args.submissions)
     if not submissions.is_dir():
         raise UsageError(f"{submissions}: not a folder")

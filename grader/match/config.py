@@ -37,6 +37,20 @@ class Config:
     settings: tournament.Settings
     opponents: tuple[Opponent, ...]
     deadline_seconds: float | None = None  # of the agent's own time in its whole match
+    exercise_openings: int = 0  # the match.toml's own, before any override (0: the same)
+
+    @property
+    def bounded(self) -> bool:
+        """Whether this run plays fewer openings than the exercise's grade does."""
+        return self.settings.openings < self.exercise_openings
+
+    def bound(self) -> str:
+        """The words a bounded run's points come with ("" for the exercise's own)."""
+        if not self.bounded:
+            return ""
+        return (f"a bounded run: {self.settings.openings} of the exercise's "
+                f"{self.exercise_openings} openings an opponent, so these points are rough, "
+                "not the grade")
 
 
 def _deadline(match: dict[str, Any], games: int) -> float | None:
@@ -61,7 +75,8 @@ def load(path: Path = CONFIG, **changes: Any) -> Config:
                                        limits)
         opponents = tuple(Opponent(**entry) for entry in data["opponents"])
         config = Config(data["title"], data["file"], data.get("class", "Agent"), settings,
-                        opponents, _deadline(match, 2 * settings.openings * len(opponents)))
+                        opponents, _deadline(match, 2 * settings.openings * len(opponents)),
+                        int(data["match"]["openings"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise BadConfig(f"{path}: {exc!r}") from None
     if settings.variant not in VARIANTS:

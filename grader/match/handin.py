@@ -8,6 +8,8 @@ match.toml, and ``grade`` plays by that file instead of running tests. An agent
 may be several modules (``intake.take_modules``), unpacked into one folder.
 """
 
+import functools
+import json
 import os
 import tempfile
 import time
@@ -18,10 +20,13 @@ from typing import Any
 from grader import __version__, exercises, report
 from grader.exercises import Exercise
 from grader.intake import Submission
-from grader.match import CONFIG, points, tournament  # CONFIG: the agent exercise's, the league's
+
+# CONFIG: the agent exercise's, the league's
+from grader.match import CONFIG, clock, launch, points, tournament
 from grader.match.config import Config
 from grader.match.config import load as load_config
 
+MATCH_SCHEMA = Path(__file__).resolve().parents[1] / "schema" / "match.schema.json"
 QUICK = {"openings": 2}  # a student's self-check: two openings an opponent, from both sides
 
 
@@ -38,9 +43,7 @@ def exercise() -> Exercise:
 
 def unpack(files: Mapping[str, bytes], folder: Path) -> Path:
     """The agent's ``files`` written into ``folder``: the folder it plays from."""
-    for name, data in files.items():
-        (folder / os.path.basename(name)).write_bytes(data)
-    return folder
+    return launch.lay_out(dict(files), folder)
 
 
 def _test(standing: points.Standing, name: str) -> dict[str, Any]:
@@ -60,7 +63,7 @@ def _test(standing: points.Standing, name: str) -> dict[str, Any]:
             "duration_ms": 0}
 
 
-def _report(exercise: Exercise, files: dict[str, bytes], chosen: Config,
+def _report(exercise: Exercise, handed: Submission, chosen: Config,
             table: Sequence[points.Standing], backend: str, started: float) -> report.Report:
     name = "agent"
     tests = [_test(standing, name) for standing in table]
@@ -70,17 +73,18 @@ def _report(exercise: Exercise, files: dict[str, bytes], chosen: Config,
         "schema_version": 1, "grader_version": __version__, "exercise": exercise.id,
         "title": exercise.title, "status": "graded", "score": score,
         "max_score": exercise.max_score,
-        "message": report.clean(f"{score:g}/{exercise.max_score:g} points by play: "
+        "message": report.clean(f"{score:g}/{exercise.max_score:g} points by play"
+                                + (f" ({chosen.bound()})" if chosen.bounded else "") + ": "
                                 + "; ".join(f"{t['name']} {t['message']}" for t in tests)),
         "tests": tests, "notes": [],
         "output": {"text": report.clean(text, 1 << 16), "bytes": len(text.encode()),
                    "truncated": len(text) > 1 << 16},
-        "submission": {"files": Submission(files).manifest(), "ignored": []},
+        "submission": {"files": handed.manifest(), "ignored": handed.ignored},
         "sandbox": {"backend": backend, "limits": _limits(chosen)},
         "duration_ms": int((time.monotonic() - started) * 1000)})
 
 
-def _unstarted(exercise: Exercise, files: dict[str, bytes], chosen: Config, why: str,
+def _unstarted(exercise: Exercise, handed: Submission, chosen: Config, why: str,
                backend: str, started: float) -> report.Report:
     """The report of an agent that could not start: one error, no game played."""
     message = report.clean(f"Your agent could not start, so no game was played: {why}")
@@ -94,9 +98,34 @@ def _unstarted(exercise: Exercise, files: dict[str, bytes], chosen: Config, why:
         "title": exercise.title, "status": "graded", "score": 0,
         "max_score": exercise.max_score, "message": message, "tests": tests, "notes": [],
         "output": {"text": message, "bytes": len(message.encode()), "truncated": False},
-        "submission": {"files": Submission(files).manifest(), "ignored": []},
+        "submission": {"files": handed.manifest(), "ignored": handed.ignored},
         "sandbox": {"backend": backend, "limits": _limits(chosen)},
         "duration_ms": int((time.monotonic() - started) * 1000)})
+
+
+@functools.cache
+def _match_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(MATCH_SCHEMA.read_text()))
+
+
+def match_report(chosen: Config, table: Sequence[points.Standing] = (),
+                 why: str | None = None, ignored: Sequence[str] = ()) -> dict[str, Any]:
+    """``match --format json``'s report (grader/schema/match.schema.json): the
+    match's ``table``, or, with ``why``, an agent that could not start; ``ignored``:
+    what the hand-in held that was left out, with the reasons."""
+    played = points.to_json("agent", chosen, table) if why is None else {
+        "title": chosen.title, "points": 0,
+        "max_points": sum(o.points for o in chosen.opponents), "opponents": [],
+        "lost_game": None}
+    made = {"schema_version": 1, **played,
+            "status": "played" if why is None else "could not start", "reason": why,
+            "openings": chosen.settings.openings,
+            "exercise_openings": chosen.exercise_openings or chosen.settings.openings,
+            "bounded": chosen.bounded, "ignored": list(ignored)}
+    _match_validator().validate(made)
+    return made
 
 
 def _limits(chosen: Config) -> dict[str, float]:
@@ -105,10 +134,13 @@ def _limits(chosen: Config) -> dict[str, float]:
 
 
 def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
-          jobs: int = os.cpu_count() or 1, quick: bool = False) -> report.Report:
+          jobs: int = os.cpu_count() or 1, quick: bool = False,
+          ignored: Sequence[str] = ()) -> report.Report:
     """The report of a handed-in agent (``files``), played in ``sandbox_name``;
-    ``quick``: a self-check of fewer games (``QUICK``), not the exercise's grade."""
+    ``quick``: a self-check of fewer games (``QUICK``), not the exercise's grade;
+    ``ignored``: what the hand-in held that was left out, each with its reason."""
     started = time.monotonic()
+    clock.sweep()
     chosen = load_config(exercise.defined_by, **(QUICK if quick else {}))
     with tempfile.TemporaryDirectory(prefix="minimax-handin-") as temp:
         source = Path(temp, "agent")
@@ -117,13 +149,15 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
             table = points.grade(unpack(files, source), chosen, sandbox_name,
                                   Path(temp) / "games.jsonl", jobs)
         except points.NoStart as why:
-            return _unstarted(exercise, files, chosen, str(why), sandbox_name, started)
+            return _unstarted(exercise, Submission(files, list(ignored)), chosen, str(why),
+                              sandbox_name, started)
     void = [game for standing in table for game in standing.void]
     if void:  # the machine's doing, not the agent's: graded again, charged nothing
         return report.starved(
-            exercise, Submission(files),
+            exercise, Submission(files, list(ignored)),
             f"{len(void)} of the agent's games could not be played to their end, each tried "
             f"{1 + tournament.RETRIES} times (a move ended by the backstop within the agent's "
             f"own limits: the machine gave it no CPU); {void[0].id}: {void[0].reason}",
             sandbox_name, _limits(chosen), (time.monotonic() - started) * 1000)
-    return _report(exercise, files, chosen, table, sandbox_name, started)
+    return _report(exercise, Submission(files, list(ignored)), chosen, table, sandbox_name,
+                   started)

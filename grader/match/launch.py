@@ -5,16 +5,21 @@ The bubblewrap view is the local sandbox's (``bubblewrap.agent_command``): the
 system's programs and libraries and the interpreter, read-only; of the
 package, only what the agent's runner imports (its closure); the agent's
 folder, read-only; a small private ``/tmp`` (where the agent's working folder
-is made); new PID, network, IPC and UTS namespaces, no capabilities, and, as
-root, a uid of its own.
+is made); the libraries offered to agents (``LIBRARIES``: NumPy, from the
+grader's own environment, where it is installed); new PID, network, IPC and
+UTS namespaces, no capabilities, and, as root, a uid of its own.
 """
 
+import functools
 import os
 import sys
 import tempfile
-from pathlib import Path
+from importlib import util
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from grader import intake
+from grader.contracts import agent as contract
 from grader.contracts import places
 from grader.match import baselines
 from grader.match.player import ProcessAgent
@@ -24,6 +29,7 @@ from grader.sandbox.common import SandboxUnavailable
 RUNNER = "grader.harness.agent.runner"
 RUNNER_FILE = places.PACKAGE / "harness" / "agent" / "runner.py"
 MEMORY_MB = 512
+LIBRARIES = ("numpy",)  # beside the standard library, what an agent may import
 
 
 def _argv(agent_file: str, class_name: str) -> list[str]:
@@ -33,7 +39,24 @@ def _argv(agent_file: str, class_name: str) -> list[str]:
 
 def _env(home: str) -> dict[str, str]:
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",
-            "TMPDIR": home, "MALLOC_ARENA_MAX": "2"}
+            "TMPDIR": home, "MALLOC_ARENA_MAX": "2",
+            contract.LIBRARIES: os.pathsep.join(sorted({os.path.dirname(f)
+                                                        for f in libraries()}))}
+
+
+@functools.cache
+def libraries() -> tuple[str, ...]:
+    """The folders of ``LIBRARIES`` installed for the grader (a wheel's bundled
+    shared libraries, ``numpy.libs``, beside each): the agent's view binds them."""
+    found: list[str] = []
+    for name in LIBRARIES:
+        spec = util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        folder = os.path.realpath(next(iter(spec.submodule_search_locations)))
+        found += [path for path in (folder, f"{folder}.libs", f"{folder}-{name}.libs")
+                  if os.path.isdir(path)]
+    return tuple(found)
 
 
 class SlottedAgent(ProcessAgent):
@@ -58,11 +81,32 @@ def baseline(name: str) -> ProcessAgent:
 
 def modules(source: Path) -> dict[str, bytes]:
     """An agent's files by name: ``source`` as agent.py, or where ``source`` is a
-    folder, the ``.py`` files at its top (agent.py and the modules beside it)."""
+    folder, what the agent exercise takes of it (``intake.take_modules``: agent.py,
+    the modules, helper packages and data files beside it); nothing where it has
+    no agent.py to take (the agent then can't start, and says why)."""
     if source.is_dir():
-        return {path.name: path.read_bytes() for path in sorted(source.glob("*.py"))
-                if path.is_file()}
+        try:
+            return intake.take_modules(source, "agent.py").files
+        except intake.Rejected:
+            return {}
     return {"agent.py": source.read_bytes()}
+
+
+def lay_out(files: dict[str, bytes], folder: Path) -> Path:
+    """An agent's ``files`` written into ``folder`` (readable by all, as its view
+    needs), helper packages in their sub-folders; a name that would leave the
+    folder is refused."""
+    for name, data in files.items():
+        relative = PurePosixPath(name)
+        if relative.is_absolute() or ".." in relative.parts:
+            raise ValueError(f"{name}: not a path inside the agent's folder")
+        target = folder.joinpath(*relative.parts)
+        for parent in reversed(target.relative_to(folder).parents[:-1]):
+            (folder / parent).mkdir(exist_ok=True)
+            os.chmod(folder / parent, 0o755)
+        target.write_bytes(data)
+        os.chmod(target, 0o644)
+    return folder
 
 
 def student(name: str, source: Path, class_name: str, sandbox: str = "local") -> ProcessAgent:
@@ -73,9 +117,7 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
     read-only and nothing else does; ``close`` on the agent removes it."""
     folder = tempfile.mkdtemp(prefix="minimax-agent-", dir=places.engine_folder())
     os.chmod(folder, 0o755)
-    for file, data in modules(source).items():
-        (Path(folder) / file).write_bytes(data)
-        os.chmod(Path(folder) / file, 0o644)
+    lay_out(modules(source), Path(folder))
     if sandbox == "docker":
         from grader.match import container
 
@@ -83,7 +125,8 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
     argv = _argv(str(Path(folder) / "agent.py"), class_name)
     if local.is_boundary():
         slot = bubblewrap.outside_slot()
-        command = bubblewrap.agent_command(folder, RUNNER, slot.uid if slot else None, argv)
+        command = bubblewrap.agent_command(folder, RUNNER, slot.uid if slot else None, argv,
+                                           libraries())
         return SlottedAgent(name, command, _env("/tmp"), folder, remove=folder, slot=slot)
     if os.geteuid() == 0:
         raise SandboxUnavailable(local.AS_ROOT)

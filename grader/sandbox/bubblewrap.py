@@ -206,13 +206,14 @@ def worker_prefix(submission: str, provided: str) -> list[str]:
             "--chdir", submission, "--remount-ro", "/", "--"]
 
 
-def agent_command(folder: str, root: str, uid: int | None, argv: Sequence[str]) -> list[str]:
+def agent_command(folder: str, root: str, uid: int | None, argv: Sequence[str],
+                  libraries: Sequence[str] = ()) -> list[str]:
     """The command that runs ``argv``, an agent's process in a match, in a view of
     its own: the interpreter, the modules ``root`` imports (its closure), the
-    agent's ``folder`` read-only and a small private ``/tmp``; as ``uid`` when
-    given (root's runs)."""
+    ``libraries`` offered to agents (folders), the agent's ``folder`` read-only
+    and a small private ``/tmp``; as ``uid`` when given (root's runs)."""
     package = str(places.PACKAGE)
-    folders = [*_interpreter_folders(), _bwrap(), *_drop(uid)[:1]]
+    folders = [*_interpreter_folders(), _bwrap(), *_drop(uid)[:1], *libraries]
     files = _worker_files(root)
     # The folders on the way to each file, its bytecode's too (as root, bwrap
     # would make them root's alone, closed to the view's unprivileged layer).

@@ -127,12 +127,12 @@ class Group:
         self.owned = True  # made here: ``remove`` removes it
 
     @classmethod
-    def adopt(cls, where: Hierarchy, folders: list[Path]) -> "Group":
+    def adopt(cls, where: Hierarchy, folders: list[Path], owned: bool = False) -> "Group":
         """A group made by another (a container engine's): read, frozen and killed
-        here, removed by its maker."""
+        here, removed by its maker (or here, where ``owned``: one of ours left behind)."""
         group = cls.__new__(cls)
         group.where, group.name, group.folders = where, folders[0].name, folders
-        group.owned = False
+        group.owned = owned
         return group
 
     @property
@@ -330,20 +330,20 @@ def ours() -> Iterator[Path]:
 
 
 def sweep() -> int:
-    """Remove the groups of processes that have ended (killed before they could):
-    how many were removed."""
+    """Remove the groups of processes that have ended (killed before they could),
+    their tasks killed first, frozen ones too: how many were removed."""
     removed = 0
-    for folder in list(ours()):
-        owner = folder.name.removeprefix(PREFIX).split("-")[0]
-        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-            for pid in (folder / "cgroup.procs").read_text().split():
-                try:
-                    os.kill(int(pid), 9)
-                except ProcessLookupError:
-                    pass
-            try:
-                folder.rmdir()
-                removed += 1
-            except OSError:
-                pass
+    left = [folder for folder in ours()
+            if not Path(f"/proc/{folder.name.removeprefix(PREFIX).split('-')[0]}").exists()]
+    by_name: dict[str, list[Path]] = {}
+    for folder in left:
+        by_name.setdefault(folder.name, []).append(folder)
+    where = hierarchy() if left else None
+    for folders in by_name.values():
+        assert where is not None
+        try:
+            Group.adopt(where, folders, owned=True).remove()
+            removed += 1
+        except (OSError, Stuck):  # its tasks still dying, or gone meanwhile: the next sweep
+            pass
     return removed

@@ -12,21 +12,26 @@ knight's-isolation course project, so that agents written against it run as
 they are: its players are objects (the agent itself, and a stand-in for its
 opponent, in an agent's process; the seats 0 and 1 otherwise), and a move is
 the same pair of ints in either (the board is square, the knight's jumps
-symmetric: that project's (row, column) is this board's (x, y)).
+symmetric: that project's (row, column) is this board's (x, y)). Real projects
+read that board's private state too, of its 2017 version and of an older one: a
+board offers both (``course``), kept in step with each move.
 """
 
 from typing import Any
 
 from grader.games.isolation.rules import GameState, draw, from_data, to_data
+from grader.games.knights.course import CourseState
 
 # The eight knight's jumps, as (dx, dy).
 JUMPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 
-class QueenBoard(GameState):
+class QueenBoard(CourseState, GameState):
     """The lesson's game for agents: ``get_legal_moves(player)`` for either player."""
 
     _players: tuple[object, object] = (0, 1)
+    # The cells played so far and who played each, as far as known (``course``).
+    _played: tuple[tuple[tuple[int, int], int], ...] = ()
 
     def seated(self, players: tuple[object, object]) -> "QueenBoard":
         """This board with ``players`` in seats 0 and 1 (``isolation.Board``'s players)."""
@@ -44,7 +49,13 @@ class QueenBoard(GameState):
     def forecast_move(self, move: tuple[int, int]) -> "QueenBoard":
         child = super().forecast_move(move)
         assert isinstance(child, QueenBoard)
+        child._played = (*self._played, (move, self._parity))
         return child
+
+    def knowing(self, played: dict[tuple[int, int], int]) -> "QueenBoard":
+        """This board, told who played each cell of ``played`` (a seat a cell)."""
+        self._played = tuple(played.items())
+        return self
 
     def get_legal_moves(self, player: int | None = None) -> list[tuple[int, int]]:
         """The moves of ``player`` (0 or 1; the player to move when None), were it
@@ -143,7 +154,11 @@ class KnightsBoard(QueenBoard):
     """Knight's isolation: a player jumps like a chess knight to an open cell."""
 
     def _moves(self) -> list[tuple[int, int]]:
-        here = self._player_locations[self._parity]
+        return self.__get_moves__(self._player_locations[self._parity])
+
+    def __get_moves__(self, here: tuple[int, int] | None) -> list[tuple[int, int]]:
+        """The open cells a knight on ``here`` may jump to (all open cells from
+        None): the older ``isolation.Board``'s name."""
         if here is None:
             return self.open_cells()
         board, width, height = self._board, self._width, self._height
@@ -154,6 +169,9 @@ class KnightsBoard(QueenBoard):
 
 class Board(KnightsBoard):
     """Knight's isolation made as ``isolation.Board`` is: two players and a size."""
+
+    BLANK = 0
+    NOT_MOVED = None
 
     def __init__(self, player_1: object = 0, player_2: object = 1, width: int = 7,
                  height: int = 7) -> None:

@@ -9,10 +9,12 @@ from outside, and checks each move against its own rules; ``time_left()``
 counts this process's CPU time (every thread of it) down to the margin.
 
 The agent may be several modules beside its AGENT_FILE (their folder is
-importable), and may import ``isolation`` for its ``Board`` where it brings no
-``isolation`` of its own. Its ``get_move`` takes ``(game, time_left)`` or the
-older ``(game, legal_moves, time_left)``. Each game it gets a new instance and
-a new, empty working folder of its own (its current folder).
+importable, its files readable), and imports ``isolation`` (or
+``isolation.isolation``) for the course project's ``Board``. Its ``get_move``
+takes ``(game, time_left)`` or the older ``(game, legal_moves, time_left)``.
+Its current folder is a writable, empty working folder of its own from before
+its modules are imported: the first game keeps it, each later game gets a new
+one; and each game a new instance.
 """
 
 import importlib
@@ -34,9 +36,11 @@ from grader.contracts import agent as contract  # noqa: E402  (needs the path ab
 from grader.contracts import protocol  # noqa: E402
 from grader.games.knights.rules import Board, board_from_data  # noqa: E402
 from grader.harness.agent import isolation  # noqa: E402
+from grader.harness.agent.isolation import isolation as board_module  # noqa: E402
 from grader.harness.runtime import limits  # noqa: E402
 
 PROCESSES = 16  # that an agent may start
+OFFERED = "Python's standard library, numpy where installed, and isolation"
 FRAMES = 4  # of the agent's own code, shown from a traceback (the innermost)
 
 
@@ -44,8 +48,9 @@ def load(path: str, name: str) -> type:
     """The class ``name`` of the module at ``path`` (its folder importable)."""
     folder, stem = os.path.split(os.path.abspath(path))
     sys.path.insert(0, folder)
-    if not any(Path(folder, own).exists() for own in ("isolation.py", "isolation")):
-        sys.modules["isolation"] = isolation
+    sys.path += [place for place in os.environ.get(contract.LIBRARIES, "").split(os.pathsep)
+                 if place]
+    sys.modules["isolation"], sys.modules["isolation.isolation"] = isolation, board_module
     module = importlib.import_module(stem.removesuffix(".py"))
     if not hasattr(module, name):
         raise LookupError(f"{stem} defines no {name} (the class the referee makes)")
@@ -73,6 +78,9 @@ def failure(exc: BaseException, folder: str = "") -> str:
     except BaseException:  # an exception of the agent's own may raise in __str__ too
         text = protocol.safe_repr(exc)
     where = _where(exc, folder) if folder else ""
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        where += (f": {exc.name.partition('.')[0]!r} is neither among the files handed in "
+                  f"nor in the agent's sandbox ({OFFERED})")
     return f"{type(exc).__name__}: {text}{where}"[:protocol.MAX_TEXT]
 
 
@@ -97,8 +105,10 @@ class Opponent:
         return "<the opponent>"
 
 
-def workplace(previous: str | None) -> str:
-    """A new, empty working folder for a game (the last one removed), made current."""
+def workplace(previous: str | None, agent: str = "") -> str:
+    """A new working folder for a game (the last one removed), made current: empty
+    but for links to the data files at the top of the agent's folder ``agent`` (read-only
+    there), so that ``open("book.json")`` finds what was handed in beside the modules."""
     if previous:
         os.chdir("/")
         shutil.rmtree(previous, ignore_errors=True)
@@ -106,6 +116,10 @@ def workplace(previous: str | None) -> str:
         folder = tempfile.mkdtemp(prefix="work-")
     except OSError:  # nowhere to write: the agent's files stay its current folder
         return ""
+    if agent:
+        for entry in os.scandir(agent):
+            if entry.is_file(follow_symlinks=False) and not entry.name.endswith(".py"):
+                os.symlink(entry.path, os.path.join(folder, entry.name))
     os.chdir(folder)
     return folder
 
@@ -118,9 +132,12 @@ def depth_of(agent: Any, at_start: object) -> int | None:
 
 
 def serve(cls: type | None, loading: str, send: Callable[[bytes], object],
-          folder: str = "") -> None:
+          folder: str = "", work: str | None = None) -> None:
+    """Answers the requests on stdin; ``work``: the working folder made before the
+    agent's modules were imported, the first game's."""
     agent: Any = None
-    variant, seat, made, work = "knights", 0, None, None
+    variant, seat, made, fresh = "knights", 0, None, work is None
+    played: dict[tuple[int, int], int] = {}  # who played each cell, this game
     for line in sys.stdin.buffer:
         request: dict[str, Any] = protocol.loads(line)
         try:
@@ -128,14 +145,21 @@ def serve(cls: type | None, loading: str, send: Callable[[bytes], object],
                 raise ImportError(loading)
             if request["op"] == "new":
                 random.seed(request["seed"])
-                work = workplace(work)
+                if fresh:
+                    work = workplace(work, folder)
+                fresh = True
                 variant, seat, agent = str(request["variant"]), int(request["player"]), cls()
+                played = {}
                 made = getattr(agent, "search_depth", None)
                 send(contract.answer(ok=True))
                 continue
             players = (agent, Opponent()) if seat == 0 else (Opponent(), agent)
             state = board_from_data(variant, request["state"],
                                     Board if variant == "knights" else None).seated(players)
+            # Each cell closed was where a player stood at one of the agent's turns.
+            played.update((cell, who) for who, cell in enumerate(state._player_locations)
+                          if cell is not None)
+            state.knowing(played)
             move = mover(agent)(state, contract.countdown(request["cpu"]))
             send(contract.answer(move=protocol.encode(move), depth=depth_of(agent, made)))
         except BaseException as exc:  # whatever the agent raises loses its game, no more
@@ -159,12 +183,14 @@ def main(argv: list[str]) -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr  # unbuffered: the referee sees prints as they happen
     cls, loading = None, ""
-    folder = os.path.dirname(os.path.abspath(argv[1]))
+    path = os.path.abspath(argv[1])
+    folder = os.path.dirname(path)
+    work = workplace(None, folder)  # before the import: a module may write as it is imported
     try:
-        cls = load(argv[1], argv[2])
+        cls = load(path, argv[2])
     except BaseException as exc:  # the agent's module may raise anything, exit included
         loading = failure(exc, folder)
-    serve(cls, loading, replies.write, folder)
+    serve(cls, loading, replies.write, folder, work or None)
 
 
 if __name__ == "__main__":
