@@ -113,7 +113,7 @@ def sections(driver: WebDriver) -> list[str]:  # noqa: F811
             driver.find_elements(By.CSS_SELECTOR, "main section[id]")]
 
 
-def test_a_fresh_course_opens_what_its_instructor_opens_and_reads_on_a_phone(
+def test_a_fresh_course_opens_what_is_opened_reads_on_a_phone_and_shows_the_staff_it(
         term: Term, driver: WebDriver) -> None:  # noqa: F811
     driver.set_window_size(*PHONE)
     ada = term.students["Ada"]
@@ -160,10 +160,14 @@ def test_a_fresh_course_opens_what_its_instructor_opens_and_reads_on_a_phone(
     follow(driver, row.find_element(By.TAG_NAME, "a"))
     assert driver.find_elements(By.CSS_SELECTOR, "svg.picture")
     phone_page(driver, "6-report-with-trees")
+    staff_see_what_is_open_and_reach_a_students_attempts(term, driver)
 
 
-def test_the_staff_see_what_is_open_and_reach_a_students_attempts(
+def staff_see_what_is_open_and_reach_a_students_attempts(
         term: Term, driver: WebDriver) -> None:  # noqa: F811
+    """The staff's side of the same term: it needs the student's attempts, so it
+    runs in the same test (xdist may send two tests of one module to two
+    workers, each with a term of its own)."""
     driver.set_window_size(*DESKTOP)
     driver.get(f"{term.base}/i/{term.secret}")
     driver.get(f"{term.base}/i/c/1")
