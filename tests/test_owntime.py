@@ -1,13 +1,21 @@
 """The run's own clock on a deterministic machine: a wall clock and a control
 group's account (CPU, wait for a CPU) that the test moves by hand."""
 
+import os
+import socket
 import threading
+import time
 
 import pytest
 
 from grader.contracts import owntime
 from grader.contracts.owntime import Overloaded, OwnClock
+from grader.contracts.provided import provide
 from grader.exercises import Limits
+from grader.harness.runtime.faults import CallTimeout
+from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner, serve
+from grader.harness.runtime.student import Student
+from grader.harness.runtime.zygote import ForkSpawner
 from grader.sandbox import common
 
 
@@ -17,10 +25,19 @@ class Machine:
 
     def __init__(self, monkeypatch):
         self.wall = self.cpu = self.waited = 0.0
+        self.caller_waited: float | None = 0.0  # the calling thread's (None: not counted)
         monkeypatch.setattr(owntime.time, "monotonic", lambda: self.wall)
 
     def source(self):
         return self.waited, self.cpu
+
+    def caller(self):
+        return self.caller_waited
+
+    def sibling_waits(self, seconds):
+        """The calling thread sleeps while another thread of the run waits for a CPU."""
+        self.wall += seconds
+        self.waited += seconds
 
     def work(self, seconds):
         self.wall += seconds
@@ -32,6 +49,8 @@ class Machine:
     def starve(self, seconds):
         self.wall += seconds
         self.waited += seconds
+        if self.caller_waited is not None:
+            self.caller_waited += seconds
 
 
 @pytest.fixture
@@ -49,6 +68,76 @@ def test_work_and_sleep_count_and_the_wait_for_a_cpu_does_not(machine):
     assert not clock.over(deadline)
     machine.sleep(1.0)  # its own: 2 s in all
     assert clock.over(deadline)
+
+
+def test_a_sleep_is_charged_whatever_another_thread_waits_for(machine):
+    clock = OwnClock(machine.source)
+    deadline = clock.deadline(6.0)
+    machine.work(0.5)
+    machine.sibling_waits(0.25)
+    assert not clock.over(deadline, machine.caller)  # the first look starts the watch
+    machine.sibling_waits(5.0)
+    assert not clock.over(deadline, machine.caller)  # 5.5 s of its own
+    machine.sibling_waits(0.5)
+    assert not clock.over(deadline)  # the group alone lets it run: 0.5 s of its own ...
+    assert clock.over(deadline, machine.caller)  # ... its calling thread slept 5.5 s
+
+
+def test_the_calling_thread_s_own_wait_for_a_cpu_is_not_charged(machine):
+    clock = OwnClock(machine.source)
+    deadline = clock.deadline(2.0)
+    machine.work(1.0)
+    machine.starve(2.0)
+    assert not clock.over(deadline, machine.caller)
+    machine.starve(30.0)
+    machine.work(0.5)
+    assert not clock.over(deadline, machine.caller)
+    machine.work(0.5)
+    assert clock.over(deadline, machine.caller)
+
+
+def test_a_calling_thread_that_lowered_its_priority_is_charged_its_wait(machine):
+    clock = OwnClock(machine.source)
+    deadline = clock.deadline(2.0)
+    machine.work(1.0)
+    machine.starve(1.0)
+    assert not clock.over(deadline, machine.caller)
+    machine.caller_waited = None  # a nice of 19, or the idle class
+    machine.starve(0.5)
+    assert not clock.over(deadline, machine.caller)
+    machine.starve(0.5)
+    assert clock.over(deadline, machine.caller)  # 1 s of its own, and 1 s waited by choice
+
+
+def test_a_wait_that_stops_being_counted_is_not_counted_again_in_the_step(machine):
+    clock = OwnClock(machine.source)
+    deadline = clock.deadline(2.0)
+    machine.work(1.0)
+    assert not clock.over(deadline, machine.caller)
+    saved, machine.caller_waited = machine.caller_waited, None
+    assert not clock.over(deadline, machine.caller)
+    machine.caller_waited = saved
+    machine.starve(1.0)
+    assert clock.over(deadline, machine.caller)
+
+
+def test_a_thread_s_wait_counts_at_its_start_priority_only():
+    assert isinstance(owntime.thread_wait(os.getpid()), float)
+    assert owntime.thread_wait(2 ** 22 + 1) is None  # no such process
+    lowered: dict[str, float | None] = {}
+
+    def lower(kind):
+        if kind == "nice":
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        else:
+            os.sched_setscheduler(0, getattr(os, f"SCHED_{kind.upper()}"), os.sched_param(0))
+        lowered[kind] = owntime.thread_wait(os.getpid(), threading.get_native_id())
+
+    for kind in ("nice", "idle", "batch"):
+        thread = threading.Thread(target=lower, args=(kind,))
+        thread.start()
+        thread.join()
+    assert lowered == {"nice": None, "idle": None, "batch": None}
 
 
 def test_cpu_over_the_limit_is_over_whatever_the_wall_clock_says(machine):
@@ -145,3 +234,95 @@ def test_the_host_s_wait_can_be_cancelled(machine):
     cancel.set()
     with pytest.raises(common.Cancelled):
         common.wait(lambda: False, machine.work, 10, OwnClock(machine.source), cancel)
+
+
+# A worker's call that sleeps beside threads of its own that are always ready to
+# run: where the machine is busy, the group's wait for a CPU covers the whole
+# sleep. These runs take that worst case for the group's clock (it waited all
+# along, so its own time stands still), and read the kernel's account of the
+# worker's calling thread, as the run's spawner sees it.
+SLEEPER = '''
+import hashlib
+import os
+import threading
+import time
+
+_BLOCK = bytes(1 << 20)
+LOWER = {
+    "nice_19": lambda: os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19),
+    "idle_class": lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)),
+    "plain": lambda: None,
+}
+
+
+def _spin(lower):
+    lower()
+    while True:  # hashing a large block runs without the GIL
+        hashlib.sha256(_BLOCK).digest()
+
+
+def sleep_beside(kind, threads, seconds):
+    for _ in range(threads):
+        threading.Thread(target=_spin, args=(LOWER[kind],), daemon=True).start()
+    time.sleep(seconds)
+    return True
+
+
+def work(seconds):
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+    return True
+'''
+
+
+def always_waited():
+    """A group whose tasks waited for a CPU all along, and never ran."""
+    started = time.monotonic()
+    return lambda: (time.monotonic() - started, 0.0)
+
+
+@pytest.fixture(params=["own", "asked"])
+def spawner(request):
+    """The worker's spawner: one that sees its workers itself (the bare local
+    sandbox's), or a zygote's asked over its socket (bubblewrap's, Docker's)."""
+    if request.param == "own":
+        yield LocalSpawner()
+        return
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    zygote = ForkSpawner()
+    server = threading.Thread(target=serve, args=(theirs, zygote), daemon=True)
+    server.start()
+    yield BrokerSpawner(ours.detach())
+    theirs.close()
+    server.join(timeout=5)
+
+
+def student_with(folder, spawner):
+    (folder / "sleeper.py").write_text(SLEEPER)
+    provide(["gamestate"], folder / "provided")
+    return Student(folder, ["sleeper"], folder / "provided", spawner=spawner,
+                   clock=OwnClock(always_waited()))
+
+
+@pytest.mark.parametrize(("kind", "threads"), [("nice_19", 1), ("idle_class", 1), ("plain", 8)])
+def test_a_sleep_beside_threads_that_wait_is_charged(kind, threads, spawner, tmp_path):
+    student = student_with(tmp_path, spawner)
+    try:
+        with pytest.raises(CallTimeout):
+            student.call(("module", "sleeper"), "sleep_beside", kind, threads, 60,
+                         deadline=student.clock.deadline(1.0))
+        assert student.restarts == 1
+    finally:
+        student.stop()
+
+
+def test_a_call_that_works_is_not_charged_its_wait_for_a_cpu(spawner, tmp_path):
+    student = student_with(tmp_path, spawner)
+    try:
+        # Half a second of the calling thread's CPU against a limit of 20: its
+        # wait for a CPU, however long on a busy machine, is not charged.
+        assert student.call(("module", "sleeper"), "work", 0.5,
+                            deadline=student.clock.deadline(20.0))["value"] is True
+    finally:
+        student.stop()

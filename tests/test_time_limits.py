@@ -14,6 +14,7 @@ import tempfile
 import time
 
 import pytest
+from busy import busy
 from conftest import solution
 
 from grader import exercises, grading, report
@@ -183,3 +184,57 @@ def test_a_finished_test_is_never_the_running_one():
     built = timed_out(start(ORDER[0]), passed(ORDER[0]))
     assert messages(built)[0] == ""
     assert all(m.startswith("not run:") for m in messages(built)[1:])
+
+
+# A call that sleeps twice its limit, beside threads of its own that are always
+# ready to run and seldom run on a busy machine, graded whole in both sandboxes:
+# its test is lost, and only it. How much of the sleep the group's wait covers
+# depends on where the machine's load sits; test_owntime takes the worst case
+# (all of it) for certain.
+LOWERED = {
+    "nice_19": ("os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)", 1),
+    "idle_class": ("os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))", 1),
+    "plain_threads": ("pass", 8),
+}
+SPINNING = """import hashlib
+import os
+import threading
+import time
+
+_BLOCK = bytes(4 << 20)
+
+
+def _spin():
+    {lower}
+    while True:  # hashing a large block runs without the GIL
+        hashlib.sha256(_BLOCK).digest()
+
+
+for _ in range({threads}):
+    threading.Thread(target=_spin, daemon=True).start()
+
+"""
+
+
+@pytest.mark.load
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("threads", sorted(LOWERED))
+def test_a_sleep_beside_a_waiting_thread_is_charged_on_a_busy_machine(threads, sandbox,
+                                                                      tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    lower, count = LOWERED[threads]
+    limits = EXERCISE.limits
+    sleeper = HELPERS.replace("def terminal_test(gameState):\n", "def terminal_test(gameState):\n"
+                              f"    time.sleep({2 * limits.call_seconds})\n", 1)
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "minimax_helpers.py").write_text(SPINNING.format(lower=lower, threads=count)
+                                               + sleeper)
+    with busy():
+        result = report.validate(grading.grade(EXERCISE, folder, sandbox, limits))
+    assert result["status"] == "graded", result["message"]
+    tests = {t["name"]: t for t in result["tests"]}
+    assert tests["test_terminal_test"]["status"] == "timeout", tests["test_terminal_test"]
+    # its points lost, and only those: the other tests call the grader's terminal_test
+    assert result["score"] == result["max_score"] - tests["test_terminal_test"]["max_score"], [
+        (t["name"], t["status"]) for t in result["tests"]]

@@ -14,6 +14,17 @@ run without costing it anything; only a backstop on the wall clock, far above
 the limit, ends a step that the machine has starved: ``Overloaded``, which
 stops the run ungraded and uncharged, to be graded again.
 
+The group's wait is some task's, not the step's: a run could make it cover a
+sleep, with a thread of its own that is always ready to run and seldom runs (a
+low priority, the idle class, or many threads on a busy machine). So from the
+first look at the clocks while a step has not answered (a fraction of a second
+in; a quick step is never looked at), its own time grows by the wall time less
+the run-queue wait of the thread that runs the student's call (the kernel's
+per-task schedstat, ``thread_wait``), and by the whole wall time where that
+thread lowered its own priority or its wait can't be read: a sleeping or
+blocked call is charged its sleep whatever its siblings wait for. The group's
+wait is at least any one task's, so this can only be stricter.
+
 Where the job names no group, or its files can't be read, the clock is the
 wall clock (``kernel`` is False) and the run's notes say so; a v1 group tells
 the CPU but not the wait (``Source``).
@@ -28,6 +39,12 @@ from pathlib import Path
 # (seconds waited for a CPU, CPU seconds) of a run's group so far, or None
 # where they can't be read.
 Source = Callable[[], "tuple[float, float] | None"]
+# Seconds the thread running the student's call has waited in the run queue so
+# far, or None where that wait doesn't count or can't be read (``thread_wait``).
+ThreadWait = Callable[[], "float | None"]
+
+# The scheduling policies that run a thread behind the others: SCHED_BATCH, SCHED_IDLE.
+_LOWER_POLICIES = (3, 5)
 
 # The wall clock's backstop of a limit: this many times the limit, and this
 # much more at least (a honest run slowed 13 times by 24 busy neighbours on two
@@ -67,6 +84,37 @@ class Deadline:
     def sooner(self, other: "Deadline") -> "Deadline":
         return Deadline(min(self.own, other.own), min(self.cpu, other.cpu),
                         min(self.wall, other.wall))
+
+
+@dataclass
+class _Watch:
+    """A step watched from a first look at the clocks: when, its own time left by
+    the group's clock then, and its calling thread's wait then (None: not counted)."""
+
+    deadline: Deadline
+    wall: float
+    left: float
+    waited: float | None
+
+
+def thread_wait(pid: int, tid: int | None = None) -> float | None:
+    """The run-queue wait of a thread (the main thread of ``pid`` by default), in
+    seconds, from ``/proc``; None where it can't be read or where the thread runs
+    behind the reader's priority (a higher nice, or the batch or idle policy): a
+    wait it chose. Read by the process that started it, at its own priority, in
+    its PID namespace."""
+    task = f"/proc/{pid}/task/{tid or pid}"
+    try:
+        with open(f"{task}/schedstat", "rb") as handle:
+            waited = int(handle.read().split()[1])
+        with open(f"{task}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        nice, policy = int(fields[16]), int(fields[38])  # stat's 19th and 41st
+    except (OSError, ValueError, IndexError):
+        return None
+    if policy in _LOWER_POLICIES or nice > os.getpriority(os.PRIO_PROCESS, os.getpid()):
+        return None
+    return waited / 1e9
 
 
 class _GroupFiles:
@@ -127,6 +175,7 @@ class OwnClock:
         self.source = v2_folder(Path(source)) if isinstance(source, str) and source \
             else source if callable(source) else None
         self.kernel = self.source is not None and self.source() is not None
+        self._watch: _Watch | None = None
 
     def now(self) -> Instant:
         wall = time.monotonic()
@@ -142,17 +191,33 @@ class OwnClock:
         return Deadline(start.own + seconds, start.cpu + seconds,
                         start.wall + backstop(seconds))
 
-    def over(self, deadline: Deadline) -> bool:
+    def over(self, deadline: Deadline, thread: ThreadWait | None = None) -> bool:
         """Whether the student's own time passed ``deadline``; Overloaded where only
-        the machine's wall clock did."""
+        the machine's wall clock did. ``thread``: the wait of the thread running
+        the step (see above), read at every look from the first on."""
         now = self.now()
         if now.own >= deadline.own or now.cpu >= deadline.cpu:
+            return True
+        if thread is not None and self.kernel and self._thread_over(deadline, now, thread()):
             return True
         if now.wall >= deadline.wall:
             raise Overloaded(f"the machine was too busy to time the run: its wall clock passed "
                              f"the backstop while its own time was {deadline.own - now.own:.1f} "
                              "s short of its limit")
         return False
+
+    def _thread_over(self, deadline: Deadline, now: Instant, waited: float | None) -> bool:
+        """Whether the step's own time, by its calling thread's wait since the
+        watch of ``deadline`` started, reached it (the first look starts it)."""
+        watch = self._watch
+        if watch is None or watch.deadline is not deadline:
+            self._watch = _Watch(deadline, now.wall, deadline.own - now.own, waited)
+            return False
+        if watch.waited is None or waited is None or waited < watch.waited:
+            watch.waited, discount = None, 0.0  # once not counted, never again in the step
+        else:
+            discount = waited - watch.waited
+        return now.wall - watch.wall - discount >= watch.left
 
     def left(self, deadline: Deadline) -> float:
         """Seconds of the wall clock at least before ``deadline`` can be reached: its

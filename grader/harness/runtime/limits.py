@@ -43,3 +43,6 @@ def apply(limits: Limits) -> None:
     # CPU of all of them, and the host stops the run at its limit.
     _set(resource.RLIMIT_CPU, int(backstop(limits["total_seconds"])))
     _set(resource.RLIMIT_NPROC, _processes_of(os.getuid()) + limits["processes"])
+    # No process of the run raises its priority again: a thread that lowered its
+    # own stays behind, and its wait stays uncounted (``owntime.thread_wait``).
+    _set(resource.RLIMIT_NICE, 0)

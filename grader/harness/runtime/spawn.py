@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from grader.contracts.owntime import thread_wait
+
 WORKER = Path(__file__).resolve().parent / "worker.py"
 ZYGOTE = Path(__file__).resolve().parent / "zygote.py"
 ZYGOTE_END_SECONDS = 5  # for a zygote to end once its supervisor has hung up
@@ -164,6 +166,11 @@ class LocalSpawner:
         process = self.processes.pop(pid, None)
         return process.wait() if process else None
 
+    def waited(self, pid: int) -> float | None:
+        """The run-queue wait of the worker's main thread, which runs the student's
+        calls (``owntime.thread_wait``); None where it doesn't count."""
+        return thread_wait(pid) if pid in self.processes else None
+
 
 class BrokerSpawner:
     """Asks a zygote, over a SOCK_SEQPACKET socket, to start and end workers.
@@ -206,6 +213,13 @@ class BrokerSpawner:
             return self._ask({"op": "wait", "pid": pid})[0]["code"]
         except SpawnFailed:
             return None
+
+    def waited(self, pid: int) -> float | None:
+        try:
+            waited = self._ask({"op": "waited", "pid": pid})[0].get("waited")
+        except SpawnFailed:
+            return None
+        return float(waited) if isinstance(waited, (int, float)) else None
 
     def close(self) -> None:
         """Hang up: the zygote (or the container's launcher) ends, its workers with
@@ -258,6 +272,8 @@ def serve(sock: socket.socket, spawner: LocalSpawner) -> None:
         elif op == "finish":
             spawner.finish()
             sock.sendall(b"{}")
+        elif op == "waited":
+            sock.sendall(json.dumps({"waited": spawner.waited(request["pid"])}).encode())
         elif op == "wait":
             sock.sendall(json.dumps({"code": spawner.wait(request["pid"])}).encode())
         else:

@@ -502,7 +502,7 @@ class Student:
             return
         while not any(select.select(read, write, [], min(self.clock.left(due), POLL_SECONDS))[:2]):
             try:
-                over = self.clock.over(due)
+                over = self.clock.over(due, self._waited)
             except Overloaded:
                 self.stop()
                 raise
@@ -510,6 +510,10 @@ class Student:
                 self.stop()
                 self.restarts += 1
                 raise CallTimeout(f"time limit reached while {doing}")
+
+    def _waited(self) -> float | None:
+        """The run-queue wait of the worker's thread that runs the calls."""
+        return self.spawner.waited(self.worker.pid) if self.worker else None
 
     def _line(self, due: Deadline, doing: str) -> bytearray | Tallies:
         """The worker's next line, waiting until ``due`` at most; a run of
