@@ -2,10 +2,12 @@
 (students' agents against each other): their flags and what they run."""
 
 import argparse
+import functools
 import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,11 +86,29 @@ def _config(args: argparse.Namespace) -> "Config":
         raise UsageError(str(exc)) from None
 
 
+def _stoppable(command: Callable[[argparse.Namespace], int]
+               ) -> Callable[[argparse.Namespace], int]:
+    """``command``, whose agents are all closed at once by SIGINT or SIGTERM (its
+    processes, groups and containers gone) before it ends; a killed one's are swept
+    by the next command's start."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        from grader.match import clock, player
+
+        clock.sweep()
+        clock.watch()
+        with player.stopping_on_signals():
+            return command(args)
+
+    return run
+
+
+@_stoppable
 def cmd_match(args: argparse.Namespace) -> int:
     from grader import intake
-    from grader.match import clock, handin, points, tournament
+    from grader.match import handin, points, tournament
 
-    clock.sweep()
     config, source = _config(args), Path(args.agent)
     if not source.exists():
         raise UsageError(f"{source}: no such file or folder")
@@ -123,10 +143,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+@_stoppable
 def cmd_league(args: argparse.Namespace) -> int:
-    from grader.match import clock, league, page, tournament
+    from grader.match import league, page, tournament
 
-    clock.sweep()
     config, submissions = _config(args), Path(args.submissions)
     if not submissions.is_dir():
         raise UsageError(f"{submissions}: not a folder")
