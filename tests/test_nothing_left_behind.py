@@ -144,5 +144,6 @@ def test_a_killed_docker_match_leaves_containers_the_next_start_sweeps(tmp_path,
     command = _in_docker(tmp_path, docker_client)
     command.kill()
     command.wait()
+    assert _containers(docker_client, command)  # left by SIGKILL, until a sweep
     docker.sweep(docker_client)  # what the next command's Docker sandbox does first
     assert not _containers(docker_client, command)

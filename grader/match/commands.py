@@ -59,6 +59,9 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
         "leaderboard.json and games.jsonl. Run again to resume: only missing games, and "
         "those of students whose files changed, are played."))
     many.add_argument("submissions", metavar="SUBMISSIONS")
+    many.add_argument("--format", choices=("text", "json"), default="text", help=(
+        "json: the standings as a report (grader/schema/league.schema.json), each "
+        "student's status and, where their agent could not start, why"))
     many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
     many.add_argument("--broker", metavar="URL", help=(
         "a Redis URL: the pairings are played by the grading hosts of minimax-grader "
@@ -157,7 +160,9 @@ def cmd_league(args: argparse.Namespace) -> int:
     except (SandboxUnavailable, tournament.StoreMismatch) as exc:
         raise UsageError(str(exc)) from None
     index = page.write(outdir, config, rows, games)
-    for rank, row in enumerate(rows, 1):
+    if args.format == "json":
+        print(json.dumps(league.report(config, rows, games), indent=1))
+    for rank, row in enumerate(rows if args.format == "text" else (), 1):
         print(f"{rank:>3}  {row.ordinal:7.2f}  {row.wins:>3}/{row.games:<3}  {row.name}")
     print(f"leaderboard: {index}", file=sys.stderr)
     return 0
