@@ -66,8 +66,9 @@ def _players(command):
 
 
 def _frozen(command):
-    """Whether one of the command's agents is frozen between its moves (v2)."""
-    return any(_in(f, "cgroup.freeze").strip() == "1" and _in(f, "cgroup.procs").split()
+    """Whether the student's sandboxed agent (the group of more than one process:
+    bubblewrap's layers and the agent) is frozen between its moves (v2)."""
+    return any(_in(f, "cgroup.freeze").strip() == "1" and len(_in(f, "cgroup.procs").split()) > 1
                for f in _folders(command))
 
 
@@ -104,6 +105,32 @@ def test_sigint_and_sigterm_close_every_agent_before_the_command_ends(tmp_path, 
                 not in "ZX"]
     # The stop killed agents mid-game: those games are not kept as their crashes.
     assert not [g for g in _stored(tmp_path) if "crashed" in g.get("reason", "")]
+
+
+def _grade_in_play(tmp_path):
+    """A `grade` of the weak agent (the exercise's quick self-check), once one of
+    its agents is frozen between its moves."""
+    (tmp_path / "agent.py").write_bytes((AGENTS / "weak.py").read_bytes())
+    command = subprocess.Popen(
+        [sys.executable, "-m", "grader", "grade", "--exercise", "agent", "--sandbox", "local",
+         "--quick", str(tmp_path / "agent.py")], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    _poll(lambda: command.poll() is not None or _frozen(command),
+          "the grade's agents never started")
+    assert command.poll() is None, "the grade ended before it could be stopped"
+    return command
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGKILL])
+def test_a_grade_stopped_or_killed_leaves_no_process_and_no_group(tmp_path, number):
+    command = _grade_in_play(tmp_path)
+    command.send_signal(number)
+    command.wait()
+    try:
+        _poll(lambda: not _players(command) and not _folders(command),
+              "a stopped grade's players or groups outlived it")
+    finally:
+        clock.sweep()
 
 
 def test_sigkill_leaves_no_process_and_no_group_without_waiting_for_a_sweep(tmp_path):
@@ -144,6 +171,6 @@ def test_a_killed_docker_match_leaves_containers_the_next_start_sweeps(tmp_path,
     command = _in_docker(tmp_path, docker_client)
     command.kill()
     command.wait()
-    assert _containers(docker_client, command)  # left by SIGKILL, until a sweep
+    # Its containers stay until a sweep (another command's on this engine may come first).
     docker.sweep(docker_client)  # what the next command's Docker sandbox does first
     assert not _containers(docker_client, command)
