@@ -121,7 +121,7 @@ def _grade_in_play(tmp_path):
     return command
 
 
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_a_grade_stopped_or_killed_leaves_no_process_and_no_group(tmp_path, number):
     command = _grade_in_play(tmp_path)
     command.send_signal(number)
