@@ -15,6 +15,8 @@ import errno
 import functools
 import logging
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Protocol
 
@@ -121,6 +123,24 @@ def sweep() -> None:
 
 
 @functools.cache
+def watch() -> None:
+    """Start a process that outlives this one, to kill and remove this one's groups
+    the moment it ends, however (SIGKILL too): frozen players, which no
+    parent-death signal reaches across the sandbox's change of uid, die then.
+    Once a process."""
+    if cgroups.available() is not None:
+        return
+    read, write = os.pipe()  # this process alone holds ``write``: its end is the EOF
+    subprocess.Popen([sys.executable, "-m", "grader.match.clock", str(os.getpid())], stdin=read,
+                     stdout=subprocess.DEVNULL, start_new_session=True)
+    os.close(read)
+    _watched.append(write)
+
+
+_watched: list[int] = []  # kept open until this process ends
+
+
+@functools.cache
 def without_groups(why: str) -> None:
     """The one notice that agents are timed without control groups, and what it costs."""
     log.warning("agents are timed from /proc, not by control groups (%s): CPU used in "
@@ -141,3 +161,8 @@ def tree_cpu(pid: int) -> float:
         # name (which may hold spaces and parentheses)
         total += sum(int(value) for value in text[text.rindex(")") + 2:].split()[11:15])
     return total / TICK
+
+
+if __name__ == "__main__":  # ``watch``'s process: it waits for its owner's end
+    sys.stdin.buffer.read()
+    cgroups.sweep(owner=int(sys.argv[1]))

@@ -2,10 +2,12 @@
 (students' agents against each other): their flags and what they run."""
 
 import argparse
+import functools
 import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,6 +59,9 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
         "leaderboard.json and games.jsonl. Run again to resume: only missing games, and "
         "those of students whose files changed, are played."))
     many.add_argument("submissions", metavar="SUBMISSIONS")
+    many.add_argument("--format", choices=("text", "json"), default="text", help=(
+        "json: the standings as a report (grader/schema/league.schema.json), each "
+        "student's status and, where their agent could not start, why"))
     many.add_argument("-o", "--output", metavar="OUTDIR", required=True)
     many.add_argument("--broker", metavar="URL", help=(
         "a Redis URL: the pairings are played by the grading hosts of minimax-grader "
@@ -84,11 +89,29 @@ def _config(args: argparse.Namespace) -> "Config":
         raise UsageError(str(exc)) from None
 
 
+def _stoppable(command: Callable[[argparse.Namespace], int]
+               ) -> Callable[[argparse.Namespace], int]:
+    """``command``, whose agents are all closed at once by SIGINT or SIGTERM (its
+    processes, groups and containers gone) before it ends; a killed one's are swept
+    by the next command's start."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        from grader.match import clock, player
+
+        clock.sweep()
+        clock.watch()
+        with player.stopping_on_signals():
+            return command(args)
+
+    return run
+
+
+@_stoppable
 def cmd_match(args: argparse.Namespace) -> int:
     from grader import intake
-    from grader.match import clock, handin, points, tournament
+    from grader.match import handin, points, tournament
 
-    clock.sweep()
     config, source = _config(args), Path(args.agent)
     if not source.exists():
         raise UsageError(f"{source}: no such file or folder")
@@ -123,10 +146,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+@_stoppable
 def cmd_league(args: argparse.Namespace) -> int:
-    from grader.match import clock, league, page, tournament
+    from grader.match import league, page, tournament
 
-    clock.sweep()
     config, submissions = _config(args), Path(args.submissions)
     if not submissions.is_dir():
         raise UsageError(f"{submissions}: not a folder")
@@ -137,7 +160,9 @@ def cmd_league(args: argparse.Namespace) -> int:
     except (SandboxUnavailable, tournament.StoreMismatch) as exc:
         raise UsageError(str(exc)) from None
     index = page.write(outdir, config, rows, games)
-    for rank, row in enumerate(rows, 1):
+    if args.format == "json":
+        print(json.dumps(league.report(config, rows, games), indent=1))
+    for rank, row in enumerate(rows if args.format == "text" else (), 1):
         print(f"{rank:>3}  {row.ordinal:7.2f}  {row.wins:>3}/{row.games:<3}  {row.name}")
     print(f"leaderboard: {index}", file=sys.stderr)
     return 0

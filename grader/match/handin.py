@@ -141,6 +141,7 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
     ``ignored``: what the hand-in held that was left out, each with its reason."""
     started = time.monotonic()
     clock.sweep()
+    clock.watch()  # however this process ends, its agents' groups go with it
     chosen = load_config(exercise.defined_by, **(QUICK if quick else {}))
     with tempfile.TemporaryDirectory(prefix="minimax-handin-") as temp:
         source = Path(temp, "agent")

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -20,6 +21,9 @@ from grader.match import launch, tournament
 from grader.match.config import Config
 from grader.match.player import Agent
 from grader.match.referee import Game
+
+SCHEMA = Path(__file__).resolve().parents[1] / "schema" / "league.schema.json"
+NO_START = " could not start: "  # an agent's fault at its start, after its name
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,41 @@ RATING = ("Each agent's rating is openskill's (Plackett-Luce) estimate of its sk
           "less three times its uncertainty, sigma: a rating it has shown with confidence. "
           "An agent with fewer games, or with results that vary more, has a larger sigma, "
           "so it may rank below one with fewer wins.")
+
+
+def started(name: str, games: Sequence[Game]) -> tuple[str, str | None]:
+    """Whether ``name``'s agent started in any of its ``games`` ("played"), in none
+    ("could not start", with the reason of one), or had none ("no games")."""
+    played = [g for g in games if name in g.names]
+    if not played:
+        return "no games", None
+    alone = [g.reason.removeprefix(name + NO_START) for g in played
+             if g.reason.startswith(name + NO_START)]
+    both = [g.reason for g in played if g.winner is None and not g.void
+            and g.reason.startswith("neither agent started")]
+    if len(alone) + len(both) < len(played):
+        return "played", None
+    return "could not start", (alone or both)[0]
+
+
+def report(config: Config, rows: Sequence[Row], games: Sequence[Game]) -> dict[str, Any]:
+    """``league --format json``'s report (grader/schema/league.schema.json): the
+    standings, best first, each student's status and, where their agent could
+    not start, why."""
+    standings = []
+    for rank, row in enumerate(rows, 1):
+        status, reason = started(row.name, games)
+        standings.append({"rank": rank, "name": row.name, "status": status, "reason": reason,
+                          "rating": row.ordinal, "mu": row.mu, "sigma": row.sigma,
+                          "games": row.games, "wins": row.wins, "losses": row.losses,
+                          "faults": row.faults, "win_rate": row.win_rate})
+    from jsonschema import Draft202012Validator  # only where a report is made
+
+    made = {"schema_version": 1, "title": config.title, "openings": config.settings.openings,
+            "exercise_openings": config.exercise_openings or config.settings.openings,
+            "bounded": config.bounded, "rating": RATING, "standings": standings}
+    Draft202012Validator(json.loads(SCHEMA.read_text())).validate(made)
+    return made
 
 
 def head_to_head(names: Sequence[str], games: Sequence[Game]) -> dict[str, dict[str, list[int]]]:

@@ -11,8 +11,18 @@ lost; at the backstop, far above, a move ends uncharged (the game is played
 again). What it prints is read all along and kept up to a cap, and past
 ``FLOOD`` bytes in one game it is killed too. A process that was killed or
 ended is started again for the next game, so that a fault costs one game.
+
+Nothing of an agent outlives the command that plays it. Its process gets
+SIGKILL when the thread that started it ends (the kernel's parent-death
+signal, which a frozen process gets too; bubblewrap's ``--die-with-parent``
+passes it on, though not across the change of uid of root's sandbox: there
+the command's watcher, ``clock.watch``, kills its groups); and
+``stopping_on_signals`` makes SIGINT and SIGTERM close every live agent
+(``stop_all``: its group killed and removed, its container too) before the
+command ends.
 """
 
+import contextlib
 import os
 import random
 import select
@@ -21,8 +31,9 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from types import FrameType
 from typing import IO, Protocol
 
 from grader.contracts import agent as contract
@@ -37,6 +48,20 @@ START_SECONDS = 10.0  # to start the process and make the agent (imports, the sa
 # The backstop, as a multiple of the wall limit: only a move its machine starved
 # of CPU for this long meets it (sleeping and blocking meet the wall limit first).
 BACKSTOP = 3.0
+# What dies with its parent: setpriv sets the signal, then runs the command
+# (a Popen's preexec_fn would do it too, but is unsafe beside threads).
+DIES_WITH_PARENT = [shutil.which("setpriv") or "setpriv", "--pdeathsig", "KILL", "--"]
+
+
+class Stopped(BaseException):
+    """The command is stopping (``stop_all``): no agent starts again, and no game a
+    stop cut short is kept. A BaseException, so that no handler of an agent's
+    faults takes it for one."""
+
+
+_live: set["ProcessAgent"] = set()
+_lock = threading.RLock()  # re-entrant: a signal's handler may run while it is held
+_stopping = threading.Event()
 
 
 @dataclass(frozen=True)
@@ -149,9 +174,16 @@ class ProcessAgent:
         return clock.GroupClock(self.group) if self.group else clock.TreeClock(process.pid)
 
     def _start(self) -> None:
-        process = subprocess.Popen(self._command(), cwd=self.cwd, env=self.env,
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, start_new_session=True)
+        # Under the lock: ``stop_all`` sees every process started before it, and
+        # none starts after it.
+        with _lock:
+            if _stopping.is_set():
+                raise Stopped
+            process = subprocess.Popen([*DIES_WITH_PARENT, *self._command()], cwd=self.cwd,
+                                       env=self.env, stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       start_new_session=True)
+            _live.add(self)
         assert process.stdout is not None and process.stderr is not None
         os.set_blocking(process.stdout.fileno(), False)
         threading.Thread(target=self._drain, args=(process.stderr,), daemon=True).start()
@@ -199,6 +231,8 @@ class ProcessAgent:
             if self.deadline is not None:
                 self.deadline.spend(max(used.cpu, used.own))
             if fault is not None:
+                if _stopping.is_set():  # killed by the stop, not by its own fault
+                    raise Stopped
                 self._kill()
             return Answer(reply, used.cpu, used.wall, fault, used.waited, charged)
 
@@ -289,8 +323,38 @@ class ProcessAgent:
     def close(self) -> None:
         self._kill()
         self.process = None
+        with _lock:
+            _live.discard(self)
         if self.remove:
             shutil.rmtree(self.remove, ignore_errors=True)
+
+
+def stop_all() -> None:
+    """Close every live agent (its processes killed, frozen ones too, its group and
+    container removed) and start none again: the command is ending."""
+    with _lock:
+        _stopping.set()
+        agents = list(_live)
+    for each in agents:
+        with contextlib.suppress(Exception):  # one agent's trouble must not keep the rest
+            each.close()
+
+
+@contextlib.contextmanager
+def stopping_on_signals() -> Iterator[None]:
+    """Within it (in the main thread), SIGINT and SIGTERM close every live agent at
+    once, then end the command (exit status 128 + the signal's number)."""
+
+    def stop(number: int, frame: FrameType | None) -> None:
+        stop_all()
+        raise SystemExit(128 + number)
+
+    before = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def _times(used: Spent) -> str:

@@ -329,12 +329,14 @@ def ours() -> Iterator[Path]:
         yield from parent.glob(f"{PREFIX}*")
 
 
-def sweep() -> int:
+def sweep(owner: int | None = None) -> int:
     """Remove the groups of processes that have ended (killed before they could),
-    their tasks killed first, frozen ones too: how many were removed."""
+    or those of ``owner`` (ending: a zombie's folder is still in /proc), their tasks
+    killed first, frozen ones too: how many were removed."""
     removed = 0
     left = [folder for folder in ours()
-            if not Path(f"/proc/{folder.name.removeprefix(PREFIX).split('-')[0]}").exists()]
+            if (pid := folder.name.removeprefix(PREFIX).split('-')[0]) == str(owner)
+            or (owner is None and not Path(f"/proc/{pid}").exists())]
     by_name: dict[str, list[Path]] = {}
     for folder in left:
         by_name.setdefault(folder.name, []).append(folder)
