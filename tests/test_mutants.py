@@ -81,6 +81,13 @@ def test_a_known_hole_is_told_from_the_reference(found):
     assert mutants.same_answers(overwritten) is False
 
 
+def test_a_gamestate_that_forgets_the_turn_is_told_from_the_reference():
+    # the GameState's walk is no rubber stamp either
+    kept = next(m for m in mutants.mutants_of("gamestate")
+                if m.label.endswith("new_state._parity = 1 - self._parity -> (dropped)"))
+    assert mutants.same_answers(kept) is False
+
+
 def test_a_sample_of_mutants_is_killed_or_listed(found):
     # the sample follows the reference: a new reference is sampled anew
     reference = solutions.reference_folder(EXERCISE) / "alphabeta.py"
