@@ -85,9 +85,9 @@ def _deepening(exercise="iterative_deepening", game=isolation):
 
     module.terminal_test = terminal_test
     for state, _ in _isolation_cases(game):
-        for budget, _ in deepening.budgets(state, game):
+        for clock, _ in deepening.clocks(state, game) + deepening.clocks(state, game, True):
             start = spent[0]
-            module.get_action(state, lambda b=budget, s=start: b - (spent[0] - s))
+            module.get_action(state, lambda c=clock, s=start: c.budget - c.tick * (spent[0] - s))
 
 
 REFERENCES = {

@@ -301,6 +301,7 @@ _DECISIONS = ("alpha_beta_search", "minimax_decision")
 DEPTHS = range(1, 9)
 TREES = 300  # drawn trees each survivor is run on
 TREE_DEPTH = 6  # levels of a drawn tree at most
+WALK_MOST = 10_000  # lists of legal moves a GameState's walk makes at most (the reference: 450)
 
 
 def _loaded(source: bytes) -> tuple[dict[str, Any], list[int]]:
@@ -367,12 +368,43 @@ def answers(exercise: str, files: dict[str, bytes]) -> list[object]:
     return found
 
 
+def walk(files: dict[str, bytes]) -> list[object]:
+    """The legal moves a ``GameState`` of ``files`` (the gamestate exercise's
+    class) gives at every position of its whole game, from ``GameState()``
+    through ``forecast_move``, in the order of a depth-first walk, and again
+    at each position once its children were forecast (a forecast must leave
+    it as it was); a walk past ``WALK_MOST`` lists is cut there (a game
+    that never ends)."""
+    name = next(n for n, data in files.items() if b"class GameState" in data)
+    space: dict[str, Any] = {"__name__": "mutant"}
+    exec(compile(files[name], name, "exec"), space)  # noqa: S102  # our own reference, mutated
+    found: list[object] = []
+
+    def visit(state: Any) -> None:
+        if len(found) > WALK_MOST:
+            raise RecursionError("the walk goes on past WALK_MOST")
+        moves = state.get_legal_moves()
+        found.append(moves)
+        for move in moves:
+            visit(state.forecast_move(move))
+        found.append(state.get_legal_moves())
+
+    try:
+        visit(space["GameState"]())
+    except Exception as exc:  # noqa: BLE001  # a mutant's crash is an answer too
+        found.append(type(exc).__name__)
+    return found
+
+
 def same_answers(mutant: Mutant) -> bool | None:
-    """Whether ``mutant`` answers as its reference everywhere ``answers``
-    looks; None where its exercise is no decision with a depth on a GameState."""
-    if _decision(mutant.files) is None:
-        return None
-    return answers(mutant.exercise, mutant.files) == _reference_answers(mutant.exercise)
+    """Whether ``mutant`` answers as its reference everywhere ``answers`` (a
+    decision with a depth on a GameState) or ``walk`` (the GameState itself)
+    looks; None where its exercise is neither."""
+    if _decision(mutant.files) is not None:
+        return answers(mutant.exercise, mutant.files) == _reference_answers(mutant.exercise)
+    if mutant.exercise == "gamestate":
+        return walk(mutant.files) == walk(_reference_files(mutant.exercise))
+    return None
 
 
 @functools.cache

@@ -13,6 +13,8 @@ import pytest
 from conftest import ROOT
 
 from grader import exercises, solutions
+from grader.games import isolation, kayles, unfinished
+from grader.harness.lesson import deepening
 
 sys.path.insert(0, str(ROOT / "bench"))
 import mutants  # noqa: E402
@@ -79,6 +81,13 @@ def test_a_known_hole_is_told_from_the_reference(found):
     assert mutants.same_answers(overwritten) is False
 
 
+def test_a_gamestate_that_forgets_the_turn_is_told_from_the_reference():
+    # the GameState's walk is no rubber stamp either
+    kept = next(m for m in mutants.mutants_of("gamestate")
+                if m.label.endswith("new_state._parity = 1 - self._parity -> (dropped)"))
+    assert mutants.same_answers(kept) is False
+
+
 def test_a_sample_of_mutants_is_killed_or_listed(found):
     # the sample follows the reference: a new reference is sampled anew
     reference = solutions.reference_folder(EXERCISE) / "alphabeta.py"
@@ -88,3 +97,30 @@ def test_a_sample_of_mutants_is_killed_or_listed(found):
               **mutants.listed("open").get(EXERCISE, {})}
     alive = [m.label for m in chosen if mutants.survives(m)]
     assert [label for label in alive if label not in listed] == []
+
+
+@pytest.mark.parametrize("exercise", ["iterative_deepening", "kayles_iterative_deepening"])
+def test_the_coarse_clocks_tell_a_clock_read_and_ignored_from_any_threshold(exercise):
+    """On a clock whose every terminal test costs more than any threshold,
+    the reference at every threshold a student may pick makes the same tests,
+    no more than the time allows; max_value reading the clock and going on
+    (once a survivor: within a tick clock's margin) makes more."""
+    game = kayles if exercise.startswith("kayles") else isolation
+    states = [s for s, _ in unfinished(game)][:40]
+    dropped = next(m for m in mutants.mutants_of(exercise)
+                   if m.label.endswith("max_value:52:8: raise SearchTimeout() -> (dropped)"))
+    made = {}
+    for label, files in (("reference", mutants.unchanged(exercise).files),
+                         ("mutant", dropped.files)):
+        space, count = mutants._loaded(files["deepening.py"])
+        made[label] = []
+        for state in states:
+            for clock, _ in deepening.clocks(state, game, coarse=True):
+                count[0] = 0
+                space["get_action"](state, lambda c=clock, n=count: c.budget - c.tick * n[0])
+                made[label].append(count[0] - clock.most_tests())
+                for threshold in range(1, deepening.MOST_THRESHOLD + 1):
+                    run = deepening.deepen(state, clock, threshold, game=game)
+                    assert run.finished == [1] and run.calls.total() == clock.most_tests()
+    assert made["reference"] and max(made["reference"]) == 0
+    assert max(made["mutant"]) > 0

@@ -22,6 +22,7 @@ from grader.harness.lesson.known import known
 MOST_THRESHOLD = 20
 THRESHOLDS = (1, 10, MOST_THRESHOLD)  # the thresholds a model is tried with
 DEPTHS = range(1, 7)
+COARSE_TICK = MOST_THRESHOLD + 1  # a terminal test's cost on a clock no threshold can hide
 SLACK = 2 * MOST_THRESHOLD + 50  # calls past depth 7 at which a search is stopped
 ENDLESS = 10_000  # where a model is stopped on a drawn tree, a few dozen nodes
 WHOLE_GAME = 64  # a depth past the end of every game the suites play
@@ -88,6 +89,12 @@ class Deepened:
 class Clock:
     budget: int
     tick: int = 1  # spent by each terminal test
+
+    def most_tests(self) -> int:
+        """The terminal tests a search may make: those made with time left,
+        and one at least (a search that reads the clock just after each
+        terminal test makes one when it starts with no time left)."""
+        return max(-(-self.budget // self.tick), 1)
 
     def sent(self) -> dict[str, object]:
         """As the worker's kit makes it a ``time_left`` (``standins.isolation``)."""
@@ -160,6 +167,27 @@ def budgets(state: State, game: Game = isolation) -> list[tuple[int, int]]:
         if each[depth] >= MOST_THRESHOLD + 3:  # depth + 1 can't finish
             found.append((upto[depth - 1] + MOST_THRESHOLD + 1, depth))
     return found
+
+
+def clock_past(each: list[int] | tuple[int, ...], finished: int) -> Clock | None:
+    """A clock whose every terminal test spends more ticks than any threshold,
+    given the reference's terminal tests at each depth: any threshold, read
+    before each test, finishes depths 1 to ``finished`` and makes one test of
+    the next, so every correct search makes the same tests, and one that reads
+    the clock and goes on makes more. None where the next depth makes a single
+    test (it would finish)."""
+    if each[finished] < 2:
+        return None
+    return Clock(COARSE_TICK * sum(each[:finished]) + MOST_THRESHOLD, COARSE_TICK)
+
+
+def clocks(state: State, game: Game = isolation, coarse: bool = False) -> list[tuple[Clock, int]]:
+    """(clock, the deepest depth it finishes) for ``state``: a tick a test on
+    each of ``budgets``, or (``coarse``) the one ``clock_past`` depth 1."""
+    if not coarse:
+        return [(Clock(budget), depth) for budget, depth in budgets(state, game)]
+    clock = clock_past(counts(state, game), 1)
+    return [(clock, 1)] if clock else []
 
 
 def most_calls(state: State, game: Game = isolation) -> int:

@@ -1,6 +1,8 @@
 """The checks of the iterative_deepening suite.
 
-Every case is a position and a budget of ticks (``deepening.budgets``); the
+Every case is a position and a clock (``deepening.clocks``): a budget of
+ticks, each terminal test one, or, for the time used, a tick larger than any
+threshold, on which every correct search makes the same tests; the
 student's ``get_action`` runs once a session on each, on the grader's own
 state, with the grader's clock and counting terminal_test, and each test
 judges one side of the same runs: the move, the depths searched, the
@@ -25,84 +27,89 @@ from grader.harness.runtime.steps import call_step
 
 FUNCTION = "get_action"
 CASES = "cases (position and time)"
-# (game, the position's key, budget) -> (move, calls), or the fault that stopped the run
-_RUNS: dict[tuple[object, object, int], Any] = {}
+# (game, the position's key, clock) -> (move, calls), or the fault that stopped the run
+_RUNS: dict[tuple[object, object, deepening.Clock], Any] = {}
 MOST_RESTARTS = 64  # of the worker, after runs stopped for too many terminal tests
 
 
-def _run(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
+def _run(probe: SearchProbe, positions: list[tuple[State, Path]], coarse: bool) -> None:
     """Run get_action on every case not run yet this session, each case a chain.
 
     A run stopped for too many terminal tests ends its request (the worker is
     stopped); the cases after it are sent again, so that a search that never
     ends on a few positions loses those, not the rest."""
     game = probe.game
-    wanted = [(state, budget) for state, _path in positions
-              for budget, _ in deepening.budgets(state, game)
-              if (game, game.key(state), budget) not in _RUNS]
+    wanted = [(state, clock) for state, _path in positions
+              for clock, _ in deepening.clocks(state, game, coarse)
+              if (game, game.key(state), clock) not in _RUNS]
     for _ in range(MOST_RESTARTS):
         if not wanted:
             return
         wanted = _run_until_stopped(probe, wanted)
-    for state, budget in wanted:
-        _RUNS[game, game.key(state), budget] = TooManyCalls(
+    for state, clock in wanted:
+        _RUNS[game, game.key(state), clock] = TooManyCalls(
             f"not run: get_action was stopped for too many terminal tests on {MOST_RESTARTS} "
             "cases before this one")
 
 
-def _run_until_stopped(probe: SearchProbe, wanted: list[tuple[State, int]]
-                       ) -> list[tuple[State, int]]:
+def _run_until_stopped(probe: SearchProbe, wanted: list[tuple[State, deepening.Clock]]
+                       ) -> list[tuple[State, deepening.Clock]]:
     """Run the cases in one request; those left when a run was stopped."""
     game, plans, refs = probe.game, [], []
-    for state, budget in wanted:
+    for state, clock in wanted:
         steps = probe.steps()
         refs.append(steps.add(call_step(
             ("module", probe.module), FUNCTION, {"trusted": game.to_data(state)},
-            deepening.Clock(budget).sent(), count_in=probe.module,
+            clock.sent(), count_in=probe.module,
             most=deepening.most_calls(state, game))))
         plans.append(steps)
-    for at, ((state, budget), ref, fault) in enumerate(zip(wanted, refs, probe.run_plans(plans),
+    for at, ((state, clock), ref, fault) in enumerate(zip(wanted, refs, probe.run_plans(plans),
                                                           strict=True)):
-        _RUNS[game, game.key(state), budget] = fault or (ref.value, ref.reply["calls"])  # type: ignore[index]
+        _RUNS[game, game.key(state), clock] = fault or (ref.value, ref.reply["calls"])  # type: ignore[index]
         if isinstance(fault, TooManyCalls):
             return wanted[at + 1:]
     return []
 
 
 def observe(probe: SearchProbe, positions: list[tuple[State, Path]],
-            agrees: Callable[[State, int, int, Any], bool],
-            expected: Callable[[State, int, int], str], fallback: bool | None = None,
-            searched: bool = False) -> list[Observation]:
-    """The runs judged: ``agrees(state, budget, depth, (move, calls))``; only
+            agrees: Callable[[State, deepening.Clock, int, Any], bool],
+            expected: Callable[[State, deepening.Clock, int], str], fallback: bool | None = None,
+            searched: bool = False, coarse: bool = False) -> list[Observation]:
+    """The runs judged: ``agrees(state, clock, depth, (move, calls))``; only
     the cases where no depth fits (``fallback`` True), or only the others
-    (False), or all (None). A test of how the search went (``searched``)
-    judges a run whose timeout escaped get_action by what it searched."""
-    _run(probe, positions)
+    (False), or all (None); the coarse clocks' cases too (``coarse``). A test
+    of how the search went (``searched``) judges a run whose timeout escaped
+    get_action by what it searched."""
+    _run(probe, positions, False)
+    if coarse:
+        _run(probe, positions, True)
     stub, game = _untouched(), probe.game
     observations = []
     for state, path in positions:
-        for budget, depth in deepening.budgets(state, game):
+        cases = deepening.clocks(state, game) + (deepening.clocks(state, game, True) if coarse
+                                                 else [])
+        for clock, depth in cases:
             if fallback is not None and fallback != (depth == 0):
                 continue
-            answer = _RUNS[game, game.key(state), budget]
+            answer = _RUNS[game, game.key(state), clock]
             if searched:
-                answer = _as_searched(answer, budget)
-            ok = not stub and not isinstance(answer, StudentFault) and agrees(state, budget, depth,
+                answer = _as_searched(answer, clock)
+            ok = not stub and not isinstance(answer, StudentFault) and agrees(state, clock, depth,
                                                                              answer)
-            observation = Observation(state, path, answer, ok, {"time_left() at the start":
-                                                                f"{budget} ticks"})
+            observation = Observation(state, path, answer, ok, _said(clock))
             observation.extra["depths that fit"] = depth and f"1 to {depth}" or "none"
             if not ok:
-                observation.expected = expected(state, budget, depth)
+                observation.expected = expected(state, clock, depth)
             observations.append(observation)
     return observations
 
 
-def _as_searched(answer: Any, budget: int) -> Any:
+def _as_searched(answer: Any, clock: deepening.Clock) -> Any:
     """A run that raised once the clock was down to a threshold's worth of
     ticks as (no move, the terminal tests made before): its search stopped
     for the time, and only the move is lost. Any other answer as it is."""
-    if isinstance(answer, Raised) and budget - answer.calls.total() < deepening.MOST_THRESHOLD:
+    if isinstance(answer, Raised) and (clock.budget - clock.tick * answer.calls.total()
+                                       < deepening.MOST_THRESHOLD):
         return None, answer.calls
     return answer
 
@@ -113,13 +120,27 @@ def _untouched() -> bool:
     return all(answer == (None, Tested()) for answer in _RUNS.values())
 
 
-def _budget(observation: Observation) -> int:
-    return int(observation.extra["time_left() at the start"].split()[0])
+_TICK = "each terminal test takes"  # said only where it is not one tick
+
+
+def _said(clock: deepening.Clock) -> dict[str, Any]:
+    """The clock as the report shows it with the case."""
+    said = {"time_left() at the start": f"{clock.budget} ticks"}
+    if clock.tick != 1:
+        said[_TICK] = f"{clock.tick} ticks"
+    return said
+
+
+def _clock(observation: Observation) -> deepening.Clock:
+    """The clock the case was run with, read back from what the report shows."""
+    extra = observation.extra
+    return deepening.Clock(int(extra["time_left() at the start"].split()[0]),
+                           int(extra.get(_TICK, "1").split()[0]))
 
 
 def _models(observation: Observation, flaws: DeepFlaws, game: Game) -> list[Deepened]:
     """The model's runs, with each threshold a student may have chosen."""
-    return [deepening.deepen(observation.state, _budget(observation), threshold, flaws, game)
+    return [deepening.deepen(observation.state, _clock(observation), threshold, flaws, game)
             for threshold in deepening.THRESHOLDS]
 
 
@@ -186,7 +207,7 @@ def check_moves(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None
 def check_depths(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None:
     game = probe.game
 
-    def agrees(state: State, budget: int, depth: int, answer: Any) -> bool:
+    def agrees(state: State, clock: deepening.Clock, depth: int, answer: Any) -> bool:
         return deepening.searched_as(state, answer[1], list(range(1, depth + 1)), depth + 1,
                                      game)
 
@@ -265,12 +286,12 @@ def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> No
     def alike(run: Deepened, observation: Observation) -> bool:
         return bool(run.calls == observation.answer[1])
 
-    # A search that reads the clock just after each terminal test makes one
-    # when it starts with no time left: that one is allowed.
+    # The coarse clocks tell a search that reads the clock and goes on (in one
+    # of its functions, say) from one with another threshold.
     observations = observe(probe, positions,
-                           lambda s, b, d, answer: answer[1].total() <= max(b, 1),
-                           lambda s, b, d: "at most 1 terminal test" if b <= 1 else
-                           f"at most {b} terminal tests", searched=True)
+                           lambda s, c, d, answer: answer[1].total() <= c.most_tests(),
+                           lambda s, c, d: "at most 1 terminal test" if c.most_tests() == 1 else
+                           f"at most {c.most_tests()} terminal tests", searched=True, coarse=True)
     checks.verdict(f"The time {FUNCTION} used", observations,
                    lambda found: _diagnose(found, alike, game),
                    shown=lambda answer: f"{answer[1]} terminal tests", cases=CASES,
@@ -278,21 +299,28 @@ def check_in_time(probe: SearchProbe, positions: list[tuple[State, Path]]) -> No
                        fact for o in checks.wrong(found)[:1] for fact in [clock_fact(o)] if fact])
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def clock_fact(observation: Observation) -> Fact | None:
     """What a search that overran its time did with the clock, read off its
-    terminal tests: each takes a tick, so past the budget every one of them
-    was made with time_left() at 0, below any threshold (no hint: a clock not
+    terminal tests: each takes its ticks, so past the budget every one of them
+    was made with time_left() at 0 or less, below any threshold (no hint: a clock not
     read, read after the test or in one function only all do this)."""
     answer = observation.answer
     if not isinstance(answer, tuple) or not isinstance(answer[1], Tested):
         return None  # stopped, or no search at all: the answer says so
-    made, budget = answer[1].total(), _budget(observation)
-    late = made - budget
-    start = f"time_left() started at {budget} ticks and each terminal test takes one, " \
-        f"so after the {budget}th it returned 0" if budget else "time_left() returned 0 " \
-        "from the start"
+    clock, made = _clock(observation), answer[1].total()
+    allowed = clock.most_tests() if clock.budget else 0  # tests made with time left
+    late = made - allowed
+    each = "one" if clock.tick == 1 else str(clock.tick)
+    start = f"time_left() started at {clock.budget} ticks and each terminal test takes {each}, " \
+        f"so after the {_ordinal(allowed)} it returned {clock.budget - allowed * clock.tick}" \
+        if clock.budget else "time_left() returned 0 from the start"
     more = f"{late} more terminal test{'s' if late > 1 else ''} after that ({made} in all)" \
-        if budget else f"{made} terminal tests"
+        if clock.budget else f"{made} terminal tests"
     return Fact(None, f"On the position above, {start}, below any TIMER_THRESHOLD; yet your "
                       f"search made {more}, without raising SearchTimeout: a node it searched "
                       "then made its terminal test without reading time_left() first, or read "
@@ -305,7 +333,7 @@ def clock_fact(observation: Observation) -> Fact | None:
 # that a clock fits depths 1 to d and not d + 1 whatever the threshold, on
 # trees of a handful of nodes: the search is stopped at its second terminal
 # test of depth d + 1, which must have one.
-TICK = deepening.MOST_THRESHOLD + 1
+TICK = deepening.COARSE_TICK
 # A clock read between depths only shows on trees three levels deep, rarer
 # among those drawn than the shapes that show a search's mistakes.
 EXAMPLES = 280
@@ -315,11 +343,8 @@ def _tree_clock(drawn: tree.Tree, finished: int) -> deepening.Clock | None:
     """A clock on which the reference finishes depths 1 to ``finished`` and no
     more; None where depth ``finished + 1`` makes a single terminal test."""
     root = tree.from_data(drawn)
-    each = [AlphaBeta(None, tree).decision(root, depth)[0].total()
-            for depth in range(1, finished + 2)]
-    if each[finished] < 2:
-        return None
-    return deepening.Clock(TICK * sum(each[:finished]) + deepening.MOST_THRESHOLD, TICK)
+    return deepening.clock_past([AlphaBeta(None, tree).decision(root, depth)[0].total()
+                                 for depth in range(1, finished + 2)], finished)
 
 
 def _clocked(case: tuple[tree.Tree, int]) -> trees.Case | None:
