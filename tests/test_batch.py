@@ -194,12 +194,15 @@ def wait_for_reports(out, count, process, seconds=120):
 
 
 def big_class(folder, size):
-    """``size`` students with distinct, correct files that take a while to grade
-    (a pause at import, so that a run is still going when Ctrl-C comes)."""
+    """``size`` students with distinct, correct files that take a while to grade: a
+    pause at import, short for the first two, seconds for the others (each test
+    imports anew), so that runs are still going when the second Ctrl-C comes
+    however busy the machine is (with 0.4 s, both could end between two)."""
     folder.mkdir()
     for number in range(size):
+        pause = 0.4 if number < 2 else 3
         (folder / f"s{number:02}.py").write_bytes(
-            f"import time\ntime.sleep(0.4)  # student {number}\n".encode() + RIGHT)
+            f"import time\ntime.sleep({pause})  # student {number}\n".encode() + RIGHT)
 
 
 def interrupt(process, times):

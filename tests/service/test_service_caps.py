@@ -15,7 +15,10 @@ def csrf_of(page: str) -> str:
 
 
 def ask(site, token: str, attempt: int, text: str):
-    page = site.client.get(f"/s/{token}/attempts/{attempt}").text
+    """A request as a form would send it (the student's token from their page: the
+    attempt's own page offers no form while a request waits, the service must still
+    refuse a second one)."""
+    page = site.client.get(f"/s/{token}").text
     return site.client.post(f"/s/{token}/attempts/{attempt}/request",
                             data={"csrf": csrf_of(page), "text": text})
 
@@ -28,6 +31,7 @@ def test_one_open_regrade_request_per_attempt_and_a_few_a_day(make, graded):
         site.hand_in(ada, (NAME, FLIPPED.read_bytes()))
     site.service.jobs.drain()
     assert ask(site, ada, 1, "My max is right.").status_code == 303
+    assert 'name="text"' not in site.client.get(f"/s/{ada}/attempts/1").text
     again = ask(site, ada, 1, "Please look again.")
     assert again.status_code == 409 and "waiting for its answer already" in again.text
     # Answered, it may be asked again.
