@@ -340,6 +340,25 @@ def test_missing_image_or_engine_is_an_error_report_never_a_zero(docker_client, 
     assert "no Docker engine answers" in result["message"]
 
 
+def test_a_machine_without_bubblewrap_is_told_what_to_do(docker_client, monkeypatch, capsys):
+    """The judge runs on the host, in bubblewrap's view: where bubblewrap can't make
+    it, ``grade --sandbox docker`` reports a grader error that says what is missing
+    and the ways out, and starts no container."""
+    from grader import cli
+    from grader.sandbox import bubblewrap
+
+    monkeypatch.setattr(bubblewrap, "command", lambda: None)
+    assert cli.main(["grade", "--sandbox", "docker", "--exercise", "helpers", "--format",
+                     "json", str(solution("helpers"))]) == 0
+    out, err = capsys.readouterr()
+    result = report.validate(json.loads(out))
+    assert result["status"] == "error" and result["score"] is None
+    assert "bubblewrap is not installed here or can't make its namespaces" in result["message"]
+    for way_out in ("apt-get install bubblewrap", "gradescope-package", "--sandbox local"):
+        assert way_out in result["message"]
+    assert "Traceback" not in err and left_behind(docker_client) == []
+
+
 def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_client, capsys):
     from grader import cli
 

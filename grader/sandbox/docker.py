@@ -1,15 +1,21 @@
-"""The Docker sandbox: one fresh, hardened container per submission.
+"""The Docker sandbox: one fresh, hardened container per submission, its judge on the host.
 
-The job (settings and the student's files) goes in as a tar archive on the
-container's stdin; the supervisor's result events come out on its stdout,
-which the host reads as a stream with a byte cap. The wall-clock limit is
-the host's own deadline, enforced with a kill. Every container is labelled
-and removed in every path; leftovers of crashed runs are swept by label.
+The container holds the launcher and the student's workers only. The job (the
+launcher's settings and the student's files) goes in as a tar archive on its
+stdin; a warm judge on the host (``judges``: forked per run, in a bubblewrap
+view of its own) runs the suite and asks the launcher for the workers over a
+socket bound into the container. The judge's output is the results channel;
+the container's, the launcher's log. A machine where bubblewrap can't make
+the judge's view is refused, in words that say what to do. The wall-clock
+limit is the host's own deadline, enforced with a kill. Every container is
+labelled and removed in every path; leftovers of crashed runs are swept by
+label.
 """
 
 import collections
 import contextlib
 import dataclasses
+import functools
 import os
 import secrets
 import shutil
@@ -24,25 +30,21 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from grader.contracts import job as jobs
 from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
-from grader.contracts.owntime import OwnClock
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
 from grader.sandbox import bubblewrap, cgroups, docker_code, judges, slots
 from grader.sandbox.common import (
     LOG_CAP,
-    Cancelled,
     Run,
     SandboxUnavailable,
     clock_of,
-    finished,
     job,
     job_archive,
     keep,
     readable_clock,
     run_group,
     stage,
-    wait,
 )
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
@@ -58,14 +60,14 @@ BROKER_SOCKET = "judge.sock"
 BROKER_PREFIX = "minimax-grader-broker-"  # then the host's pid: a dead host's are swept
 JUDGED = "--judged"  # the launcher's argument: the judge is on the host (see launcher.py)
 WORK = PurePosixPath("/work")
-SUITES = f"{places.IMAGE_HOME}/exercises"
 WORK_MB = 8  # the job and the student's files
 SHM_MB = 8
-
-
-def _suite(exercise: Exercise) -> str:
-    """The exercise's suite folder in the image."""
-    return f"{SUITES}/{exercise.id}/suite"
+NO_BUBBLEWRAP = (
+    "the Docker sandbox grades with its judge on this machine, in a bubblewrap view of its "
+    "own, and bubblewrap is not installed here or can't make its namespaces: install it "
+    "(apt-get install bubblewrap) where user namespaces are allowed, or grade on Gradescope's "
+    "machine (minimax-grader gradescope-package), or in the local sandbox as an unprivileged "
+    "user (--sandbox local), which is no boundary without bubblewrap")
 
 
 def _scratch_mb(limits: Limits) -> int:
@@ -191,12 +193,8 @@ class DockerSandbox:
     name = "docker"
 
     def __init__(self, client: "DockerClient", image: str | None = None, warm: int = 0,
-                 code_volumes: bool = True, judged: bool | None = None) -> None:
+                 code_volumes: bool = True) -> None:
         self.client = client
-        # The judge on the host, in a warm judge's fork (where bubblewrap makes its
-        # view), the container holding the launcher and the workers only; else
-        # the supervisor in the container.
-        self.judged = bubblewrap.command() is not None if judged is None else judged
         self.brokers: dict[str, Path] = {}  # container id -> the folder of its judge's socket
         self.image = image or default_tag()
         self.warm = warm
@@ -217,6 +215,8 @@ class DockerSandbox:
         from docker.errors import DockerException
         from requests.exceptions import RequestException
 
+        if not self.judge_view:
+            raise SandboxUnavailable(NO_BUBBLEWRAP)
         # The student's uid: held until the container is removed, nothing of it left.
         slot = slots.take()
         try:
@@ -225,18 +225,18 @@ class DockerSandbox:
             slot.release()
             raise SandboxUnavailable(f"the engine refused the container: {exc}") from None
         try:
-            if self.judged:
-                return self._judged(container, exercise, submission, limits, cancel, slot.uid)
-            settings = job(exercise, limits, _suite(exercise), WORK, address_space=False,
-                           clock=self._clock_inside(container))
-            settings["uid"] = slot.uid
-            return self._supervise(container, job_archive(settings, submission), limits, cancel)
+            return self._judged(container, exercise, submission, limits, cancel, slot.uid)
         except (DockerException, RequestException, OSError) as exc:
             raise SandboxUnavailable(f"the engine failed during the run: {exc}") from None
         finally:
             # A removal that the engine is slow to finish goes on in its thread
             # (and the next sweep) rather than holding up the report.
             _within(lambda: self._discard(container, slot), REMOVE_GRACE)
+
+    @functools.cached_property
+    def judge_view(self) -> bool:
+        """Whether bubblewrap can make the view of the judges on this machine (asked once)."""
+        return bubblewrap.command() is not None
 
     # -- the run's control group ---------------------------------------------
 
@@ -257,16 +257,6 @@ class DockerSandbox:
             return made
         made.remove()
         return None
-
-    def _clock_inside(self, container: "Container") -> str:
-        """The folder the supervisor in ``container`` reads its clock from, or ""."""
-        if container.id in self.groups:
-            return places.CLOCK_IN_SANDBOX
-        return "/sys/fs/cgroup" if self._engine_groups() == "2" else ""
-
-    def _clock_outside(self, container: "Container") -> OwnClock:
-        """The host's clock of ``container``'s run: its group's, or the wall clock."""
-        return clock_of(self._group_outside(container))
 
     def _group_outside(self, container: "Container") -> cgroups.Group | None:
         """``container``'s control group as the host sees it, or None."""
@@ -296,33 +286,27 @@ class DockerSandbox:
 
     def _started(self, exercise: Exercise, limits: Limits) -> "Container":
         """A new container, started; one the engine made but could not start is removed."""
-        # The launcher's arguments: its work folder and the suite the job will
-        # name, whose imports the supervisor makes while the job is on its way.
+        # The launcher's arguments: its work folder, and the game whose worker's
+        # modules it imports while the job is on its way.
         from docker.types import Mount
 
         group = self._new_group()
-        clock = [Mount(places.CLOCK_IN_SANDBOX, str(group.folder), type="bind", read_only=True)
-                 ] if group else []
-        broker = _broker_folder() if self.judged else None
+        broker = _broker_folder()
         # Read-only: the launcher connects to the judge's socket there, nothing writes.
-        seen = [Mount(BROKER_IN_SANDBOX, str(broker), type="bind", read_only=True)
-                ] if broker else []
+        seen = Mount(BROKER_IN_SANDBOX, str(broker), type="bind", read_only=True)
         try:
             container = self.client.containers.create(
-                self.image, command=[str(WORK), *([JUDGED, exercise.game] if broker
-                                                  else [_suite(exercise)])],
+                self.image, command=[str(WORK), JUDGED, exercise.game],
                 labels={**labels(), f"{LABEL}.exercise": exercise.id},
-                mounts=[*self._code(), *clock, *seen], **host_config(limits))
+                mounts=[*self._code(), seen], **host_config(limits))
         except BaseException:
             if group:
                 group.remove()
-            if broker:
-                shutil.rmtree(broker, ignore_errors=True)
+            shutil.rmtree(broker, ignore_errors=True)
             raise
         if group:
             self.groups[str(container.id)] = group
-        if broker:
-            self.brokers[str(container.id)] = broker
+        self.brokers[str(container.id)] = broker
         try:
             container.start()
             container.reload()  # its pid, and where a v2 engine put it
@@ -354,7 +338,7 @@ class DockerSandbox:
         """Make ready what a queued job of this exercise and limits will need: a
         judge on the host, where none is idle, and warm containers (with ``warm``):
         its wait then covers their start-up."""
-        if self.judged and not self.closed:
+        if self.judge_view and not self.closed:
             judges.POOL.prepare(judges.kind_of(exercise))
         self._warm(exercise, limits)
 
@@ -414,23 +398,6 @@ class DockerSandbox:
         for group in list(self.groups.values()):  # of removals still under way
             _drop_group(group)
 
-    def _supervise(self, container: "Container", archive: bytes, limits: Limits,
-                   cancel: threading.Event | None) -> Run:
-        """The supervisor in the container: its stdout is the results channel."""
-        sock, raw, pump = _attached(container, archive)
-        clock = self._clock_outside(container)
-        try:
-            timed = wait(lambda: not pump.is_alive(), pump.join, limits.total_seconds, clock,
-                         cancel)
-        except Cancelled:
-            _kill(container)
-            raise
-        state = _stopped(container, sock, raw, pump, timed.ended)
-        stopped = state.get("Status") in ("exited", "dead")  # else its exit code means nothing
-        return finished(self.name, limits, pump.out, pump.err, timed, clock,
-                        exit_code=state.get("ExitCode") if stopped else None,
-                        out_of_memory=bool(state.get("OOMKilled")))
-
     def _judged(self, container: "Container", exercise: Exercise, submission: Submission,
                 limits: Limits, cancel: threading.Event | None, uid: int) -> Run:
         """The judge on the host (a warm judge's fork), the container's launcher
@@ -438,7 +405,9 @@ class DockerSandbox:
         log, the judge's stdout the results channel. The judge reads its own copy
         of the student's files; the workers, the container's."""
         token = secrets.token_hex(16)
-        inside = job(exercise, limits, _suite(exercise), WORK, address_space=False)
+        # The launcher's job: no suite (the judge runs it), no address-space cap (the
+        # container's memory limit caps the workers).
+        inside = job(exercise, limits, "", WORK, address_space=False)
         inside["broker"], inside["token"] = f"{BROKER_IN_SANDBOX}/{BROKER_SOCKET}", token
         inside["uid"] = uid
         group = self._group_outside(container)
