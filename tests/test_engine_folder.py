@@ -22,11 +22,11 @@ def test_the_engines_folder_is_the_setting_else_the_temporary_folder(tmp_path, m
 def test_judge_socket_folders_lie_in_the_engines_folder_and_a_dead_hosts_are_swept(
         tmp_path, monkeypatch):
     monkeypatch.setenv(places.ENGINE_DIR, str(tmp_path))
-    mine = docker._broker_folder()
+    mine = docker._judge_socket_folder()
     assert mine.parent == tmp_path
     dead = subprocess.Popen(["true"])
     dead.wait()
-    left = tmp_path / f"{docker.BROKER_PREFIX}{dead.pid}-abc"
+    left = tmp_path / f"{docker.JUDGE_SOCKET_PREFIX}{dead.pid}-abc"
     left.mkdir()
     # An engine with no container of the grader's: only the folders are swept.
     engine = SimpleNamespace(containers=SimpleNamespace(list=lambda **_: []))

@@ -124,7 +124,7 @@ def test_a_message_out_of_turn_is_refused(data, kinds):
         judging.decode(data, *kinds)
 
 
-@pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-broker-"])
+@pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-judge-socket-"])
 def test_a_dead_hosts_folders_are_swept_and_a_live_ones_kept(prefix, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = subprocess.Popen(["true"])
@@ -151,11 +151,11 @@ def _attempt(action):
 _judging = sorted(pid for pid in os.listdir("/proc") if pid.isdigit() and any(
     word in open(f"/proc/{pid}/cmdline", "rb").read()
     for word in (b"pytest", b"supervisor", b"judge.py")))
-_broker = "/run/minimax-grader-broker"
+_folder = "/run/minimax-grader-judge-socket"
 _connect = lambda: socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET).connect(
-    _broker + "/judge.sock")
-print("LOOKED", _judging, _attempt(lambda: os.listdir(_broker)), _attempt(_connect),
-      _attempt(lambda: open(_broker + "/planted", "w")))
+    _folder + "/judge.sock")
+print("LOOKED", _judging, _attempt(lambda: os.listdir(_folder)), _attempt(_connect),
+      _attempt(lambda: open(_folder + "/planted", "w")))
 """
 
 

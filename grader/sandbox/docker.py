@@ -55,10 +55,10 @@ if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
 T = TypeVar("T")
 
 LABEL = "minimax-grader.sandbox"
-BROKER_IN_SANDBOX = "/run/minimax-grader-broker"  # where a container sees its judge's socket
-BROKER_SOCKET = "judge.sock"
-BROKER_PREFIX = "minimax-grader-broker-"  # then the host's pid: a dead host's are swept
-JUDGED = "--judged"  # the launcher's argument: the judge is on the host (see launcher.py)
+# The folder of a container's judge socket, as the container sees it.
+JUDGE_SOCKET_IN_CONTAINER = "/run/minimax-grader-judge-socket"
+JUDGE_SOCKET = "judge.sock"
+JUDGE_SOCKET_PREFIX = "minimax-grader-judge-socket-"  # then the host's pid: a dead host's are swept
 WORK = PurePosixPath("/work")
 WORK_MB = 8  # the job and the student's files
 SHM_MB = 8
@@ -126,7 +126,7 @@ def labels(kind: str = "1") -> dict[str, str]:
 def sweep(client: "DockerClient") -> int:
     """Remove the grader's containers that no live grading run owns (and the
     folders of their judges' sockets)."""
-    judges.sweep(BROKER_PREFIX, places.engine_folder())
+    judges.sweep(JUDGE_SOCKET_PREFIX, places.engine_folder())
     removed = 0
     # Another grader on this engine may remove a container while it is listed.
     for container in client.containers.list(all=True, filters={"label": LABEL},
@@ -195,7 +195,7 @@ class DockerSandbox:
     def __init__(self, client: "DockerClient", image: str | None = None, warm: int = 0,
                  code_volumes: bool = True) -> None:
         self.client = client
-        self.brokers: dict[str, Path] = {}  # container id -> the folder of its judge's socket
+        self.judge_sockets: dict[str, Path] = {}  # container id -> its judge socket's folder
         self.image = image or default_tag()
         self.warm = warm
         self.code_volumes = code_volumes  # False: the image's layers only (to compare)
@@ -280,9 +280,9 @@ class DockerSandbox:
         if group is not None:
             _drop_group(group)
             self.groups.pop(str(container.id), None)
-        broker = self.brokers.pop(str(container.id), None)
-        if broker is not None:
-            shutil.rmtree(broker, ignore_errors=True)
+        folder = self.judge_sockets.pop(str(container.id), None)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
 
     def _started(self, exercise: Exercise, limits: Limits) -> "Container":
         """A new container, started; one the engine made but could not start is removed."""
@@ -291,22 +291,22 @@ class DockerSandbox:
         from docker.types import Mount
 
         group = self._new_group()
-        broker = _broker_folder()
+        folder = _judge_socket_folder()
         # Read-only: the launcher connects to the judge's socket there, nothing writes.
-        seen = Mount(BROKER_IN_SANDBOX, str(broker), type="bind", read_only=True)
+        seen = Mount(JUDGE_SOCKET_IN_CONTAINER, str(folder), type="bind", read_only=True)
         try:
             container = self.client.containers.create(
-                self.image, command=[str(WORK), JUDGED, exercise.game],
+                self.image, command=[str(WORK), jobs.JUDGE_OUTSIDE, exercise.game],
                 labels={**labels(), f"{LABEL}.exercise": exercise.id},
                 mounts=[*self._code(), seen], **host_config(limits))
         except BaseException:
             if group:
                 group.remove()
-            shutil.rmtree(broker, ignore_errors=True)
+            shutil.rmtree(folder, ignore_errors=True)
             raise
         if group:
             self.groups[str(container.id)] = group
-        self.brokers[str(container.id)] = broker
+        self.judge_sockets[str(container.id)] = folder
         try:
             container.start()
             container.reload()  # its pid, and where a v2 engine put it
@@ -408,10 +408,11 @@ class DockerSandbox:
         # The launcher's job: no suite (the judge runs it), no address-space cap (the
         # container's memory limit caps the workers).
         inside = job(exercise, limits, "", WORK, address_space=False)
-        inside["broker"], inside["token"] = f"{BROKER_IN_SANDBOX}/{BROKER_SOCKET}", token
+        inside["judge_socket"] = f"{JUDGE_SOCKET_IN_CONTAINER}/{JUDGE_SOCKET}"
+        inside["token"] = token
         inside["uid"] = uid
         group = self._group_outside(container)
-        address = self.brokers[str(container.id)] / BROKER_SOCKET
+        address = self.judge_sockets[str(container.id)] / JUDGE_SOCKET
         # The judge's fork works on what the container sends in a group of its own,
         # whose CPU counts against the run's limits: a hand-in spends no more of
         # the host than they allow.
@@ -441,14 +442,14 @@ class DockerSandbox:
 # with no capability to override a file's mode; as root the host owns it alike.
 # Otherwise anyone may look the socket up (no listing) and connect, but the judge
 # takes one connection, which must say the run's token.
-BROKER_MODES = (0o700, 0o600) if os.geteuid() == 0 else (0o711, 0o666)
+JUDGE_SOCKET_MODES = (0o700, 0o600) if os.geteuid() == 0 else (0o711, 0o666)
 
 
-def _broker_folder() -> Path:
+def _judge_socket_folder() -> Path:
     """A new folder for a container's judge socket."""
-    folder = Path(tempfile.mkdtemp(prefix=f"{BROKER_PREFIX}{os.getpid()}-",
+    folder = Path(tempfile.mkdtemp(prefix=f"{JUDGE_SOCKET_PREFIX}{os.getpid()}-",
                                    dir=places.engine_folder()))
-    folder.chmod(BROKER_MODES[0])
+    folder.chmod(JUDGE_SOCKET_MODES[0])
     return folder
 
 
@@ -464,7 +465,7 @@ def _listening(address: Path) -> Iterator[socket.socket]:
         finally:
             os.close(folder)
         try:
-            address.chmod(BROKER_MODES[1])
+            address.chmod(JUDGE_SOCKET_MODES[1])
             listener.listen(1)
             yield listener
         finally:

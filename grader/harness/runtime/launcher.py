@@ -9,7 +9,7 @@ only the capabilities to change user and to kill (a container drops all
 others and forbids new privileges). Once the judge is done, every student
 process is killed.
 
-``launcher.py WORK --judged GAME``: the Docker sandbox's container, whose
+``launcher.py WORK --judge-outside GAME``: the Docker sandbox's container, whose
 judge runs on the host (``grader.sandbox.judges``). It imports GAME's kit
 while the job is on its way, receives it (in the container's tmpfs),
 connects to the judge's socket the job names, says the run's token, and
@@ -54,7 +54,6 @@ GRADER_UID = 10001
 MAX_ARCHIVE = 16 << 20
 KILL = "--kill-students"  # instead of a work folder: kill every student process, then end
 PENDING = "--pending"  # the supervisor's: started ahead of its job (see supervisor.py)
-JUDGED = "--judged"  # instead of a suite: the judge runs outside, on the host (``for_judge``)
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
        "TMPDIR": "/tmp"}
 
@@ -149,13 +148,13 @@ def _spawner(job: jobs.Job) -> StudentSpawner:
 def for_judge(work: Path, game: str) -> None:
     """A judge outside the container: import the worker's modules and ``game``'s
     kit while the job is on its way, receive it, connect to the judge's socket
-    (``job["broker"]``), say the run's token, and answer the judge's requests
+    (``job["judge_socket"]``), say the run's token, and answer the judge's requests
     until it hangs up; then kill every student process and end."""
     preload(game)
     _, job = receive(work)
     spawner = _spawner(job)
     with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as judge:
-        judge.connect(job["broker"])
+        judge.connect(job["judge_socket"])
         judge.sendall(job["token"].encode())
         try:
             serve(judge, spawner)
@@ -171,7 +170,7 @@ def main() -> None:
         StudentSpawner(user=student_uid(int(sys.argv[2]))).kill_all()
         return
     work, suite = Path(sys.argv[1]), sys.argv[2]
-    if suite == JUDGED:
+    if suite == jobs.JUDGE_OUTSIDE:
         for_judge(work, sys.argv[3])
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pending, tell = os.pipe()
