@@ -16,7 +16,7 @@ import pytest
 
 from grader import exercises, grading, report, solutions
 from grader.sandbox import judges
-from grader.sandbox.docker import LABEL, live_owner
+from grader.sandbox.containers import LABEL, live_owner
 from grader.sandbox.local import AS_ROOT, LocalSandbox, is_boundary
 
 ROOT = Path(__file__).resolve().parent.parent

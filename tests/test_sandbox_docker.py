@@ -20,7 +20,8 @@ from conftest import ROOT, left_behind, solution
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.contracts.run import SLOT_UIDS
 from grader.image import default_tag
-from grader.sandbox.docker import LABEL, DockerSandbox, host_config, sweep
+from grader.sandbox.containers import LABEL, host_config, sweep
+from grader.sandbox.docker import DockerSandbox
 
 HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 # The two sandboxes must agree where they could differ: every style of correct
@@ -254,10 +255,10 @@ def test_sweep_removes_leftovers_but_not_live_runs(docker_client):
 
 def wait_for_warm(sandbox):
     deadline = time.monotonic() + 30
-    while not sandbox.ready:
+    while not sandbox.pool.ready:
         assert time.monotonic() < deadline, "no warm container came"
         time.sleep(0.1)
-    return sandbox.ready[0][1]
+    return sandbox.pool.ready[0][1].container
 
 
 def test_warm_containers_serve_one_run_each_and_close_removes_them(docker_client):
@@ -309,7 +310,7 @@ def test_close_waits_for_a_warm_up_still_making_its_container(docker_client, mon
     assert closing.is_alive()  # close() waits for it ...
     gate.set()
     closing.join(120)
-    assert not closing.is_alive() and not any(t.is_alive() for t in warm.warming)
+    assert not closing.is_alive() and not any(t.is_alive() for t in warm.pool.warming)
     # ... and what it made is gone when close() returns
     assert docker_client.containers.list(all=True, filters=mine, ignore_removed=True) == []
 
