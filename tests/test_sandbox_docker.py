@@ -156,15 +156,20 @@ def test_writes_only_in_the_tmpfs(docker, submission):
 
 
 def test_the_student_reads_nothing_of_the_grader(docker, submission):
-    secrets = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
-               "/opt/minimax-grader/grader/harness/lesson/search.py",
-               "/opt/minimax-grader/grader/harness/judging/mistakes.py",
-               "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
-               "/opt/minimax-grader/grader/harness/runtime/student.py",
-               # The image's bytecode is kept as its source is.
-               "/opt/minimax-grader/grader/harness/lesson/__pycache__/search.cpython-311.pyc",
-               "/opt/minimax-grader/exercises/helpers/suite/__pycache__/"
-               "test_helpers.cpython-311.pyc"]
+    # The judge's files are not in the image at all (it runs on the host, and
+    # test_image.py lists what the image holds): not found, or behind a folder the
+    # student's user can't enter.
+    absent = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
+              "/opt/minimax-grader/grader/harness/lesson/search.py",
+              "/opt/minimax-grader/grader/harness/judging/mistakes.py",
+              "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
+              "/opt/minimax-grader/grader/harness/runtime/student.py"]
+    # The launcher's own files are there and kept from the student, their bytecode
+    # as their source.
+    kept = ["/opt/minimax-grader/grader/harness/runtime/launcher.py",
+            "/opt/minimax-grader/grader/harness/runtime/spawn.py",
+            "/opt/minimax-grader/grader/harness/runtime/__pycache__/launcher.cpython-311.pyc"]
+    secrets = absent + kept
     code = PROBE + "".join(f'attempt("read {p}", lambda: open("{p}").read())\n' for p in secrets)
     worker = "/opt/minimax-grader/grader/harness/runtime/__pycache__/worker.cpython-311.pyc"
     code += f'attempt("read {worker}", lambda: open("{worker}", "rb").read())\n'
@@ -174,7 +179,10 @@ def test_the_student_reads_nothing_of_the_grader(docker, submission):
              'attempt("setuid", lambda: os.setuid(0))\n')
     result = grade_docker(docker, helpers_with(submission, code, where=None))
     output = result["output"]["text"]
-    for path in secrets:  # (the job's settings, /work/job.json, are no secret)
+    for path in absent:  # (the job's settings, /work/job.json, are no secret)
+        assert re.search(f"read {re.escape(path)} refused: (FileNotFoundError|PermissionError)",
+                         output)
+    for path in kept:
         assert f"read {path} refused: PermissionError" in output
     # ... and the worker's own bytecode is there for it, so it is not compiled each time.
     assert f"read {worker} ALLOWED" in output

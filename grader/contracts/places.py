@@ -20,7 +20,7 @@ TOP = PACKAGE / SHIPPED if (PACKAGE / SHIPPED).is_dir() else CHECKOUT
 EXERCISES = TOP / "exercises"  # what students and the sandbox may see, one folder each
 DOCKERFILE = TOP / "Dockerfile"  # the grading image's
 SOLUTIONS = CHECKOUT / "solutions"  # staff and CI only: <id>/solution/, <id>/corpus/<case>/
-# What of an exercise's folder a sandbox reads (the image holds these alone):
+# What of an exercise's folder a judge reads (its view binds these alone):
 # its suite, and the hint ids it alone names.
 SANDBOX_VIEW = ("suite", "hints.toml")
 
