@@ -50,7 +50,7 @@ MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
 SECRET_SOURCES = [
     *sorted(EXERCISES.glob("*/suite/*.py")), *sorted(EXERCISES.glob("*/solution/*.py")),
     *[ROOT / "grader" / "harness" / path for path in (
-        "lesson/search.py", "judging/checks.py", "lesson/decision_checks.py",
+        "lesson/search.py", "checking/checks.py", "lesson/decision_checks.py",
         "lesson/game_checks.py")],
     *[ROOT / "grader" / "games" / "isolation" / f"{name}.py"
       for name in ("suite_positions", "flawed_rules")],

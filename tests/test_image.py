@@ -332,7 +332,7 @@ def test_the_default_tag_names_what_the_image_holds(package_copy, monkeypatch):
     monkeypatch.delenv("MINIMAX_GRADER_IMAGE", raising=False)
     assert image.default_tag() == f"minimax-grader:{__version__}-{image.contents_hash()}"
     package, root = package_copy
-    (package / "harness" / "judging" / "__init__.py").write_text("# another checkout\n")
+    (package / "harness" / "checking" / "__init__.py").write_text("# another checkout\n")
     assert image.contents_hash(package, root) != image.contents_hash()  # another tag: no fight
     monkeypatch.setenv("MINIMAX_GRADER_IMAGE", "registry.example/grader:7")
     assert image.default_tag() == "registry.example/grader:7"

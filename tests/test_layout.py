@@ -149,7 +149,7 @@ def test_only_check_solutions_names_the_solutions_folder():
 
 # What any exercise may use: the shared core. The search exercises' checks,
 # declared for any game, still lie in the isolation family's folder.
-CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
+CORE = ("grader.contracts", "grader.harness.checking", "grader.harness.runtime",
         "grader.harness.lesson.helper_checks", "grader.harness.lesson.decision_checks",
         "grader.harness.lesson.cutoff_checks", "grader.harness.lesson.deepening_checks")
 # docs/authoring.md's worked example of an instructor's exercise, laid out as
@@ -244,7 +244,7 @@ def test_the_worker_reads_only_its_closure():
             "grader.harness.runtime.guard"} <= readable
     # No check, no reference search, no suite: nothing that gives answers away.
     assert not {m for m in readable if part(m) == "host" and m != "grader"}
-    families = ("grader.harness.judging", "grader.harness.lesson")
+    families = ("grader.harness.checking", "grader.harness.lesson")
     assert not {m for m in readable if m.startswith(families)}
     # None of the games: their rules are sent to the worker, for the tests
     # granted stand-ins that run them, and the student's user can't read them.

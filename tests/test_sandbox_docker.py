@@ -157,7 +157,7 @@ def test_writes_only_in_the_tmpfs(docker, submission):
 def test_the_student_reads_nothing_of_the_grader(docker, submission):
     secrets = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
                "/opt/minimax-grader/grader/harness/lesson/search.py",
-               "/opt/minimax-grader/grader/harness/judging/mistakes.py",
+               "/opt/minimax-grader/grader/harness/checking/mistakes.py",
                "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
                "/opt/minimax-grader/grader/harness/runtime/student.py",
                # The image's bytecode is kept as its source is.

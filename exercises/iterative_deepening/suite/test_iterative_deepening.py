@@ -10,7 +10,7 @@ import pytest
 
 from grader.games import isolation
 from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson import deepening_checks as deepening
 
 POSITIONS = nonterminal(isolation.positions()) + large(LARGE_DEPTH_PATHS)

@@ -7,7 +7,7 @@ the exercise's game (exercise.toml: ``game = "kayles"``)."""
 import pytest
 
 from grader.games import kayles, unfinished
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson import deepening_checks as deepening
 
 POSITIONS = unfinished(kayles) + kayles.larger("depth")

@@ -12,10 +12,10 @@ from typing import Any
 
 from grader.contracts.protocol import describe
 from grader.games import nim
-from grader.harness.judging import boards, checks, mistakes
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import CASES, Fact, first_hinted
-from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.checking import boards, checks, mistakes
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.facts import CASES, Fact, first_hinted
+from grader.harness.checking.probes import MOST_TRACED, Probe, Ref, Steps
 from grader.harness.nim.facts import negamax_fact
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
 from grader.harness.runtime.faults import CallTimeout, TooManyCalls

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
 from grader.contracts.owntime import Deadline, Overloaded, OwnClock
-from grader.harness.judging.boards import grid
+from grader.harness.checking.boards import grid
 from grader.harness.runtime import standins
 from grader.harness.runtime.faults import (
     INTERFERED_AT_IMPORT,

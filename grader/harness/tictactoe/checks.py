@@ -17,12 +17,12 @@ from typing import Any
 from grader.contracts.protocol import describe
 from grader.games import Path, tictactoe
 from grader.games.tictactoe import EMPTY
-from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation, Run
-from grader.harness.judging.facts import CASES, Fact, first_hinted
-from grader.harness.judging.fingerprints import fingerprint
-from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
-from grader.harness.judging.traces import Node
+from grader.harness.checking import checks, mistakes
+from grader.harness.checking.checks import Observation, Run
+from grader.harness.checking.facts import CASES, Fact, first_hinted
+from grader.harness.checking.fingerprints import fingerprint
+from grader.harness.checking.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.checking.traces import Node
 from grader.harness.runtime.faults import StudentFault
 from grader.harness.runtime.steps import call_step
 from grader.harness.tictactoe import search
