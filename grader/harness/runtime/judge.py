@@ -77,7 +77,7 @@ def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoRe
         signal.signal(signal.SIGINT, signal.default_int_handler)
         spawner = ([str(_launcher(launcher[0], str(request["token"])))] if launcher
                    else [supervisor.WRAP, json.dumps(request["wrap"])])
-        code = supervisor.judge(str(request["job"]), spawner)
+        code = supervisor.run_suite(str(request["job"]), spawner)
     except BaseException:  # the grader's own failure: said in the run's log
         traceback.print_exc()
     finally:
