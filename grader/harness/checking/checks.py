@@ -69,7 +69,7 @@ def collect(positions: Iterable[tuple[State, Path]], ask: Callable[[State, Path]
     return observations
 
 
-class Run(list[Observation]):
+class ObservedRun(list[Observation]):
     """The observations of one run of the student's code, made once and judged
     by more than one test, with how to find the facts of a failing case
     (``facts``: it asks the case again, its calls traced)."""
@@ -81,8 +81,8 @@ class Run(list[Observation]):
 
 
 def facts_of(observations: Sequence[Observation]) -> Finder | None:
-    """The fact finder of a run's observations, if they are a ``Run``."""
-    return observations.facts if isinstance(observations, Run) else None
+    """The fact finder of a run's observations, if they are an ``ObservedRun``."""
+    return observations.facts if isinstance(observations, ObservedRun) else None
 
 
 def wrong(observations: Iterable[Observation]) -> list[Observation]:
