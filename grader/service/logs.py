@@ -62,8 +62,8 @@ def seconds(start: datetime, end: datetime) -> float:
 
 
 @dataclass
-class Run:
-    """One grading run of a job, logged as one line when it ends (``ended``)."""
+class JobAttempt:
+    """One attempt at grading a job, logged as one line when it ends (``ended``)."""
 
     job_id: int
     student_id: int

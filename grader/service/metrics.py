@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.service.hosts import Seen
-from grader.service.logs import Run, seconds
+from grader.service.logs import JobAttempt, seconds
 from grader.service.models import JOB_STATES, SCORE_POST_STATES, Job, LtiScorePost, Submission
 
 # Feedback comes in seconds when the queue is short, in many minutes when a class
@@ -61,9 +61,9 @@ class Metrics:
             ["exercise"], registry=self.registry)
         self._state: State | None = None
 
-    def ran(self, run: Run, outcome: str, now: datetime,
+    def ran(self, run: JobAttempt, outcome: str, now: datetime,
             report: dict[str, Any] | None) -> None:
-        """Count a grading run that ended (see ``logs.Run.ended``)."""
+        """Count a grading run that ended (see ``logs.JobAttempt.ended``)."""
         if outcome == RETRIED_AFTER_LOAD:
             self.retried_after_load.labels(run.exercise).inc()
         if report is not None:
