@@ -220,7 +220,7 @@ def add(root: Path) -> None:
         _no_links(folder)
         if folder.name == GAMES_FOLDER:
             _check_games(folder)
-        elif folder.name != "__pycache__" and kind_of(folder) is None:
+        elif folder.name != "__pycache__" and graded_by(folder) is None:
             raise BadExercise(f"{folder}: no exercise.toml nor match.toml, so not an "
                               "exercise folder")
         for private in PRIVATE:
@@ -278,7 +278,7 @@ def _check_games(folder: Path) -> None:
             raise BadExercise(f"{game}: {game.name!r} is a built-in game's name")
 
 
-def kind_of(folder: Path) -> str | None:
+def graded_by(folder: Path) -> str | None:
     """How the exercise of ``folder`` is graded (SUITE or PLAY), by the file it
     holds; None where it holds neither, so is no exercise's."""
     held = [kind for kind, name in DEFINED_BY.items() if (folder / name).is_file()]
@@ -295,7 +295,7 @@ def folders(root: Path | None = None) -> dict[str, Path]:
     for top in [root] if root is not None else [ROOT, *added()]:
         if not top.is_dir():
             raise BadExercise(f"no exercises at {top}: is minimax-grader installed whole?")
-        for folder in sorted(p for p in top.iterdir() if kind_of(p) is not None):
+        for folder in sorted(p for p in top.iterdir() if graded_by(p) is not None):
             if folder.name in found:
                 raise BadExercise(f"two exercises are called {folder.name!r}: "
                                   f"{found[folder.name]} and {folder}")
@@ -310,7 +310,7 @@ def known(root: Path | None = None, kind: str | None = None) -> list[str]:
     """The exercises' ids: of ``root`` alone where given, else every one; where
     ``kind`` is given (SUITE or PLAY), only those graded so."""
     return sorted(name for name, folder in folders(root).items()
-                  if kind in (None, kind_of(folder)))
+                  if kind in (None, graded_by(folder)))
 
 
 def _limits(table: dict[str, Any], tests: Sequence[TestSpec], path: Path) -> Limits:
@@ -337,7 +337,7 @@ def load(name: str, root: Path | None = None) -> Exercise:
     if name not in found:
         raise UnknownExercise(name, sorted(found))
     folder = found[name]
-    return _played(name, folder) if kind_of(folder) == PLAY else _suite(name, folder)
+    return _played(name, folder) if graded_by(folder) == PLAY else _suite(name, folder)
 
 
 # An exercise graded by play runs no suite: its match.toml limits its agent's moves,
