@@ -19,6 +19,7 @@ from grader.contracts import places
 from grader.errors import UsageError
 from grader.handout import handout, self_check
 from grader.match import commands as match_commands
+from grader.match import config as match_config
 from grader.sandbox import Sandbox, local_is_boundary
 from grader.service import operations
 from grader.service.lti import commands as lti_commands
@@ -580,7 +581,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         for folder in getattr(args, "exercises", None) or ():
-            exercises.add(Path(folder))
+            exercises.add(Path(folder), check=match_config.check_played)
         return COMMANDS[args.command](args)
     except (UsageError, exercises.BadExercise, files.BadOutput) as exc:
         print(f"minimax-grader: error: {exc}", file=sys.stderr)
