@@ -288,7 +288,7 @@ def test_check_solutions_takes_an_instructor_s_folders(capsys, tmp_path, monkeyp
     report = grading.grade(exercises.load("helpers"), misnamed.path, grading.open_sandbox(
         "local"), exercises.load("helpers").limits)
     assert any("failing names test_min_valu, which the suite does not have" in problem
-               for problem in solutions.judge(misnamed, report))
+               for problem in solutions.problems_of(misnamed, report))
 
 
 def test_an_option_is_never_read_as_the_abbreviation_of_another(capsys):
