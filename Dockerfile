@@ -1,21 +1,23 @@
-# The grading image: Python, pytest, pytest-timeout, hypothesis, NumPy (pinned in
-# grader/image.py: agents may import it), the harness and the exercises' suites;
-# never the reference solutions nor the grader's tests.
+# The grading image: Python, NumPy (pinned in grader/image.py: agents may import
+# it), and what a grading container runs: the launcher and the modules it and the
+# student's workers import, and the modules it hands out
+# (grader/installs.py's launcher_files). The judge runs on the host: no pytest,
+# no suite, no reference search, no model of mistakes, never the reference
+# solutions nor the grader's tests.
 #
 # `minimax-grader image build` stages the build context (this file, a
-# wheelhouse of pytest, pytest-timeout, hypothesis and NumPy made on the host, the
-# harness and the suites) and builds it: no network is needed inside the build. With a
-# registry, the default base works unchanged; without one, the base comes
-# from grader/data/image/make-base-image.
+# wheelhouse made on the host, those files) and builds it: no network is needed
+# inside the build. With a registry, the default base works unchanged; without
+# one, the base comes from grader/data/image/make-base-image.
 ARG BASE_IMAGE=python:3.11-slim
 FROM ${BASE_IMAGE}
 
 COPY wheelhouse/ /tmp/wheelhouse/
 # What grading never reads goes: a student's code that walks the file system
-# (to hunt for the suites, or to spray fake reports) then has a small tree
-# to walk, and its time is bounded by the image, not by luck.
+# (to hunt for the grader's files, or to spray fake reports) then has a small
+# tree to walk, and its time is bounded by the image, not by luck.
 RUN python3 -m pip install --no-index --find-links /tmp/wheelhouse --no-cache-dir \
-        --break-system-packages pytest pytest-timeout hypothesis numpy \
+        --break-system-packages /tmp/wheelhouse/*.whl \
     && rm -rf /tmp/wheelhouse /usr/share/doc /usr/share/man /usr/share/info \
         /usr/share/locale /usr/share/lintian /usr/share/bash-completion /var/cache/* \
         /var/lib/apt/lists/* /usr/share/zoneinfo /usr/lib/python3.*/test \
@@ -23,8 +25,8 @@ RUN python3 -m pip install --no-index --find-links /tmp/wheelhouse --no-cache-di
         /usr/local/lib/python3.*/site-packages/pip
 
 COPY grader/ /opt/minimax-grader/grader/
-COPY exercises/ /opt/minimax-grader/exercises/
-# The users and permissions that keep the suites from the student's code.
+# The users, and the permissions that keep the launcher's own files from the
+# student's code.
 COPY install-harness /tmp/
 RUN sh /tmp/install-harness /opt/minimax-grader && rm /tmp/install-harness
 

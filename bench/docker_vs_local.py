@@ -16,10 +16,10 @@ from grader.image import default_tag
 from grader.sandbox.local import LocalSandbox
 
 
-def bare_run(tag, code="pass"):
-    """A bare container of the image: started, runs ``code`` (by default
-    nothing) in the image's python3 as the supervisor runs it, removed."""
-    return ["docker", "run", "--rm", "--entrypoint", "python3", tag, "-I", "-B", "-c", code]
+def bare_run(tag):
+    """A bare container of the image: started, runs nothing in the image's python3
+    as the launcher runs it, removed."""
+    return ["docker", "run", "--rm", "--entrypoint", "python3", tag, "-I", "-B", "-c", "pass"]
 
 
 def main():

@@ -20,10 +20,6 @@ the suite asks of it (every position, every depth, every budget of the clock).
    against a bare container plus the reference's own search (as
    ``game_exercises.py`` measures it).
 
-Beside each bare container it times one that only imports pytest (and
-pytest-timeout), as a supervisor in the container must: how much of a goal's
-margin over its floor that import alone takes there, since the floor has none.
-
 With ``--local``, goals 1 and 3 are graded in the local sandbox only (no
 engine needed), each beside the CPU its processes took (the judge's and
 the workers', the kernel's count of the run's group) against the CPU of
@@ -32,9 +28,7 @@ busy machine's load.
 
 Each ``--image`` is graded in turn, in the same run, to compare two versions
 of the harness; ``TAG@layers`` grades it without its code volumes (its
-containers read the image's layers), ``TAG@inside`` with its judge inside the
-container, as before the judge moved to the host. By default the checkout's
-image is graded both ways. Times
+containers read the image's layers). By default the checkout's image. Times
 are medians of R runs; the ratios are the goals' (each at most 1.5; local
 2). The machine's load counts: run it on a quiet machine.
 """
@@ -61,9 +55,7 @@ from grader.sandbox.local import LocalSandbox
 
 SINGLE = "depth_limit"  # goal 1's exercise
 LAYERS = "@layers"  # an --image graded without its code volumes
-INSIDE = "@inside"  # an --image graded with its judge in the container (as before issue 44)
 BATCHED = "helpers"  # goal 2's
-PYTEST_IMPORT = "import pytest, pytest_timeout"  # what each supervisor imports first
 
 
 def _depth_limit():
@@ -113,7 +105,6 @@ class Image:
     label: str  # the tag, with "@layers" where it is graded without its code volumes
     docker: DockerSandbox
     bare: float = 0.0  # seconds of a bare container of it
-    with_pytest: float = 0.0  # seconds of one that imports pytest and ends
 
 
 def _interleaved(images, runs, measure):
@@ -133,17 +124,6 @@ def _ratio(label, seconds, floor, parts):
           f"{seconds / floor:.2f}x")
 
 
-def _pytest_share(image_, work, goal=1.5):
-    """How much of the goal's margin over a container's floor pytest's import takes
-    (where the judge, which imports it, runs in the container)."""
-    if image_.docker.judged:
-        return
-    floor = image_.bare + work
-    spent = image_.with_pytest - image_.bare
-    print(f"    pytest's import alone, {spent:.2f} s, is {spent / ((goal - 1) * floor):.0%} of "
-          f"the {(goal - 1) * floor:.2f} s that {goal}x the floor leaves above it")
-
-
 def one(images, runs, own):
     """Goal 1: one depth_limit file in Docker, and in the local sandbox;
     ``own``: the images are the checkout's (the command line checks that)."""
@@ -154,10 +134,8 @@ def one(images, runs, own):
     for image_ in images:
         _ratio(f"docker {image_.label}", graded[image_.label], image_.bare + work,
                "bare container + work")
-        _pytest_share(image_, work)
     if own:
-        served = [i for i in images  # as the command line grades
-                  if i.docker.code_volumes and INSIDE not in i.label]
+        served = [i for i in images if i.docker.code_volumes]  # as the command line grades
         by_hand = _interleaved(served, runs, lambda i: _command_line(exercise, i.docker.image))
         for image_ in served:
             _ratio(f"minimax-grader grade, docker {image_.label}", by_hand[image_.label],
@@ -217,8 +195,7 @@ def many(client, images, n):
             bare, bare_cpu = _busy(lambda i=image_: _bare_containers(i.docker.image, n, cores))
             floor = bare + n * work / cores
             docker = DockerSandbox(client, image=image_.docker.image, warm=cores,
-                                   code_volumes=image_.docker.code_volumes,
-                                   judged=image_.docker.judged)
+                                   code_volumes=image_.docker.code_volumes)
 
             def batch(d=docker):
                 with ThreadPoolExecutor(cores) as pool:
@@ -243,7 +220,6 @@ def games(images, runs):
         for image_ in images:
             _ratio(f"{name}, docker {image_.label}", graded[image_.label], image_.bare + search,
                    f"bare container + the reference's search {search:.2f} s")
-            _pytest_share(image_, search)
 
 
 def _graded_cpu(exercise, runs):
@@ -286,9 +262,9 @@ def main():
     parser.add_argument("--batch", type=int, default=40, help="files in goal 2")
     parser.add_argument("--goal", type=int, nargs="+", choices=(1, 2, 3), default=[1, 2, 3])
     parser.add_argument("--image", action="append",
-                        help="grading image to measure (repeatable; by default the checkout's, "
-                             f"and the checkout's{INSIDE}); TAG{LAYERS}: graded from its layers, "
-                             f"without its code volumes; TAG{INSIDE}: its judge in the container")
+                        help="grading image to measure (repeatable; by default the "
+                             f"checkout's); TAG{LAYERS}: graded from its layers, without its "
+                             "code volumes")
     parser.add_argument("--local", action="store_true",
                         help="the local sandbox only, with CPU beside wall (goals 1 and 3)")
     args = parser.parse_args()
@@ -298,24 +274,20 @@ def main():
         local(args.runs, args.goal)
         return
     client = image.connect()
-    tags = args.image or [image.default_tag(), image.default_tag() + INSIDE]
+    tags = args.image or [image.default_tag()]
     print(f"on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
           f"medians of {args.runs} runs")
     why = None if args.image else image.problem(client)  # another's image is taken as it is
     if why:
         raise SystemExit(why)
     images = [Image(tag, DockerSandbox(client, image=tag.split("@")[0],
-                                       code_volumes=LAYERS not in tag,
-                                       judged=None if INSIDE not in tag else False))
+                                       code_volumes=LAYERS not in tag))
               for tag in tags]
     bare = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
         bare_run(i.docker.image), check=True, stdout=subprocess.DEVNULL))
-    with_pytest = _interleaved(images, max(args.runs, 5), lambda i: subprocess.run(
-        bare_run(i.docker.image, PYTEST_IMPORT), check=True, stdout=subprocess.DEVNULL))
     for image_ in images:
-        image_.bare, image_.with_pytest = bare[image_.label], with_pytest[image_.label]
-        print(f"a bare container of {image_.label}: {image_.bare:.2f} s; "
-              f"one that imports pytest: {image_.with_pytest:.2f} s")
+        image_.bare = bare[image_.label]
+        print(f"a bare container of {image_.label}: {image_.bare:.2f} s")
     if 1 in args.goal:
         one(images, args.runs, own=not args.image)
     if 2 in args.goal:

@@ -318,7 +318,7 @@ def _code_volumes(client: "DockerClient", tag: str) -> None:
     """Make the image's code volumes now, rather than beside its first gradings,
     and say which of its folders they serve."""
     from grader.sandbox import docker_code
-    from grader.sandbox.docker import labels
+    from grader.sandbox.containers import labels
 
     folders = docker_code.ensure(client, tag, labels())
     print(f"its Python folders are served from volumes: {', '.join(folders)}" if folders else

@@ -1,17 +1,18 @@
 """Building the grading image, with no registry and no network in the build.
 
+The image holds what a grading container runs: the launcher and the student's
+workers (``installs.launcher_files``), Python and NumPy (for agents); the
+judge runs on the host, so no pytest, no suite and no reference is in it.
 The build context is staged from the project's top level (``places``): the
-Dockerfile, the script that installs the harness (``grader/data/image/``), the
-harness, the exercises' suites and a wheelhouse of pytest, pytest-timeout,
-hypothesis and NumPy (for agents) downloaded on the host. The image is tagged
-and labelled with a hash of what it holds, so that two checkouts on one machine each have their
-own, and an image older than the harness is noticed instead of used. What the
-host applies itself (points, titles, visibility: ``exercise.toml``) is not in
-the image, so editing it needs no new image.
+Dockerfile, the script that installs the harness (``grader/data/image/``),
+those files, an instructor's games' rules (the launcher hands them out) and
+a wheelhouse of ``REQUIREMENTS`` downloaded on the host. The image is tagged
+and labelled with a hash of what it holds, so that two checkouts on one
+machine each have their own, and an image older than its files is noticed
+instead of used.
 """
 
 import fcntl
-import hashlib
 import importlib.util
 import os
 import shutil
@@ -19,13 +20,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader import __version__, exercises, games
-from grader.contracts import places
+from grader import __version__, installs
+from grader.contracts import places, provided
 
 if TYPE_CHECKING:  # docker is imported where it is used: the package runs without it
     from docker import DockerClient
@@ -39,80 +40,23 @@ REGISTRY_BASE = "python:3.11-slim"
 HASH_LABEL = "minimax-grader.contents"
 # NumPy, pinned, for the agent exercise: agents of the course project import it.
 NUMPY = "numpy==2.4.6"
-REQUIREMENTS = ["pytest>=7.2", "pytest-timeout>=2.1", "hypothesis>=6.100", NUMPY]
-INSTALL = "install-harness"  # the harness's users and permissions
+REQUIREMENTS = [NUMPY]  # the wheelhouse's: the Dockerfile installs every wheel in it
 
 
-def _sources(paths: Iterable[Path]) -> list[Path]:
-    return [p for p in paths if "__pycache__" not in p.parts]
-
-
-# What runs in a sandbox: the harness, and the two packages it may import.
-IN_SANDBOX = ("harness", "contracts", "games")
-
-
-def harness_files(package: Path = PACKAGE) -> list[Path]:
-    """The harness, what runs in a sandbox: paths in the installed package
-    (its modules, the hint ids it checks against, the provided modules)."""
-    found = [package / "__init__.py"]
-    for folder in IN_SANDBOX:
-        found += sorted(p for p in (package / folder).rglob("*") if p.suffix in (".py", ".toml"))
-    found += sorted((package / places.PROVIDED.relative_to(places.PACKAGE)).glob("*.py"))
-    return _sources(found)
-
-
-def suite_files(folder: Path) -> list[Path]:
-    """An exercise's ``exercise.toml`` and suite: paths in the installed package."""
-    return [folder / "exercise.toml", *sandbox_suite_files(folder)]
-
-
-def sandbox_suite_files(folder: Path) -> list[Path]:
-    """What of an exercise the sandbox reads (``places.SANDBOX_VIEW``): its suite,
-    and the hint ids it alone names (its hints.toml, which the harness checks a
-    test's mistakes against). The supervisor is told the tests' names and limits
-    in its job, and the host applies points, titles and visibility, so
-    ``exercise.toml`` stays out of the image and its hash."""
-    suite, hints = (folder / part for part in places.SANDBOX_VIEW)
-    return _sources(sorted(suite.rglob("*.py"))) + ([hints] if hints.is_file() else [])
-
-
-def context_files(package: Path = PACKAGE,
-                  root: Path = places.EXERCISES) -> list[tuple[str, Path]]:
+def context_files(package: Path = PACKAGE) -> list[tuple[str, Path]]:
     """(path in the context, path here) of what the image holds, laid out as a
-    checkout: the harness of ``package`` and the suites of the exercises in
-    ``root`` (the built-in ones), those of the exercises added with --exercises
-    beside them, and their games beside the built-in games. Never ``solutions/``."""
-    found = [("Dockerfile", places.DOCKERFILE), (INSTALL, places.IMAGE_SCRIPTS / INSTALL)]
-    found += [(f"grader/{p.relative_to(package).as_posix()}", p) for p in harness_files(package)]
-    for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file()):
-        found += _suite_in_context(folder)
-    return [*found, *_added_suites(), *_added_games()]
+    checkout: the launcher's files of ``package`` and an instructor's games'
+    rules beside the built-in games'. Never a suite, never ``solutions/``."""
+    found = [("Dockerfile", places.DOCKERFILE),
+             (installs.INSTALL, places.IMAGE_SCRIPTS / installs.INSTALL)]
+    found += [(f"grader/{p.relative_to(package).as_posix()}", p)
+              for p in installs.launcher_files(package)]
+    return found + installs.added_games(lambda folder: [folder / provided.RULES])
 
 
-def _suite_in_context(folder: Path) -> list[tuple[str, Path]]:
-    return [(f"exercises/{folder.name}/{p.relative_to(folder).as_posix()}", p)
-            for p in sandbox_suite_files(folder)]
-
-
-def _added_suites() -> list[tuple[str, Path]]:
-    return [entry for root in exercises.added()
-            for folder in sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file())
-            for entry in _suite_in_context(folder)]
-
-
-def _added_games() -> list[tuple[str, Path]]:
-    """An instructor's games (``grader.games.added``): their modules, where the
-    package's games lie in the image."""
-    return [(f"grader/games/{name}/{p.relative_to(folder).as_posix()}", p)
-            for name, folder in sorted(games.added().items())
-            for p in _sources(sorted(folder.rglob("*.py")))]
-
-
-def contents_hash(package: Path = PACKAGE, root: Path = places.EXERCISES) -> str:
-    digest = hashlib.sha256()
-    for name, path in context_files(package, root):
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+def contents_hash(package: Path = PACKAGE) -> str:
+    """A hash of what the image holds: its files and its wheels' requirements."""
+    return installs.digest(context_files(package), *REQUIREMENTS)
 
 
 def default_tag() -> str:
@@ -338,7 +282,7 @@ def problem(client: "DockerClient", tag: str | None = None) -> str | None:
     except ImageNotFound:
         return f"the grading image {tag} is missing; build it with: minimax-grader image build"
     if image.labels.get(HASH_LABEL) != contents_hash():
-        return (f"the grading image {tag} is older than the harness or the suites; "
+        return (f"the grading image {tag} is older than the launcher it should hold; "
                 "rebuild it with: minimax-grader image build")
     return None
 

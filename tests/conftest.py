@@ -16,7 +16,7 @@ import pytest
 
 from grader import exercises, grading, report, solutions
 from grader.sandbox import judges
-from grader.sandbox.docker import LABEL, live_owner
+from grader.sandbox.containers import LABEL, live_owner
 from grader.sandbox.local import AS_ROOT, LocalSandbox, is_boundary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,7 +183,8 @@ def docker_client(tmp_path_factory):
     """A client of a Docker engine with an up-to-date grading image, built once
     for the whole run where it is missing or out of date.
 
-    Skipped loudly where no engine answers or the image can't be built; under CI, failed.
+    Skipped loudly where no engine answers, the image can't be built or bubblewrap
+    can't make the view of the Docker sandbox's judge; under CI, failed.
     """
     from grader import image
 
@@ -191,6 +192,9 @@ def docker_client(tmp_path_factory):
         client = image.connect()
     except image.NoEngine as exc:
         skip_loudly("the Docker sandbox", str(exc))
+    if not is_boundary():
+        skip_loudly("the Docker sandbox", "bwrap is not installed or can't make its namespaces "
+                    "here (apt-get install bubblewrap): its judge runs in bubblewrap's view")
     with run_lock(tmp_path_factory, "grading-image") as shared:
         failed = shared / "grading-image.failed"  # a worker's failed build: not tried again
         if not failed.exists() and image.problem(client):

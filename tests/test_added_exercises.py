@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import cli, exercises, image
+from grader import cli, exercises, installs
 from grader.contracts import hints, protocol
 from grader.games import isolation
 
@@ -80,8 +80,8 @@ def test_a_linked_folder_of_exercises_is_followed_to_where_it_lies(capsys, tmp_p
     report = grade(capsys, tmp_path / "course", SOLUTIONS / NEGAMAX / "solution")
     assert report["status"] == "graded" and report["score"] == report["max_score"] == 8
     assert exercises.added() == [EXERCISES]
-    held = dict(image.context_files())
-    assert held[f"exercises/{NEGAMAX}/hints.toml"] == EXERCISES / NEGAMAX / hints.NAME
+    judged = dict(installs.judge_files())
+    assert judged[f"exercises/{NEGAMAX}/hints.toml"] == EXERCISES / NEGAMAX / hints.NAME
 
 
 def written_negamax(state, depth, calls, mistake=None):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import cli, exercises, games, image, solutions
+from grader import cli, exercises, games, image, installs, solutions
 from grader.contracts import places, provided
 from grader.games import kayles
 from grader.harness.runtime import standins
@@ -88,15 +88,17 @@ def test_a_known_mistake_on_an_instructor_s_game_is_named_and_drawn(capsys, own_
     assert report["score"] < report["max_score"]
 
 
-def test_the_lesson_s_kit_plays_it_and_the_image_holds_it(own_game):
+def test_the_lesson_s_kit_plays_it_and_the_image_holds_its_rules(own_game):
     exercises.add(own_game)
     assert standins.kit("pins").sources(()) == (TREE, "grader.games.pins.rules")
-    held = dict(image.context_files())
-    assert held["grader/games/pins/rules.py"] == own_game / "games" / "pins" / "rules.py"
-    assert "exercises/pins_helpers/suite/test_kayles_helpers.py" in held
+    judged = dict(installs.judge_files())
+    assert judged["grader/games/pins/rules.py"] == own_game / "games" / "pins" / "rules.py"
+    assert "exercises/pins_helpers/suite/test_kayles_helpers.py" in judged
     # where the image's launcher looks for a provided module that is a game's rules
+    held = dict(image.context_files())
     beside = provided.GAMES.relative_to(places.PACKAGE) / "pins" / provided.RULES
     assert held[f"grader/{beside.as_posix()}"] == own_game / "games" / "pins" / "rules.py"
+    assert not [name for name in held if name.startswith("exercises/")]  # the judge's
 
 
 def test_stub_hands_out_an_instructor_s_game_and_the_self_check_plays_it(capsys, own_game,

@@ -25,7 +25,7 @@ from grader.games import knights
 from grader.match import clock, handin, launch, points, referee, tournament
 from grader.match.player import Deadline, Limits, ProcessAgent
 from grader.sandbox import cgroups, local
-from grader.sandbox.docker import LABEL, labels
+from grader.sandbox.containers import LABEL, labels
 
 AGENTS = Path(__file__).parent / "agents"
 STRONG = Path(__file__).parents[1] / "solutions" / "agent" / "solution" / \

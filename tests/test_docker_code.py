@@ -14,7 +14,8 @@ from conftest import solution
 
 from grader import exercises, grading, image
 from grader.sandbox import docker_code
-from grader.sandbox.docker import DockerSandbox, _remove, labels
+from grader.sandbox.containers import labels
+from grader.sandbox.docker import DockerSandbox
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -71,12 +72,12 @@ def test_the_volumes_hold_the_images_folders_and_gradings_mount_them_read_only(d
     assert digest(docker_client, tag, folders, mounts) == digest(docker_client, tag, folders)
 
     helpers = exercises.load("helpers")
-    container = box._started(helpers, helpers.limits)
+    running = box._started(helpers, helpers.limits)
     try:
-        held = {m["Destination"]: m for m in container.attrs["Mounts"]}
+        held = {m["Destination"]: m for m in running.container.attrs["Mounts"]}
         assert all(held[f]["Type"] == "volume" and not held[f]["RW"] for f in folders)
     finally:
-        _remove(container)
+        box._discard(running)
     report = grading.grade(helpers, solution("helpers"), box, helpers.limits)
     assert report["score"] == report["max_score"]
 

@@ -18,7 +18,7 @@ import zipfile
 import pytest
 from conftest import ROOT, run_lock, solution
 
-from grader import exercises, image
+from grader import exercises, image, installs
 from grader.contracts import places
 from grader.contracts.run import SLOT_UIDS
 from grader.gradescope import autograder as gradescope_run
@@ -59,9 +59,9 @@ def test_the_scripts_are_at_the_top_and_executable(package):
 
 def test_it_holds_the_harness_and_this_exercise_s_suite_only(package):
     held = contents(package)
-    for path in image.harness_files():
+    for path in installs.harness_files():
         assert held[places.layout_name(path)][0] == path.read_bytes()
-    for path in image.suite_files(EXERCISE.folder):
+    for path in installs.suite_files(EXERCISE.folder):
         name = f"exercises/helpers/{path.relative_to(EXERCISE.folder)}"
         assert held[name][0] == path.read_bytes()
     exercises = "exercises/"

@@ -40,7 +40,8 @@ import unprivileged
 from conftest import EXERCISES, ROOT, skip_loudly, solution
 
 from grader import exercises, grading, report
-from grader.sandbox.docker import LABEL, DockerSandbox
+from grader.sandbox.containers import LABEL
+from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox, is_boundary
 
 HOSTILE = ROOT / "tests" / "hostile"

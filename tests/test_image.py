@@ -10,6 +10,7 @@ name, so the images other tests need are never touched.
 
 import dataclasses
 import io
+import json
 import os
 import re
 import shutil
@@ -21,7 +22,7 @@ import pytest
 from conftest import skip_loudly, solution
 from docker.errors import APIError, ImageNotFound
 
-from grader import __version__, cli, exercises, grading, image
+from grader import __version__, cli, exercises, grading, image, installs
 from grader.contracts import places
 from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
@@ -213,15 +214,20 @@ def retitle_and_repoint(toml):
     toml.write_text(changed, encoding="utf-8")
 
 
-def test_points_and_titles_are_not_in_the_image(package_copy):
+def test_points_titles_and_suites_are_not_in_the_image(package_copy):
     package, root = package_copy
-    assert image.contents_hash(package, root) == image.contents_hash()
+    assert image.contents_hash(package) == image.contents_hash()
+    assert installs.judge_hash(package, root) == installs.judge_hash()
     retitle_and_repoint(root / "helpers" / "exercise.toml")
-    assert image.contents_hash(package, root) == image.contents_hash()  # the image stays fresh
+    assert installs.judge_hash(package, root) == installs.judge_hash()  # the judge's files
     assert exercises.facts_hash(root) != exercises.facts_hash()  # the host's facts changed
     suite = root / "helpers" / "suite" / "test_helpers.py"
     suite.write_text(suite.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
-    assert image.contents_hash(package, root) != image.contents_hash()  # what the image holds
+    assert installs.judge_hash(package, root) != installs.judge_hash()  # what the judge runs
+    assert image.contents_hash(package) == image.contents_hash()  # the image stays fresh
+    worker = package / "harness" / "runtime" / "worker.py"
+    worker.write_text(worker.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert image.contents_hash(package) != image.contents_hash()  # what the image holds
 
 
 def test_the_agent_s_opponents_and_points_are_the_host_s_facts(package_copy):
@@ -232,7 +238,33 @@ def test_the_agent_s_opponents_and_points_are_the_host_s_facts(package_copy):
     assert edited != toml.read_text(encoding="utf-8")
     toml.write_text(edited, encoding="utf-8")
     assert exercises.facts_hash(root) != before  # the service grades it anew
-    assert image.contents_hash(package, root) == image.contents_hash()  # the image stays
+    assert installs.judge_hash(package, root) == installs.judge_hash()  # the judge's files
+    assert image.contents_hash(package) == image.contents_hash()  # the image stays
+
+
+# Run in the image: the files under its home (bytecode aside), and which packages it has.
+LOOK_INSIDE = """import importlib.util, json, os
+top = "/opt/minimax-grader"
+files = sorted(os.path.relpath(os.path.join(folder, name), top)
+               for folder, _, names in os.walk(top) for name in names if not name.endswith(".pyc"))
+print(json.dumps({"files": files, "packages": {name: importlib.util.find_spec(name) is not None
+                  for name in ("pytest", "_pytest", "pytest_timeout", "hypothesis", "numpy")}}))
+"""
+
+
+def test_the_image_holds_what_the_launcher_runs_and_nothing_of_the_judge(docker_client):
+    """The judge runs on the host: no pytest, no hypothesis, no suite, no reference
+    search in the image; what it holds is the launcher's files, as its hash says."""
+    said = docker_client.containers.run(
+        image.default_tag(), entrypoint=["python3", "-I", "-B", "-c", LOOK_INSIDE],
+        network_mode="none", remove=True)
+    found = json.loads(said)
+    assert found["files"] == sorted(name for name, _ in image.context_files()
+                                    if name.startswith("grader/"))
+    assert "grader/harness/runtime/worker.py" in found["files"]
+    assert not [name for name in found["files"] if "suite" in name or "checks" in name]
+    assert found["packages"] == {"pytest": False, "_pytest": False, "pytest_timeout": False,
+                                 "hypothesis": False, "numpy": True}
 
 
 def test_the_image_holds_no_reference_solution_nor_corpus():
@@ -244,18 +276,20 @@ def test_the_image_holds_no_reference_solution_nor_corpus():
     assert not [name for name, path in held if path.read_bytes() in secrets]
 
 
-def test_an_added_exercise_s_suite_goes_where_the_built_in_ones_lie(tmp_path, monkeypatch):
+def test_an_added_exercise_s_suite_is_the_judge_s_not_the_image_s(tmp_path, monkeypatch):
     monkeypatch.setenv(exercises.ADDED, "")
     shutil.copytree(exercises.ROOT / "helpers", tmp_path / "my_helpers",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    before = image.contents_hash()
+    before, judged_before = image.contents_hash(), installs.judge_hash()
     exercises.add(tmp_path)
-    held = dict(image.context_files())
+    held = dict(installs.judge_files())
     suite = "exercises/my_helpers/suite/test_helpers.py"
     assert held[suite] == tmp_path / "my_helpers" / "suite" / "test_helpers.py"
     assert not [name for name in held if name.startswith("exercises/my_helpers/")
                 and name != suite]  # neither its solution nor its corpus
-    assert image.contents_hash() != before  # an image for these exercises: its own tag
+    assert installs.judge_hash() != judged_before  # another grader's version
+    assert image.contents_hash() == before  # the same image
+    assert not [name for name, _ in image.context_files() if name.startswith("exercises/")]
 
 
 def edited_helpers(root):
@@ -331,14 +365,14 @@ def test_image_build_lists_the_other_grading_images_and_prunes_those_unused(
 def test_the_default_tag_names_what_the_image_holds(package_copy, monkeypatch):
     monkeypatch.delenv("MINIMAX_GRADER_IMAGE", raising=False)
     assert image.default_tag() == f"minimax-grader:{__version__}-{image.contents_hash()}"
-    package, root = package_copy
-    (package / "harness" / "checking" / "__init__.py").write_text("# another checkout\n")
-    assert image.contents_hash(package, root) != image.contents_hash()  # another tag: no fight
+    package, _ = package_copy
+    (package / "harness" / "runtime" / "spawn.py").write_text("# another checkout\n")
+    assert image.contents_hash(package) != image.contents_hash()  # another tag: no fight
     monkeypatch.setenv("MINIMAX_GRADER_IMAGE", "registry.example/grader:7")
     assert image.default_tag() == "registry.example/grader:7"
 
 
 def test_an_image_whose_label_is_another_hash_is_stale(engine, labelled):
     tag = labelled(f"minimax-grader-test-stale-{uuid.uuid4().hex[:8]}:x", "0" * 16)
-    assert "is older than the harness or the suites" in image.problem(engine, tag)
+    assert "is older than the launcher it should hold" in image.problem(engine, tag)
     assert "minimax-grader image build" in image.problem(engine, tag)

@@ -124,7 +124,7 @@ def test_a_message_out_of_turn_is_refused(data, kinds):
         judge_socket.decode(data, *kinds)
 
 
-@pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-broker-"])
+@pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-judge-socket-"])
 def test_a_dead_hosts_folders_are_swept_and_a_live_ones_kept(prefix, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = subprocess.Popen(["true"])
@@ -151,11 +151,11 @@ def _attempt(action):
 _judging = sorted(pid for pid in os.listdir("/proc") if pid.isdigit() and any(
     word in open(f"/proc/{pid}/cmdline", "rb").read()
     for word in (b"pytest", b"supervisor", b"judge.py")))
-_broker = "/run/minimax-grader-broker"
+_folder = "/run/minimax-grader-judge-socket"
 _connect = lambda: socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET).connect(
-    _broker + "/judge.sock")
-print("LOOKED", _judging, _attempt(lambda: os.listdir(_broker)), _attempt(_connect),
-      _attempt(lambda: open(_broker + "/planted", "w")))
+    _folder + "/judge.sock")
+print("LOOKED", _judging, _attempt(lambda: os.listdir(_folder)), _attempt(_connect),
+      _attempt(lambda: open(_folder + "/planted", "w")))
 """
 
 
@@ -165,7 +165,6 @@ def test_in_docker_the_container_holds_no_judge_and_its_socket_takes_no_second_c
 
     (tmp_path / "minimax_helpers.py").write_text(LOOKS_AROUND + HELPERS)
     sandbox = DockerSandbox(docker_client)
-    assert sandbox.judged
     report = grading.grade(EXERCISE, tmp_path, sandbox, EXERCISE.limits)
     assert report["score"] == report["max_score"], report["message"]
     looked = {line for line in report["output"]["text"].splitlines()
@@ -200,19 +199,3 @@ def test_the_judge_takes_the_launcher_that_says_the_runs_token(said, taken, tmp_
         with pytest.raises(SystemExit):
             judge._launcher(listener.detach(), "run-token")
     launcher.close()
-
-
-@pytest.mark.parametrize("case", ["solution", "aggregation_swapped"])
-def test_docker_grades_alike_with_the_judge_on_the_host_and_inside(case, docker_client,
-                                                                    own_judges):
-    """A grading host without bubblewrap keeps the judge in the container: the same
-    verdicts, the same words."""
-    from grader.sandbox.docker import DockerSandbox
-
-    folder = solution("helpers") if case == "solution" else \
-        solutions.corpus_folder("helpers") / case
-    reports = [grading.grade(EXERCISE, folder, DockerSandbox(docker_client, judged=judged),
-                             EXERCISE.limits) for judged in (True, False)]
-    on_host, inside = ([(t["name"], t["status"], t["score"], t["message"]) for t in r["tests"]]
-                       for r in reports)
-    assert on_host == inside and reports[0]["score"] == reports[1]["score"]

@@ -18,7 +18,7 @@ from conftest import skip_loudly
 
 from grader.match import clock
 from grader.sandbox import cgroups, local
-from grader.sandbox.docker import LABEL
+from grader.sandbox.containers import LABEL
 
 AGENTS = Path(__file__).parent / "agents"
 BOUND = 120  # seconds: far above what any of this takes on a quiet machine
@@ -166,11 +166,11 @@ def test_sigterm_removes_a_docker_agents_containers_at_once(tmp_path, docker_cli
 
 def test_a_killed_docker_match_leaves_containers_the_next_start_sweeps(tmp_path,
                                                                         docker_client):
-    from grader.sandbox import docker
+    from grader.sandbox import containers
 
     command = _in_docker(tmp_path, docker_client)
     command.kill()
     command.wait()
     # Its containers stay until a sweep (another command's on this engine may come first).
-    docker.sweep(docker_client)  # what the next command's Docker sandbox does first
+    containers.sweep(docker_client)  # what the next command's Docker sandbox does first
     assert not _containers(docker_client, command)

@@ -20,7 +20,8 @@ from conftest import ROOT, left_behind, solution
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.contracts.run import SLOT_UIDS
 from grader.image import default_tag
-from grader.sandbox.docker import LABEL, DockerSandbox, host_config, sweep
+from grader.sandbox.containers import LABEL, host_config, sweep
+from grader.sandbox.docker import DockerSandbox
 
 HELPERS = (solution("helpers") / "minimax_helpers.py").read_text()
 # The two sandboxes must agree where they could differ: every style of correct
@@ -155,15 +156,20 @@ def test_writes_only_in_the_tmpfs(docker, submission):
 
 
 def test_the_student_reads_nothing_of_the_grader(docker, submission):
-    secrets = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
-               "/opt/minimax-grader/grader/harness/lesson/search.py",
-               "/opt/minimax-grader/grader/harness/checking/mistakes.py",
-               "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
-               "/opt/minimax-grader/grader/harness/runtime/student.py",
-               # The image's bytecode is kept as its source is.
-               "/opt/minimax-grader/grader/harness/lesson/__pycache__/search.cpython-311.pyc",
-               "/opt/minimax-grader/exercises/helpers/suite/__pycache__/"
-               "test_helpers.cpython-311.pyc"]
+    # The judge's files are not in the image at all (it runs on the host, and
+    # test_image.py lists what the image holds): not found, or behind a folder the
+    # student's user can't enter.
+    absent = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
+              "/opt/minimax-grader/grader/harness/lesson/search.py",
+              "/opt/minimax-grader/grader/harness/checking/mistakes.py",
+              "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
+              "/opt/minimax-grader/grader/harness/runtime/student.py"]
+    # The launcher's own files are there and kept from the student, their bytecode
+    # as their source.
+    kept = ["/opt/minimax-grader/grader/harness/runtime/launcher.py",
+            "/opt/minimax-grader/grader/harness/runtime/spawn.py",
+            "/opt/minimax-grader/grader/harness/runtime/__pycache__/launcher.cpython-311.pyc"]
+    secrets = absent + kept
     code = PROBE + "".join(f'attempt("read {p}", lambda: open("{p}").read())\n' for p in secrets)
     worker = "/opt/minimax-grader/grader/harness/runtime/__pycache__/worker.cpython-311.pyc"
     code += f'attempt("read {worker}", lambda: open("{worker}", "rb").read())\n'
@@ -173,7 +179,10 @@ def test_the_student_reads_nothing_of_the_grader(docker, submission):
              'attempt("setuid", lambda: os.setuid(0))\n')
     result = grade_docker(docker, helpers_with(submission, code, where=None))
     output = result["output"]["text"]
-    for path in secrets:  # (the job's settings, /work/job.json, are no secret)
+    for path in absent:  # (the job's settings, /work/job.json, are no secret)
+        assert re.search(f"read {re.escape(path)} refused: (FileNotFoundError|PermissionError)",
+                         output)
+    for path in kept:
         assert f"read {path} refused: PermissionError" in output
     # ... and the worker's own bytecode is there for it, so it is not compiled each time.
     assert f"read {worker} ALLOWED" in output
@@ -254,10 +263,10 @@ def test_sweep_removes_leftovers_but_not_live_runs(docker_client):
 
 def wait_for_warm(sandbox):
     deadline = time.monotonic() + 30
-    while not sandbox.ready:
+    while not sandbox.pool.ready:
         assert time.monotonic() < deadline, "no warm container came"
         time.sleep(0.1)
-    return sandbox.ready[0][1]
+    return sandbox.pool.ready[0][1].container
 
 
 def test_warm_containers_serve_one_run_each_and_close_removes_them(docker_client):
@@ -309,7 +318,7 @@ def test_close_waits_for_a_warm_up_still_making_its_container(docker_client, mon
     assert closing.is_alive()  # close() waits for it ...
     gate.set()
     closing.join(120)
-    assert not closing.is_alive() and not any(t.is_alive() for t in warm.warming)
+    assert not closing.is_alive() and not any(t.is_alive() for t in warm.pool.warming)
     # ... and what it made is gone when close() returns
     assert docker_client.containers.list(all=True, filters=mine, ignore_removed=True) == []
 
@@ -338,6 +347,25 @@ def test_missing_image_or_engine_is_an_error_report_never_a_zero(docker_client, 
     result = grading.grade(exercise, solution("helpers"), chosen, exercise.limits)
     assert result["status"] == "error" and result["score"] is None
     assert "no Docker engine answers" in result["message"]
+
+
+def test_a_machine_without_bubblewrap_is_told_what_to_do(docker_client, monkeypatch, capsys):
+    """The judge runs on the host, in bubblewrap's view: where bubblewrap can't make
+    it, ``grade --sandbox docker`` reports a grader error that says what is missing
+    and the ways out, and starts no container."""
+    from grader import cli
+    from grader.sandbox import bubblewrap
+
+    monkeypatch.setattr(bubblewrap, "command", lambda: None)
+    assert cli.main(["grade", "--sandbox", "docker", "--exercise", "helpers", "--format",
+                     "json", str(solution("helpers"))]) == 0
+    out, err = capsys.readouterr()
+    result = report.validate(json.loads(out))
+    assert result["status"] == "error" and result["score"] is None
+    assert "bubblewrap is not installed here or can't make its namespaces" in result["message"]
+    for way_out in ("apt-get install bubblewrap", "gradescope-package", "--sandbox local"):
+        assert way_out in result["message"]
+    assert "Traceback" not in err and left_behind(docker_client) == []
 
 
 def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_client, capsys):

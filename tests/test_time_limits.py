@@ -20,7 +20,8 @@ from conftest import solution
 from grader import exercises, grading, report
 from grader.contracts import owntime
 from grader.sandbox import Run
-from grader.sandbox.docker import LABEL, DockerSandbox
+from grader.sandbox.containers import LABEL
+from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
 
 TOTAL = 8

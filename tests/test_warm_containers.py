@@ -8,18 +8,18 @@ import pytest
 from conftest import solution
 
 from grader import exercises, grading
-from grader.sandbox import docker as sandbox_docker
+from grader.sandbox import warm_pool
 from grader.sandbox.docker import DockerSandbox
 
 
 def settled(sandbox: DockerSandbox, seconds: float = 60) -> dict[str, int]:
     """The warm containers waiting per exercise, once no warm-up is making one."""
     deadline = time.monotonic() + seconds
-    while any(t.is_alive() for t in sandbox.warming):
+    while any(t.is_alive() for t in sandbox.pool.warming):
         assert time.monotonic() < deadline, "a warm-up did not end"
         time.sleep(0.1)
     counts: dict[str, int] = {}
-    for (exercise_id, _), _ in sandbox.ready:
+    for (exercise_id, _), _ in sandbox.pool.ready:
         counts[exercise_id] = counts.get(exercise_id, 0) + 1
     return counts
 
@@ -36,11 +36,11 @@ def test_prepare_warms_a_pair_ahead_of_its_job_and_never_more_than_asked(warm):
     for _ in range(3):  # three hand-ins queued at once: their warm-ups overlap
         warm.prepare(helpers, helpers.limits)
     assert settled(warm) == {"helpers": 2}
-    waiting = {container.id for _, container in warm.ready}
+    waiting = {running.id for _, running in warm.pool.ready}
     report = grading.grade(helpers, solution("helpers"), warm, helpers.limits)
     assert report["score"] == report["max_score"]
     assert settled(warm) == {"helpers": 2}
-    assert len(waiting - {container.id for _, container in warm.ready}) == 1  # one was used
+    assert len(waiting - {running.id for _, running in warm.pool.ready}) == 1  # one was used
 
 
 def test_two_exercises_keep_their_own_warm_containers(warm):
@@ -59,8 +59,8 @@ def test_a_pair_unused_for_long_loses_its_warm_containers(warm, docker_client, m
     helpers, decision = exercises.load("helpers"), exercises.load("decision")
     warm.prepare(helpers, helpers.limits)
     assert settled(warm) == {"helpers": 2}
-    old = [container for _, container in warm.ready]
-    monkeypatch.setattr(sandbox_docker, "STALE_SECONDS", 0)
+    old = [running.container for _, running in warm.pool.ready]
+    monkeypatch.setattr(warm_pool, "STALE_SECONDS", 0)
     time.sleep(0.01)
     warm.prepare(decision, decision.limits)
     assert settled(warm) == {"decision": 2}

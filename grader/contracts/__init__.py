@@ -10,6 +10,6 @@ sandbox) import nothing of each other; they meet in these modules:
 - ``hints``: the mistake ids a test may name, and their texts;
 - ``provided``: the modules the course gives students, which both sides hand out.
 
-Each is plain data and the standard library: the image holds them beside
-the harness (see ``grader.image.harness_files``).
+Each is plain data and the standard library: the judge runs them beside
+the harness (see ``grader.installs``).
 """

@@ -20,7 +20,7 @@ TOP = PACKAGE / SHIPPED if (PACKAGE / SHIPPED).is_dir() else CHECKOUT
 EXERCISES = TOP / "exercises"  # what students and the sandbox may see, one folder each
 DOCKERFILE = TOP / "Dockerfile"  # the grading image's
 SOLUTIONS = CHECKOUT / "solutions"  # staff and CI only: <id>/solution/, <id>/corpus/<case>/
-# What of an exercise's folder a sandbox reads (the image holds these alone):
+# What of an exercise's folder a judge reads (its view binds these alone):
 # its suite, and the hint ids it alone names.
 SANDBOX_VIEW = ("suite", "hints.toml")
 
@@ -30,8 +30,6 @@ GRADESCOPE_SCRIPTS = DATA / "gradescope"  # setup.sh, run_autograder
 PROVIDED = DATA / "provided"  # the course's modules that are not a game's rules
 
 IMAGE_HOME = "/opt/minimax-grader"  # the image's copy of the top level, laid as a checkout
-# Where a sandbox sees its run's control group (read-only), whose files time it.
-CLOCK_IN_SANDBOX = "/run/minimax-grader-clock"
 # The folder under which a host makes what the Docker engine binds into its
 # containers (a judge's socket, an agent's files). The engine sees the machine's
 # folders only, never a service's private /tmp: docs/deploy/'s units set it to

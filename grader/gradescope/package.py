@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
 
-from grader import files, image
+from grader import files, image, installs
 from grader.contracts import places
 from grader.exercises import Exercise
 
@@ -63,10 +63,10 @@ def requirements() -> list[str]:
 
 def _sources(exercise: Exercise) -> list[tuple[str, Path]]:
     """(name in the zip, path) of the grader's files and the exercise's suite."""
-    files = [(places.layout_name(p), p) for p in image.harness_files()]
+    files = [(places.layout_name(p), p) for p in installs.harness_files()]
     files += [(name, places.PACKAGE / name.removeprefix("grader/")) for name in HOST]
     files += [(f"exercises/{exercise.id}/{p.relative_to(exercise.folder).as_posix()}", p)
-              for p in image.suite_files(exercise.folder)]
+              for p in installs.suite_files(exercise.folder)]
     return sorted(set(files))
 
 
@@ -75,7 +75,7 @@ def _entries(exercise: Exercise, wheels: Path) -> Iterator[tuple[str, bytes, int
     run = (SCRIPTS / "run_autograder").read_text().replace("@EXERCISE@", exercise.id)
     yield "setup.sh", (SCRIPTS / "setup.sh").read_bytes(), EXECUTABLE
     yield "run_autograder", run.encode(), EXECUTABLE
-    yield "install-harness", (places.IMAGE_SCRIPTS / image.INSTALL).read_bytes(), EXECUTABLE
+    yield installs.INSTALL, (places.IMAGE_SCRIPTS / installs.INSTALL).read_bytes(), EXECUTABLE
     yield "requirements.txt", "".join(f"{r}\n" for r in requirements()).encode(), PLAIN
     for wheel in sorted(wheels.glob("*.whl")):
         yield f"wheelhouse/{wheel.name}", wheel.read_bytes(), PLAIN

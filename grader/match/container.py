@@ -1,6 +1,6 @@
 """An agent's process in a Docker container of its own, from the grading image.
 
-The container is the Docker sandbox's (``docker.host_config``: no network, a
+The container is the Docker sandbox's (``containers.host_config``: no network, a
 read-only root, no capabilities, a memory and process cap, one CPU), run as
 nobody, with two folders bound read-only: the agent's own, and a copy of the
 few grader modules its runner imports (its closure), so that nothing else of
@@ -27,7 +27,8 @@ from grader.match import clock
 from grader.match.player import START_SECONDS, ProcessAgent
 from grader.sandbox import backend, cgroups, docker_code
 from grader.sandbox.common import SandboxUnavailable, Unavailable
-from grader.sandbox.docker import DockerSandbox, host_config, labels
+from grader.sandbox.containers import host_config, labels
+from grader.sandbox.docker import DockerSandbox
 
 if TYPE_CHECKING:
     from docker import DockerClient

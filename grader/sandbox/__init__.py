@@ -29,7 +29,8 @@ def local_is_boundary() -> bool:
 
 def _docker(warm: int) -> Sandbox:
     from grader import image
-    from grader.sandbox.docker import DockerSandbox, sweep
+    from grader.sandbox.containers import sweep
+    from grader.sandbox.docker import DockerSandbox
 
     try:
         client = image.connect()

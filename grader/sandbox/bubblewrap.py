@@ -172,8 +172,8 @@ def supervisor_command(work: Path, uid: int | None, argv: Sequence[str],
     """The command that runs ``argv``, the supervisor, in its view of a run in
     ``work`` (the only writable place), as ``uid`` when given (root's runs).
     The view holds the package and the exercises' folder; of ``exercise``, an
-    instructor's own (``--exercises DIR``), only what the image would hold (its
-    suite and hints), and ``game``, the folder of an instructor's game
+    instructor's own (``--exercises DIR``), only what a judge reads of it (its
+    suite and hints: ``places.SANDBOX_VIEW``), and ``game``, the folder of an instructor's game
     (``DIR/games/<name>``). Nothing of ``solutions/`` is ever bound. ``clock``, the
     folder of the run's control group, is bound read-only where it lies: its
     files time every limit."""

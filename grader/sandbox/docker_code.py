@@ -24,13 +24,15 @@ import json
 import threading
 from typing import TYPE_CHECKING, Any
 
+from grader.contracts import places
+
 if TYPE_CHECKING:
     from docker import DockerClient
     from docker.types import Mount
 
 LABEL = "minimax-grader.code"  # every volume of a set: the image's id
 FOLDERS_LABEL = "minimax-grader.code.folders"  # the marker's: the folders, as JSON
-HARNESS = "/opt/minimax-grader"
+HARNESS = places.IMAGE_HOME
 # The interpreter's own folders on its path, and those of its site packages
 # (a folder inside another is served by the outer one).
 FOLDERS = f"""import json, os, site, sysconfig

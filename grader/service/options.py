@@ -4,7 +4,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import __version__, exercises, image
+from grader import __version__, exercises, image, installs
 
 
 @dataclass
@@ -26,8 +26,9 @@ class Options:
 
 
 def grader_version() -> str:
-    """The package's version and a hash of its harness, suites and exercise.toml
-    files: a fixed suite, or new points, is a new version, whose "regrade all" makes
-    new reports beside the old (points need no new image: the host applies them)."""
-    both = f"{image.contents_hash()}+{exercises.facts_hash()}"
+    """The package's version and a hash of its grading image, its harness, suites
+    and exercise.toml files: a fixed suite, or new points, is a new version, whose
+    "regrade all" makes new reports beside the old (neither needs a new image: the
+    judge and the host's facts are the host's)."""
+    both = f"{image.contents_hash()}+{installs.judge_hash()}+{exercises.facts_hash()}"
     return f"{__version__}+{hashlib.sha256(both.encode()).hexdigest()[:12]}"

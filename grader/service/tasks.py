@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import redis
 from celery import Celery, Task  # type: ignore[import-untyped]  # no type hints
 
-from grader import exercises, image
+from grader import exercises, image, installs
 from grader.service import queue
 from grader.service.core import Service
 
@@ -82,9 +82,10 @@ def make_app(broker: str) -> Celery:
 
 def expected_image() -> str:
     """What a host needs to grade this grader's version: the grading image's tag (a
-    hash of what it holds) and the hash of the exercise.toml files the host applies
-    (points, titles), which the image does not hold."""
-    return f"{image.default_tag()}@{exercises.facts_hash()}"
+    hash of what it holds), and the hashes of what the host's judge runs (the
+    harness, the suites) and of the exercise.toml files the host applies (points,
+    titles), which the image does not hold."""
+    return f"{image.default_tag()}@{installs.judge_hash()}+{exercises.facts_hash()}"
 
 
 @dataclass

@@ -287,8 +287,8 @@ def test_a_docker_gate_keeps_a_container_ready_per_grading_slot_and_leaves_none(
     with docker_service(tmp_path) as (service, _):
         assert service.jobs.drain() == 1 and service.queue.counts()["done"] == 1
         chosen = service.jobs.gate.current
-        until(lambda: len(chosen.ready) == 2, 120, "a container ready for each slot")
-        ready = [container.id for _, container in chosen.ready]
+        until(lambda: len(chosen.pool.ready) == 2, 120, "a container ready for each slot")
+        ready = [running.id for _, running in chosen.pool.ready]
     # Others' containers on this engine may go while they are listed.
     left = {container.id for container in docker_client.containers.list(
         all=True, ignore_removed=True)}
@@ -302,6 +302,6 @@ def test_a_hand_in_starts_its_exercises_container_while_it_waits_its_turn(docker
     with docker_service(tmp_path) as (service, _):
         assert service.queue.counts()["done"] == 0  # not graded: nothing has drained it
         chosen = service.jobs.gate.current
-        until(lambda: len(chosen.ready) == 2, 120, "containers ready for the queued job")
+        until(lambda: len(chosen.pool.ready) == 2, 120, "containers ready for the queued job")
         helpers = exercises.load("helpers")
-        assert {key for key, _ in chosen.ready} == {(helpers.id, helpers.limits)}
+        assert {key for key, _ in chosen.pool.ready} == {(helpers.id, helpers.limits)}

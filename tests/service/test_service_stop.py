@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from grader.sandbox import cgroups
-from grader.sandbox.docker import LABEL
+from grader.sandbox.containers import LABEL
 from grader.service.models import Job
 from tests.service.conftest import FULL_MARKS, NAME, open_served
 

@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]  # the folder that holds grader/
 WORKER = "grader.harness.runtime.worker"
 ZYGOTE = "grader.harness.runtime.zygote"  # the local sandbox's: it forks the workers
+LAUNCHER = "grader.harness.runtime.launcher"  # the grading image's: it forks the workers
 # Python 3.11 before 3.11.8 fails an ast.parse made in two threads at once ("AST
 # constructor recursion depth mismatch"): the host's gradings, and the agents of
 # pairings played side by side, find their views' files in threads of one process.
@@ -66,9 +67,14 @@ def worker_modules(root: str = WORKER) -> list[str]:
     return sorted(seen)
 
 
+def files(root: str = WORKER) -> list[Path]:
+    """The source files of ``worker_modules(root)``."""
+    return [_file(module) for module in worker_modules(root)]
+
+
 def main() -> None:
-    for module in worker_modules():
-        print(_file(module).relative_to(ROOT).with_suffix("").as_posix())
+    for path in files():
+        print(path.relative_to(ROOT).with_suffix("").as_posix())
 
 
 if __name__ == "__main__":

@@ -1,29 +1,28 @@
-"""The Docker sandbox's entry point: unpack the job, start the supervisor.
+"""The student's side of a sandbox run: unpack the job, fork the student's workers.
 
-``launcher.py [WORK [SUITE]]`` reads the job archive on stdin; ``launcher.py
---kill-students UID`` kills every process of that student's uid left on this
-machine.
+It reads the job archive on stdin and unpacks it into the work folder WORK,
+then forks and kills the student's workers, as the uid the job names (a slot
+the host holds for the run's life, ``grader.sandbox.slots``), when the
+judge asks (see ``spawn`` and ``zygote``: it imported the worker's modules,
+so no worker starts an interpreter of its own). It runs as root, and keeps
+only the capabilities to change user and to kill (a container drops all
+others and forbids new privileges). Once the judge is done, every student
+process is killed.
 
-It is the container's only process that runs as root, and it keeps only the
-capabilities to change user and to kill (the container drops all others and
-forbids new privileges). It starts the supervisor as the ``grader`` user
-with the container's stdout as its results channel at once, before the job
-has arrived: the supervisor imports pytest and what the suite folder SUITE
-(when given) imports meanwhile, the whole of it where the container was made
-ahead of its job. It unpacks the job archive from standard input into the
-work folder (by default ``/work``, the container's tmpfs), tells the
-supervisor where the job is, and then forks and kills the student's
-workers, as the uid the job names (a slot the host holds for the run's life,
-``grader.sandbox.slots``), when the supervisor asks (see ``spawn``
-and ``zygote``: it imported the worker's modules, so no worker starts an
-interpreter of its own).
-When the supervisor ends, every student process is killed. The launcher
-sandbox (``grader.sandbox.machine``) runs it the same way, outside Docker.
+``launcher.py WORK --judge-outside GAME``: the Docker sandbox's container, whose
+judge runs on the host (``grader.sandbox.judges``). It imports GAME's kit
+while the job is on its way, receives it (in the container's tmpfs),
+connects to the judge's socket the job names, says the run's token, and
+answers the judge until it hangs up.
 
-``launcher.py WORK --judged GAME``: the judge runs outside the container, on the
-host (``grader.sandbox.judges``), and no supervisor starts here: the launcher
-receives its job, connects to the judge's socket the job names, says the
-run's token, and forks and kills the workers the judge asks for.
+``launcher.py WORK SUITE``: the launcher sandbox (``grader.sandbox.machine``,
+Gradescope's machine), whose judge is a supervisor started here at once as
+the ``grader`` user, before the job has arrived, with this process's stdout
+as its results channel: it imports pytest and what the suite folder SUITE
+imports meanwhile, and is told where the job is once it is unpacked.
+
+``launcher.py --kill-students UID`` kills every process of that student's uid
+left on this machine.
 """
 
 import io
@@ -46,7 +45,6 @@ from grader.harness.runtime import limits  # noqa: E402
 from grader.harness.runtime.spawn import serve, worker_args  # noqa: E402
 from grader.harness.runtime.zygote import ForkSpawner, preload  # noqa: E402
 
-WORK = Path("/work")
 SUPERVISOR = Path(__file__).resolve().parent / "supervisor.py"
 GRADER_UID = 10001
 # The student's code runs as a uid of the run's own (the job's), not as the
@@ -56,7 +54,6 @@ GRADER_UID = 10001
 MAX_ARCHIVE = 16 << 20
 KILL = "--kill-students"  # instead of a work folder: kill every student process, then end
 PENDING = "--pending"  # the supervisor's: started ahead of its job (see supervisor.py)
-JUDGED = "--judged"  # instead of a suite: the judge runs outside, on the host (``for_judge``)
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
        "TMPDIR": "/tmp"}
 
@@ -151,13 +148,13 @@ def _spawner(job: jobs.Job) -> StudentSpawner:
 def for_judge(work: Path, game: str) -> None:
     """A judge outside the container: import the worker's modules and ``game``'s
     kit while the job is on its way, receive it, connect to the judge's socket
-    (``job["broker"]``), say the run's token, and answer the judge's requests
+    (``job["judge_socket"]``), say the run's token, and answer the judge's requests
     until it hangs up; then kill every student process and end."""
     preload(game)
     _, job = receive(work)
     spawner = _spawner(job)
     with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as judge:
-        judge.connect(job["broker"])
+        judge.connect(job["judge_socket"])
         judge.sendall(job["token"].encode())
         try:
             serve(judge, spawner)
@@ -172,10 +169,9 @@ def main() -> None:
     if sys.argv[1:2] == [KILL]:  # the launcher sandbox's cleanup, after a run
         StudentSpawner(user=student_uid(int(sys.argv[2]))).kill_all()
         return
-    work = Path(sys.argv[1]) if len(sys.argv) > 1 else WORK
-    if sys.argv[2:3] == [JUDGED]:
+    work, suite = Path(sys.argv[1]), sys.argv[2]
+    if suite == jobs.JUDGE_OUTSIDE:
         for_judge(work, sys.argv[3])
-    suite = sys.argv[2] if len(sys.argv) > 2 else "-"
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pending, tell = os.pipe()
     # Started before any student code, as before: the supervisor sets the

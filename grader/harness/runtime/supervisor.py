@@ -1,10 +1,10 @@
 """The trusted process inside the sandbox: runs one exercise's suite.
 
-Run as ``python -I supervisor.py JOB [BROKER_FD | --wrap COMMAND]``; JOB is
+Run as ``python -I supervisor.py JOB [LAUNCHER_FD | --wrap COMMAND]``; JOB is
 the job file's path, or ``--pending FD SUITE``: started ahead of its job
 (the launcher starts it before the job has arrived), it imports pytest,
 the plugin and what the suite folder SUITE imports ("-": unknown), then
-reads the job file's path from FD. With BROKER_FD the worker is forked by
+reads the job file's path from FD. With LAUNCHER_FD the worker is forked by
 the container's launcher (see ``spawn``), as another user; with ``--wrap``
 (a JSON list: bwrap and its options) by a zygote of the run's own, started
 here in a bubblewrap view of its own (``zygote``). Standard
@@ -58,7 +58,7 @@ def pytest_args(job: jobs.Job) -> list[str]:
 
 
 def _spawner(argv: list[str], game: str) -> spawn.BrokerSpawner | None:
-    """Who starts the workers: the launcher (a broker's socket), a zygote in a
+    """Who starts the workers: the launcher (its socket), a zygote in a
     bubblewrap view started here (``--wrap``), or this process itself."""
     if argv[:1] == [WRAP]:
         return spawn.start_zygote(json.loads(argv[1]), game)
