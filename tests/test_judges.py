@@ -14,7 +14,7 @@ import time
 import pytest
 from conftest import skip_loudly, solution
 
-from grader import exercises, grading, solutions
+from grader import exercises, grading
 from grader.contracts import judge_socket
 from grader.sandbox import cgroups, judges, local_is_boundary
 from grader.sandbox.local import LocalSandbox
