@@ -23,7 +23,7 @@ from pathlib import Path
 from common import checkout_cases
 
 from grader import exercises, grading, solutions
-from grader.harness.judging.checks import UNKNOWN
+from grader.harness.checking.checks import UNKNOWN
 from grader.sandbox.local import LocalSandbox
 from grader.solutions import Case
 

@@ -23,8 +23,9 @@ from pathlib import Path
 
 from common import ROOT  # noqa: F401  (the checkout on the path)
 
+from grader.exercises import Opponent
 from grader.match import baselines, points, tournament
-from grader.match.config import Config, Opponent
+from grader.match.config import Config
 from grader.match.config import load as load_config
 from grader.match.player import InProcessAgent
 

@@ -18,7 +18,9 @@ from grader.batch import roster, summary
 from grader.contracts import places
 from grader.errors import UsageError
 from grader.handout import handout, self_check
+from grader.hosting import watch
 from grader.match import commands as match_commands
+from grader.match import config as match_config
 from grader.sandbox import Sandbox, local_is_boundary
 from grader.service import operations
 from grader.service.lti import commands as lti_commands
@@ -385,7 +387,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                       workers=args.workers, broker=args.broker)
     roster = Path(args.roster) if args.roster else None
     return server.serve(options, args.host, args.port, roster, args.new_instructor_link,
-                        operations.Watch.of(args), args.public_url)
+                        watch.Watch.of(args), args.public_url)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -397,7 +399,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency must be at least 1")
     options = Options(data=Path(args.data), database=args.database, sandbox=args.sandbox,
                       broker=args.broker)
-    return host.run(options, args.concurrency, args.pretend_image, operations.Watch.of(args))
+    return host.run(options, args.concurrency, args.pretend_image, watch.Watch.of(args))
 
 
 def cmd_lti(args: argparse.Namespace) -> int:
@@ -533,8 +535,8 @@ def parser() -> argparse.ArgumentParser:
         "which the links it prints start with (default: http://HOST:PORT)"))
     serve.add_argument("--data", default="grader-data", metavar="DIR",
                        help="the service's files and SQLite database (default: ./grader-data)")
-    operations.url_flag(serve, "--database", operations.DATABASE,
-                        "an SQLAlchemy database URL instead of DIR's SQLite file")
+    watch.url_flag(serve, "--database", operations.DATABASE,
+                   "an SQLAlchemy database URL instead of DIR's SQLite file")
     serve.add_argument("--sandbox", choices=("docker", "local"), default="docker", help=(
         "docker (the default: while no engine answers or the grading image is missing, "
         "jobs wait) or local, which isolates nothing"))
@@ -544,16 +546,16 @@ def parser() -> argparse.ArgumentParser:
                        help="import students (columns name,email) and print their links")
     serve.add_argument("--new-instructor-link", action="store_true",
                        help="a new login link for the first instructor (the old one stops)")
-    operations.url_flag(serve, "--broker", operations.BROKER, (
+    watch.url_flag(serve, "--broker", watch.BROKER, (
         "a Redis URL (redis:// or rediss://, with its password): grading hosts "
         "(minimax-grader worker) grade, this process only serves"))
-    operations.watch_flags(serve, 9464)
+    watch.watch_flags(serve, 9464)
 
     host = commands.add_parser("worker", help="grade the service's submissions on this host")
-    operations.url_flag(host, "--broker", operations.BROKER, "the service's Redis URL",
-                        required=True)
-    operations.url_flag(host, "--database", operations.DATABASE,
-                        "the service's SQLAlchemy database URL", required=True)
+    watch.url_flag(host, "--broker", watch.BROKER, "the service's Redis URL",
+                   required=True)
+    watch.url_flag(host, "--database", operations.DATABASE,
+                   "the service's SQLAlchemy database URL", required=True)
     host.add_argument("--data", default="grader-data", metavar="DIR", help=(
         "the service's data folder, shared with it, whose store holds the submissions' "
         "files (default: ./grader-data)"))
@@ -563,7 +565,7 @@ def parser() -> argparse.ArgumentParser:
     host.add_argument("--sandbox", choices=("docker", "local"), default="docker",
                       help=argparse.SUPPRESS)
     host.add_argument("--pretend-image", help=argparse.SUPPRESS)
-    operations.watch_flags(host, 9465)
+    watch.watch_flags(host, 9465)
     lti_commands.add_parser(commands)
     operations.add_parsers(commands)
     match_commands.add_parsers(commands)
@@ -580,7 +582,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         for folder in getattr(args, "exercises", None) or ():
-            exercises.add(Path(folder))
+            exercises.add(Path(folder), check=match_config.check_played)
         return COMMANDS[args.command](args)
     except (UsageError, exercises.BadExercise, files.BadOutput) as exc:
         print(f"minimax-grader: error: {exc}", file=sys.stderr)

@@ -204,10 +204,11 @@ def added() -> list[Path]:
     return [Path(folder) for folder in os.environ.get(ADDED, "").split(os.pathsep) if folder]
 
 
-def add(root: Path) -> None:
+def add(root: Path, check: Callable[[Path], None] | None = None) -> None:
     """Add the folder of exercises ``root`` beside the built-in ones, for this process
     and the processes it starts (a grading pool, the service's workers); BadExercise,
-    saying what is wrong, where it is not such a folder or an id is taken.
+    saying what is wrong, where it is not such a folder or an id is taken, or where
+    ``check`` (the caller's, of the folder once it is read) raises it.
 
     ``root`` is taken where it leads (a link to it, or on the way to it, is
     followed once, here); a link inside it is refused (``_no_links``)."""
@@ -220,7 +221,7 @@ def add(root: Path) -> None:
         _no_links(folder)
         if folder.name == GAMES_FOLDER:
             _check_games(folder)
-        elif folder.name != "__pycache__" and kind_of(folder) is None:
+        elif folder.name != "__pycache__" and graded_by(folder) is None:
             raise BadExercise(f"{folder}: no exercise.toml nor match.toml, so not an "
                               "exercise folder")
         for private in PRIVATE:
@@ -235,6 +236,8 @@ def add(root: Path) -> None:
     try:
         load_all()  # a bad exercise.toml, or an id in two folders, is told now
         _check_hints()
+        if check is not None:
+            check(root)
     except (BadExercise, UnknownExercise):
         os.environ[ADDED] = before
         raise
@@ -278,7 +281,7 @@ def _check_games(folder: Path) -> None:
             raise BadExercise(f"{game}: {game.name!r} is a built-in game's name")
 
 
-def kind_of(folder: Path) -> str | None:
+def graded_by(folder: Path) -> str | None:
     """How the exercise of ``folder`` is graded (SUITE or PLAY), by the file it
     holds; None where it holds neither, so is no exercise's."""
     held = [kind for kind, name in DEFINED_BY.items() if (folder / name).is_file()]
@@ -295,7 +298,7 @@ def folders(root: Path | None = None) -> dict[str, Path]:
     for top in [root] if root is not None else [ROOT, *added()]:
         if not top.is_dir():
             raise BadExercise(f"no exercises at {top}: is minimax-grader installed whole?")
-        for folder in sorted(p for p in top.iterdir() if kind_of(p) is not None):
+        for folder in sorted(p for p in top.iterdir() if graded_by(p) is not None):
             if folder.name in found:
                 raise BadExercise(f"two exercises are called {folder.name!r}: "
                                   f"{found[folder.name]} and {folder}")
@@ -310,7 +313,7 @@ def known(root: Path | None = None, kind: str | None = None) -> list[str]:
     """The exercises' ids: of ``root`` alone where given, else every one; where
     ``kind`` is given (SUITE or PLAY), only those graded so."""
     return sorted(name for name, folder in folders(root).items()
-                  if kind in (None, kind_of(folder)))
+                  if kind in (None, graded_by(folder)))
 
 
 def _limits(table: dict[str, Any], tests: Sequence[TestSpec], path: Path) -> Limits:
@@ -337,7 +340,7 @@ def load(name: str, root: Path | None = None) -> Exercise:
     if name not in found:
         raise UnknownExercise(name, sorted(found))
     folder = found[name]
-    return _played(name, folder) if kind_of(folder) == PLAY else _suite(name, folder)
+    return _played(name, folder) if graded_by(folder) == PLAY else _suite(name, folder)
 
 
 # An exercise graded by play runs no suite: its match.toml limits its agent's moves,
@@ -345,36 +348,64 @@ def load(name: str, root: Path | None = None) -> Exercise:
 PLAYED_LIMITS = Limits()
 
 
-def _played(name: str, folder: Path) -> Exercise:
-    """The exercise graded by play of ``folder``'s match.toml: a test an opponent.
-    The match reads the file, imported here: grading by a suite (the Gradescope
-    package's) carries none of it."""
-    from grader.match import config
+@dataclass(frozen=True)
+class Opponent:
+    """An opponent of an exercise graded by play: a test of its report."""
 
-    path = folder / DEFINED_BY[PLAY]
+    name: str
+    baseline: str  # a key of grader.match.baselines.BASELINES (the match checks it)
+    win_rate: float  # the threshold for full points
+    points: float
+
+
+@dataclass(frozen=True)
+class PlayHeader:
+    """What a match.toml says of its exercise: its title, the file handed in, the
+    opponents. How its games are played (its [match] table, the baselines) is the
+    match's to read (``grader.match.config``)."""
+
+    title: str
+    file: str  # what the student hands in
+    opponents: tuple[Opponent, ...]
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path``; BadExercise, naming it, where it is not TOML."""
     try:
-        chosen = config.load(path)
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise BadExercise(f"{path}: not TOML: {exc}") from None
-    except config.BadConfig as exc:  # which names the file
-        raise BadExercise(str(exc)) from None
+
+
+def play_header(data: dict[str, Any], path: Path) -> PlayHeader:
+    """The header of the match.toml at ``path``, read as ``data``."""
+    try:
+        return PlayHeader(data["title"], data["file"],
+                          tuple(Opponent(**entry) for entry in data["opponents"]))
+    except (KeyError, TypeError) as exc:
+        raise BadExercise(f"{path}: {exc!r}") from None
+
+
+def _played(name: str, folder: Path) -> Exercise:
+    """The exercise graded by play of ``folder``'s match.toml: a test an opponent.
+    Only its header is read here: grading by a suite (the Gradescope package's)
+    carries nothing of the match."""
+    path = folder / DEFINED_BY[PLAY]
+    header = play_header(read_toml(path), path)
     tests = tuple(TestSpec(o.name, f"Wins against {o.name} (full points at a win rate of "
                                    f"{o.win_rate:.0%})", o.points)
-                  for o in chosen.opponents)
-    return Exercise(id=name, title=chosen.title,
+                  for o in header.opponents)
+    return Exercise(id=name, title=header.title,
                     summary="An agent graded by play against the baselines.",
-                    files=(chosen.file,), tests=tests, limits=PLAYED_LIMITS, folder=folder,
+                    files=(header.file,), tests=tests, limits=PLAYED_LIMITS, folder=folder,
                     kind=PLAY)
 
 
 def _suite(name: str, folder: Path) -> Exercise:
     """The exercise graded by its suite of ``folder``'s exercise.toml."""
     path = folder / DEFINED_BY[SUITE]
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise BadExercise(f"{path}: not TOML: {exc}") from None
+    data = read_toml(path)
     try:
         tests = tuple(TestSpec(**test) for test in data["tests"])
         exercise = Exercise(

@@ -115,7 +115,7 @@ def by_play(root: Path = places.SOLUTIONS) -> list[Case]:
             if name in played and reference_folder(name, root).is_dir()]
 
 
-def judge(case: Case, report: Report) -> list[str]:
+def problems_of(case: Case, report: Report) -> list[str]:
     """What is wrong with ``report`` for ``case`` (an empty list: as expected)."""
     if report["status"] != "graded":
         return [f"not graded: {report['message']}"]
@@ -149,15 +149,15 @@ def judge(case: Case, report: Report) -> list[str]:
 
 
 def check(case: Case, sandbox: Sandbox) -> tuple[Report, list[str]]:
-    """Grade ``case`` and judge it: (report, problems)."""
+    """Grade ``case`` and check its report against what it expects: (report, problems)."""
     exercise = exercises.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)  # retried if starved
-    return report, judge(case, report)
+    return report, problems_of(case, report)
 
 
 def check_all(cases: list[Case], sandbox: Sandbox,
               jobs: int) -> Iterator[tuple[Case, Report, list[str]]]:
-    """Grade and judge every case, ``jobs`` at a time: (case, report, problems)
+    """Grade and check every case, ``jobs`` at a time: (case, report, problems)
     in the order of ``cases``.
 
     The cases of the exercises with the longest run limit start first, so that

@@ -288,7 +288,7 @@ def test_check_solutions_takes_an_instructor_s_folders(capsys, tmp_path, monkeyp
     report = grading.grade(exercises.load("helpers"), misnamed.path, grading.open_sandbox(
         "local"), exercises.load("helpers").limits)
     assert any("failing names test_min_valu, which the suite does not have" in problem
-               for problem in solutions.judge(misnamed, report))
+               for problem in solutions.problems_of(misnamed, report))
 
 
 def test_an_option_is_never_read_as_the_abbreviation_of_another(capsys):
@@ -381,6 +381,16 @@ def hints_file(folder, text, name="my_helpers", link_to=None):
         path.write_text(text + "\n", encoding="utf-8")
 
 
+def played(folder, line, instead):
+    """Add beside my_helpers a copy of the agent exercise, its match.toml's ``line``
+    written ``instead``."""
+    shutil.copytree(exercises.ROOT / "agent", folder / "my_agent",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    toml = folder / "my_agent" / "match.toml"
+    assert line in toml.read_text()
+    toml.write_text(toml.read_text().replace(line, instead))
+
+
 @pytest.mark.parametrize("spoil, says", [
     (lambda folder: (folder / "my_helpers" / "exercise.toml").unlink(),
      "my_helpers: no exercise.toml nor match.toml, so not an exercise folder"),
@@ -394,6 +404,12 @@ def hints_file(folder, text, name="my_helpers", link_to=None):
     (lambda folder: (folder / "my_helpers").rename(folder / "My-Helpers"),
      "an exercise's id, its folder's name, is made of lower-case letters"),
     (lambda folder: shutil.rmtree(folder), "no such folder"),
+    # an exercise graded by play whose match.toml its games can't be played by
+    (lambda folder: played(folder, "cpu_seconds = 0.25", "cpu_seconds = 0"),
+     "unknown baselines [] or limits out of range"),
+    (lambda folder: played(folder, 'baseline = "minimax"', 'baseline = "oracle"'),
+     "unknown baselines ['oracle']"),
+    (lambda folder: played(folder, 'file = "agent.py"', ""), "match.toml: KeyError('file')"),
     # its own hints: a shared id reworded outside [reworded], a rewording of no
     # shared id, an id of a built-in exercise's own, an id of two added exercises
     (lambda folder: hints_file(folder, 'stub = "Again."'),

@@ -31,7 +31,7 @@ def test_every_known_mistake_has_a_case():
 @pytest.mark.parametrize("case", CASES, ids=[case.label for case in CASES])
 def test_case(case, graded_locally):
     report = graded_locally(case)
-    assert solutions.judge(case, report) == []
+    assert solutions.problems_of(case, report) == []
 
 
 RULES = ("test_start_position", "test_first_moves", "test_legal_moves_everywhere",

@@ -1,5 +1,5 @@
 """Facts from the trace: what a student's code was seen to do, where no model of
-a known mistake gives its answers (grader/harness/judging/facts.py).
+a known mistake gives its answers (grader/harness/checking/facts.py).
 
 The student's code runs here in the test's own process, the grader's own
 stand-ins installed as the worker installs them (``inprocess``), so that
@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from grader.contracts.protocol import Tested
 from grader.games import isolation, nim, unfinished
-from grader.harness.judging import traces
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import CASES, Fact, first_hinted, told
+from grader.harness.checking import traces
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.facts import CASES, Fact, first_hinted, told
 from grader.harness.lesson import game_facts
 from grader.harness.lesson.alphabeta import AlphaBeta
 from grader.harness.lesson.deepening_checks import clock_fact

@@ -108,7 +108,7 @@ def test_a_window_not_passed_down_in_min_value_alone_is_one_story(graded_locally
     the same one in the same words; the class's summary counts it once."""
     from grader.batch.summary import diagnosed
     from grader.contracts.hints import HINTS
-    from grader.harness.judging.checks import UNKNOWN
+    from grader.harness.checking.checks import UNKNOWN
 
     # The corpus case's report, graded once for the run (tests/test_corpus.py judges it too).
     report = graded_locally(built_in_case("alphabeta/window_reset_in_min_only"))
@@ -125,8 +125,8 @@ def test_a_window_not_passed_down_in_min_value_alone_is_one_story(graded_locally
 def test_a_story_told_once_is_told_again_where_it_fits():
     """Where two mistakes fit a test's answers, the one the report named in an
     earlier test is named alone: one diagnosis, in the same words."""
-    from grader.harness.judging.checks import Observation
-    from grader.harness.judging.mistakes import Story, diagnose
+    from grader.harness.checking.checks import Observation
+    from grader.harness.checking.mistakes import Story, diagnose
 
     answers = [Observation(None, (), answer, answer == 0) for answer in (0, 1, 1)]
     models = [("first", 1), ("second", 1), ("third", 2)]
@@ -151,7 +151,7 @@ def test_where_no_model_gives_the_answers_the_report_says_what_the_code_did(grad
     model gives: the count test says where, from the trace, with its hint,
     and does not end "no mistake the grader knows"."""
     from grader.contracts.hints import HINTS
-    from grader.harness.judging.checks import UNKNOWN
+    from grader.harness.checking.checks import UNKNOWN
 
     report = graded_locally(built_in_case("alphabeta/max_passes_its_value"))
     test = failing(report)["test_call_counts"]

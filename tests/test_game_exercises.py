@@ -14,7 +14,7 @@ from grader import solutions
 from grader.games import isolation, kayles, nim, tictactoe, unfinished
 from grader.games.nim import rules as nim_rules
 from grader.games.tictactoe import rules as tictactoe_rules
-from grader.harness.judging.fingerprints import fingerprint
+from grader.harness.checking.fingerprints import fingerprint
 from grader.harness.lesson import alphabeta
 from grader.harness.lesson.known import known
 from grader.harness.lesson.search import Search, values

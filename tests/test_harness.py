@@ -29,7 +29,7 @@ from grader.harness.runtime.faults import (
 )
 from grader.harness.runtime.spawn import LocalSpawner
 from grader.harness.runtime.steps import call_step, inspect_step
-from grader.harness.runtime.student import Student
+from grader.harness.runtime.student import Student, Tallies
 from grader.harness.runtime.zygote import ForkSpawner
 
 STUDENT_CODE = '''
@@ -277,6 +277,23 @@ def test_whatever_a_worker_sends_is_an_answer_or_the_students_fault(unstarted, l
     assert type(reply) is dict
     if op == "call":
         assert isinstance(reply["calls"], protocol.Tested) and type(reply["entered"]) is int
+
+
+@given(st.lists(LINES, min_size=1, max_size=12))
+def test_queued_lines_are_the_lines_sent_with_runs_of_tallies_kept_whole(unstarted, lines):
+    """The judge queues what a worker sent line by line, in order: each run of
+    tally lines as one ``Tallies``, every other line (a reply, an alarm, an
+    empty one) alone."""
+    expected: list[tuple[bool, bytes]] = []
+    for line in lines:
+        tally = line.startswith((protocol.TESTED, protocol.ENTERED))
+        if tally and expected and expected[-1][0]:
+            expected[-1] = (True, expected[-1][1] + b"\n" + line)
+        else:
+            expected.append((tally, line))
+    unstarted.lines = collections.deque()
+    unstarted._queue(b"".join(line + b"\n" for line in lines))
+    assert [(isinstance(line, Tallies), bytes(line)) for line in unstarted.lines] == expected
 
 
 class CleanKills(LocalSpawner):

@@ -15,10 +15,12 @@ its own worker (lies, forged events, pytest's internals, shadowed modules,
 exits) can reach no other container, and the marked cases show that none
 does.
 
-Every case also runs through the bubblewrap sandbox, as the tests' own user
-and, when that is root, as an ordinary user too (``@bwrap-as-user``), and
-must hold there as in Docker. The cases marked ``local`` run through the bare
-local sandbox as an ordinary user (it refuses root). A case the intake must
+Every case runs once through each box that takes untrusted code: Docker,
+bubblewrap, and, for the cases marked ``local``, the bare local sandbox (as an
+ordinary user: it refuses root). All three have the one judge on the host;
+the runs differ in the box. As root, the bubblewrap box runs as an ordinary
+user (``@bwrap-as-user``), as the service's units run it: the judge as root,
+in a slot's uid, is the one every Docker run has. A case the intake must
 reject never reaches a sandbox: it runs where its ``case.toml`` says only (as
 root through Docker's, and as an ordinary user through the local one).
 """
@@ -51,7 +53,7 @@ MEMORY_GROWTH = 256 << 10  # KiB the grader itself may grow by in one run
 SECRET_SOURCES = [
     *sorted(EXERCISES.glob("*/suite/*.py")), *sorted(EXERCISES.glob("*/solution/*.py")),
     *[ROOT / "grader" / "harness" / path for path in (
-        "lesson/search.py", "judging/checks.py", "lesson/decision_checks.py",
+        "lesson/search.py", "checking/checks.py", "lesson/decision_checks.py",
         "lesson/game_checks.py")],
     *[ROOT / "grader" / "games" / "isolation" / f"{name}.py"
       for name in ("suite_positions", "flawed_rules")],
@@ -110,7 +112,7 @@ def build_flood(exercise, into):
 BUILDERS = {"fifo": build_fifo, "sparse": build_sparse, "flood": build_flood}
 CASES = load_cases()
 AS_ROOT = os.geteuid() == 0
-BWRAP = ("bwrap", "bwrap-as-user") if AS_ROOT else ("bwrap",)
+BWRAP = ("bwrap-as-user",) if AS_ROOT else ("bwrap",)  # once per box
 # A rejected case's runs differ only in who takes the files in (root or an
 # ordinary user), never in the sandbox: the intake refuses them first.
 RUNS = [(case, where) for case in CASES

@@ -15,7 +15,7 @@ import pytest
 from conftest import skip_loudly, solution
 
 from grader import exercises, grading
-from grader.contracts import judging
+from grader.contracts import judge_socket
 from grader.sandbox import cgroups, judges, local_is_boundary
 from grader.sandbox.local import LocalSandbox
 
@@ -113,15 +113,15 @@ def test_a_judge_is_started_ahead_of_a_prepared_run_and_closed_with_its_pool(own
 
 
 @pytest.mark.parametrize("data, kinds", [
-    (b"", (judging.READY,)),
-    (b"not json", (judging.EXIT,)),
-    (b"[1, 2]", (judging.EXIT,)),
-    (judging.encode(judging.STARTED), (judging.EXIT,)),
-    (b'{"kind": null}', (judging.READY, judging.GO)),
+    (b"", (judge_socket.READY,)),
+    (b"not json", (judge_socket.EXIT,)),
+    (b"[1, 2]", (judge_socket.EXIT,)),
+    (judge_socket.encode(judge_socket.STARTED), (judge_socket.EXIT,)),
+    (b'{"kind": null}', (judge_socket.READY, judge_socket.GO)),
 ])
 def test_a_message_out_of_turn_is_refused(data, kinds):
-    with pytest.raises(judging.BadMessage):
-        judging.decode(data, *kinds)
+    with pytest.raises(judge_socket.BadMessage):
+        judge_socket.decode(data, *kinds)
 
 
 @pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-judge-socket-"])

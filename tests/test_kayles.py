@@ -3,6 +3,7 @@ ask about, and the lesson's searches on it (the exercises declared for it
 are graded by the corpus, tests/test_corpus.py -k kayles)."""
 
 import ast
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,16 @@ from grader.harness.lesson.search import Search
 from grader.harness.runtime import standins
 
 RULES = Path(kayles.__file__).with_name("rules.py")
+
+
+def suite_positions(exercise: str) -> list:
+    """The positions an exercise's suite asks about (its ``POSITIONS``)."""
+    suite = exercises.load(exercise).suite
+    path = next(suite.glob("test_*.py"))
+    spec = importlib.util.spec_from_file_location(f"suite_{exercise}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.POSITIONS
 
 
 def test_a_move_knocks_down_one_pin_or_two_neighbours_and_the_stuck_player_loses():
@@ -104,10 +115,13 @@ def test_the_deepening_budgets_on_kayles_finish_the_same_depths_whatever_the_thr
     """The clock's budgets come from the reference alpha-beta on Kayles (11, 30,
     100 ... terminal tests from the full row), and the reference finishes depths
     1 to d and no more with the smallest threshold a student may choose, the
-    largest and one between; every depth 1 to 6 is asked."""
+    largest and one between; every depth 1 to 6 is asked, on every position of
+    the suite (the row of nine one pin down among them)."""
     assert deepening.counts(kayles.start(), kayles)[:3] == (11, 30, 100)
     asked = set()
-    for state, _ in unfinished(kayles) + kayles.larger("depth"):
+    positions = suite_positions("kayles_iterative_deepening")
+    assert len(positions) > len(unfinished(kayles) + kayles.larger("depth"))
+    for state, _ in positions:
         for budget, depth in deepening.budgets(state, kayles):
             asked.add(depth)
             for threshold in deepening.THRESHOLDS:

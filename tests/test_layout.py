@@ -1,10 +1,12 @@
 """The trust boundary and the package's shape, kept by reading the imports.
 
 The host (``grader`` but the parts below) and the harness (what runs in a
-sandbox, the exercises' suites included) import nothing of each other: they
-meet in ``grader.contracts``. ``grader.games`` is pure game logic that both
-may use. Imports are read with ``ast`` from every module, those inside
-functions included, so a lazy import can't slip past.
+sandbox, the exercises' suites included) import nothing of each other but
+the one module the host reads the harness's sources with: they meet in
+``grader.contracts``. ``grader.games`` is pure game logic that both may use.
+Among the host's packages the arrows run one way (``ABOVE``). Imports are
+read with ``ast`` from every module, those inside functions included, so a
+lazy import can't slip past. These are the rules docs/architecture.md states.
 """
 
 import ast
@@ -96,7 +98,8 @@ ALLOWED = {
     "games": {"games"},
 }
 # The one module of the harness the host may import: it only reads the
-# harness's sources, to list what a process in a bubblewrap view may see.
+# harness's sources, to list what a process in a bubblewrap view or an agent's
+# container may see (and imports only the standard library: see below).
 HOST_READS = {"grader.harness.runtime.closure"}
 # And of the installed packages: the sandbox holds Python, pytest, pytest-timeout and
 # hypothesis (which draws the trees a failing search is shown on).
@@ -121,6 +124,82 @@ def test_each_side_imports_only_what_it_may(module):
         elif top not in sys.stdlib_module_names and top not in ALLOWED_THIRD_PARTY[side]:
             crossing.append(name)
     assert not crossing, f"{module} ({side}) imports {sorted(crossing)}"
+
+
+def test_what_the_host_reads_of_the_harness_imports_only_the_standard_library():
+    # So the host's one import of the harness brings in nothing else of it.
+    for module in HOST_READS:
+        taken = {name.split(".")[0] for name in imports(MODULES[module])}
+        assert taken <= sys.stdlib_module_names, f"{module} imports {sorted(taken)}"
+
+
+# What of grader.contracts.run the harness may take: the uids a run may hold, which
+# the launcher checks. Its Run, a run's result, is the host's alone: the report
+# reads it there so as not to import the sandbox package.
+RUN_CROSSES = {"SLOT_UIDS"}
+
+
+def names_taken(path: Path, module: str) -> set[str]:
+    """The names ``path`` takes from ``module`` (``from module import name``), and
+    "*" where it imports the module whole (``import module``, ``from package
+    import module``)."""
+    package, _, last = module.rpartition(".")
+    taken = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            if node.module == module:
+                taken.update(alias.name for alias in node.names)
+            elif node.module == package and last in {alias.name for alias in node.names}:
+                taken.add("*")
+        elif isinstance(node, ast.Import) and module in {alias.name for alias in node.names}:
+            taken.add("*")
+    return taken
+
+
+def test_the_harness_takes_of_a_run_only_the_uids_it_may_hold():
+    taken = {module: names_taken(path, "grader.contracts.run")
+             for module, path in MODULES.items() if part(module) == "harness"}
+    assert {name for names in taken.values() for name in names} <= RUN_CROSSES, taken
+    assert any(taken.values())  # the launcher checks its uids
+
+
+def within(module: str, package: str) -> bool:
+    return module == package or module.startswith(f"{package}.")
+
+
+# The host's arrows that run one way: each module or package imports nothing of
+# those above it. What two of them share lies below both: the exercises' loader
+# reads a match.toml's header itself; what the match and the service share of
+# running on hosts is grader.hosting's; what the match and batch make of pages,
+# grader.pages's.
+ABOVE = {
+    "grader.exercises": ("grader.match", "grader.service", "grader.batch"),
+    "grader.match": ("grader.service", "grader.batch"),
+    "grader.hosting": ("grader.match", "grader.service", "grader.batch"),
+    "grader.pages": ("grader.match", "grader.service", "grader.batch"),
+}
+
+
+def reaching_up(below: str, above: tuple[str, ...],
+                modules: dict[str, Path] = MODULES) -> dict[str, list[str]]:
+    """The modules of ``below`` that import any of ``above``, with what they import."""
+    found = {module: sorted(name for name in ours(imports(path))
+                            if any(within(name, top) for top in above))
+             for module, path in modules.items() if within(module, below)}
+    return {module: names for module, names in found.items() if names}
+
+
+@pytest.mark.parametrize("below", sorted(ABOVE))
+def test_no_arrow_runs_back_up(below):
+    assert any(within(module, below) for module in MODULES), below  # still there
+    assert not reaching_up(below, ABOVE[below])
+
+
+def test_an_arrow_back_up_is_seen(tmp_path):
+    lazy = tmp_path / "config.py"
+    lazy.write_text("def read():\n    from grader.match import config\n    return config\n")
+    assert reaching_up("grader.exercises", ABOVE["grader.exercises"],
+                       {"grader.exercises": lazy}) == {"grader.exercises": ["grader.match.config"]}
 
 
 def test_what_students_are_handed_imports_nothing_of_the_grader():
@@ -149,7 +228,7 @@ def test_only_check_solutions_names_the_solutions_folder():
 
 # What any exercise may use: the shared core. The search exercises' checks,
 # declared for any game, still lie in the isolation family's folder.
-CORE = ("grader.contracts", "grader.harness.judging", "grader.harness.runtime",
+CORE = ("grader.contracts", "grader.harness.checking", "grader.harness.runtime",
         "grader.harness.lesson.helper_checks", "grader.harness.lesson.decision_checks",
         "grader.harness.lesson.cutoff_checks", "grader.harness.lesson.deepening_checks")
 # docs/authoring.md's worked example of an instructor's exercise, laid out as
@@ -244,7 +323,7 @@ def test_the_worker_reads_only_its_closure():
             "grader.harness.runtime.guard"} <= readable
     # No check, no reference search, no suite: nothing that gives answers away.
     assert not {m for m in readable if part(m) == "host" and m != "grader"}
-    families = ("grader.harness.judging", "grader.harness.lesson")
+    families = ("grader.harness.checking", "grader.harness.lesson")
     assert not {m for m in readable if m.startswith(families)}
     # None of the games: their rules are sent to the worker, for the tests
     # granted stand-ins that run them, and the student's user can't read them.
@@ -340,13 +419,6 @@ SHARED = PACKAGE / "pages" / "templates"
 SHELL = SHARED / "shell.html"
 PAGE_TEMPLATES = sorted(path for path in PACKAGE.glob("**/templates/*.html")
                         if not path.name.startswith("_"))
-
-
-def test_the_match_imports_nothing_of_batch():
-    # What both make of pages lies below both, in grader.pages.
-    reaching = {module for module, path in MODULES.items() if module.startswith("grader.match")
-                and any(name.startswith("grader.batch") for name in imports(path))}
-    assert not reaching, sorted(reaching)
 
 
 def test_no_module_writes_a_document_of_its_own():

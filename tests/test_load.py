@@ -51,7 +51,7 @@ def judged(label, sandbox):
     case = built_in_case(label)
     exercise = exercises.load(case.exercise)
     report = grading.grade(exercise, case.path, sandbox, exercise.limits)
-    return label, report, solutions.judge(case, report)
+    return label, report, solutions.problems_of(case, report)
 
 
 def _grade_all(labels, sandbox):

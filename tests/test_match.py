@@ -11,11 +11,12 @@ from grader import grading as seam
 from grader import report
 from grader.contracts import agent as contract
 from grader.contracts import protocol
+from grader.exercises import Opponent
 from grader.games import knights
 from grader.games.isolation.rules import GameState
 from grader.games.knights.rules import Board, board_from_data, new_board, to_data
 from grader.match import baselines, handin, league, points, referee, tournament
-from grader.match.config import Config, Opponent
+from grader.match.config import Config
 from grader.match.config import load as load_config
 from grader.match.player import Answer, Deadline, InProcessAgent, Limits, ProcessAgent, Spent
 from grader.sandbox.local import LocalSandbox

@@ -18,7 +18,7 @@ from grader.contracts import events
 from grader.contracts.protocol import Tested as Counts  # not collected as a test class
 from grader.contracts.run import Run
 from grader.games import isolation, kayles, tictactoe
-from grader.harness.judging.boards import grid
+from grader.harness.checking.boards import grid
 from grader.harness.lesson import trees
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -5,7 +5,7 @@ import pytest
 from grader.contracts.hints import HINTS
 from grader.games import isolation
 from grader.games.isolation.flawed_rules import GAME_MODELS
-from grader.harness.judging import mistakes
+from grader.harness.checking import mistakes
 from grader.harness.lesson.search import Search
 
 ROOT = isolation.new_game()

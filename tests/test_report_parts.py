@@ -8,8 +8,8 @@ from grader import exercises, intake, report, report_parts
 from grader.contracts import events
 from grader.contracts.run import Run
 from grader.games import isolation, kayles, tictactoe
-from grader.harness.judging import checks
-from grader.harness.judging.boards import grid
+from grader.harness.checking import checks
+from grader.harness.checking.boards import grid
 from grader.harness.runtime.verdict import Mismatch
 
 EXERCISE = exercises.load("helpers")

@@ -88,7 +88,7 @@ def statuses(result):
 def test_same_verdicts_as_the_local_sandbox(docker, case, graded_locally):
     through_docker = grade_docker(docker, case.path, case.exercise)
     assert through_docker["sandbox"]["backend"] == "docker"
-    assert solutions.judge(case, through_docker) == []
+    assert solutions.problems_of(case, through_docker) == []
     local = graded_locally(case)
     for ours, theirs in zip(through_docker["tests"], local["tests"], strict=True):
         assert (ours["name"], ours["status"] == "passed") == (theirs["name"],
@@ -161,7 +161,7 @@ def test_the_student_reads_nothing_of_the_grader(docker, submission):
     # student's user can't enter.
     absent = ["/opt/minimax-grader/exercises/helpers/suite/test_helpers.py",
               "/opt/minimax-grader/grader/harness/lesson/search.py",
-              "/opt/minimax-grader/grader/harness/judging/mistakes.py",
+              "/opt/minimax-grader/grader/harness/checking/mistakes.py",
               "/opt/minimax-grader/grader/games/isolation/suite_positions.py",
               "/opt/minimax-grader/grader/harness/runtime/student.py"]
     # The launcher's own files are there and kept from the student, their bytecode

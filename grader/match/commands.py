@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.errors import UsageError
+from grader.hosting import watch
 from grader.match import CONFIG
 from grader.sandbox.common import SandboxUnavailable
-from grader.service import operations
 
 if TYPE_CHECKING:
     from grader.match.config import Config
@@ -70,13 +70,13 @@ def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]")
     host = commands.add_parser("match-host", help="play a league's pairings on this host",
                                description=(
         "Take the pairings that league --broker sends to URL and play them here."))
-    operations.url_flag(host, "--broker", operations.BROKER, "the league's Redis URL",
-                        required=True)
+    watch.url_flag(host, "--broker", watch.BROKER, "the league's Redis URL",
+                   required=True)
     host.add_argument("--concurrency", type=int, default=os.cpu_count() or 1,
                       help="pairings played at once")
     host.add_argument("--sandbox", choices=("local", "docker"), default="local",
                       help=SANDBOX_HELP)
-    operations.watch_flags(host, 9466)
+    watch.watch_flags(host, 9466)
 
 
 def _config(args: argparse.Namespace) -> "Config":
@@ -171,7 +171,7 @@ def cmd_league(args: argparse.Namespace) -> int:
 def cmd_match_host(args: argparse.Namespace) -> int:
     from grader.match import spread  # Celery: the service extra
 
-    return spread.host(args.broker, args.concurrency, args.sandbox, operations.Watch.of(args))
+    return spread.host(args.broker, args.concurrency, args.sandbox, watch.Watch.of(args))
 
 
 COMMANDS = {"match": cmd_match, "league": cmd_league, "match-host": cmd_match_host}

@@ -1,15 +1,18 @@
 """An agent exercise's match.toml: what its grade plays (the game, the seed, the
 openings, the limits of a move) and against whom, with the points of each.
 
-Apart from the playing (``grading``), so that reading the file imports no sandbox:
-the exercises' loader (``grader.exercises``) lists an exercise graded by play from it.
+Its header (the title, the file handed in, the opponents) is the exercises'
+loader's to read (``grader.exercises.play_header``), which lists the exercise
+from it; its [match] table and the baselines it names are read here, apart from
+the playing, so that reading the file imports no sandbox.
 """
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader import exercises
+from grader.exercises import Opponent
 from grader.games.knights.rules import VARIANTS
 from grader.match import CONFIG, baselines, tournament
 from grader.match.player import Limits
@@ -17,16 +20,8 @@ from grader.match.player import Limits
 DEADLINE_FACTOR = 3.0  # a match's deadline, in the reference's own time a game
 
 
-class BadConfig(ValueError):
+class BadConfig(exercises.BadExercise):
     """A match.toml that does not say what grading needs."""
-
-
-@dataclass(frozen=True)
-class Opponent:
-    name: str
-    baseline: str  # a key of baselines.BASELINES
-    win_rate: float  # the threshold for full points
-    points: float
 
 
 @dataclass(frozen=True)
@@ -65,16 +60,19 @@ def _deadline(match: dict[str, Any], games: int) -> float | None:
 
 def load(path: Path = CONFIG, **changes: Any) -> Config:
     """The match.toml at ``path``; ``changes`` override its [match] table."""
-    with open(path, "rb") as handle:
-        data = tomllib.load(handle)
+    try:
+        data = exercises.read_toml(path)
+        header = exercises.play_header(data, path)
+    except exercises.BadExercise as exc:  # which names the file
+        raise BadConfig(str(exc)) from None
     try:
         match = {**data["match"], **{k: v for k, v in changes.items() if v is not None}}
         limits = Limits(float(match["cpu_seconds"]),
                         float(match.get("wall_factor", Limits.wall_factor)))
         settings = tournament.Settings(match["game"], int(match["seed"]), int(match["openings"]),
                                        limits)
-        opponents = tuple(Opponent(**entry) for entry in data["opponents"])
-        config = Config(data["title"], data["file"], data.get("class", "Agent"), settings,
+        opponents = header.opponents
+        config = Config(header.title, header.file, data.get("class", "Agent"), settings,
                         opponents, _deadline(match, 2 * settings.openings * len(opponents)),
                         int(data["match"]["openings"]))
     except (KeyError, TypeError, ValueError) as exc:
@@ -87,3 +85,11 @@ def load(path: Path = CONFIG, **changes: Any) -> Config:
         raise BadConfig(f"{path}: unknown baselines {unknown} or limits out of range")
     return config
 
+
+def check_played(root: Path) -> None:
+    """BadConfig where an exercise graded by play in ``root`` (a folder added by
+    ``--exercises``) has a match.toml its games can't be played by: told as it is
+    added, not at its first hand-in."""
+    for folder in exercises.folders(root).values():
+        if exercises.graded_by(folder) == exercises.PLAY:
+            load(folder / exercises.DEFINED_BY[exercises.PLAY])

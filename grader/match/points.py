@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.exercises import Opponent
 from grader.match import launch, referee, tournament
-from grader.match.config import Config, Opponent
+from grader.match.config import Config
 
 # The match.toml is read apart (grader.match.config: no sandbox); its readers find it here too.
 from grader.match.player import Agent, Deadline

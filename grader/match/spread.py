@@ -23,11 +23,11 @@ from prometheus_client import CollectorRegistry, Counter
 
 from grader import image
 from grader.games.knights.rules import new_board
+from grader.hosting import hosts
+from grader.hosting.watch import PLAIN, Watch
 from grader.match import launch, tournament
 from grader.match.player import Agent
 from grader.match.referee import Game
-from grader.service import hosts
-from grader.service.operations import PLAIN, Watch
 
 TASK = "grader.match.pairing"
 # A queue of its own: a grading host's worker (``minimax-grader worker``) on the same
@@ -103,7 +103,7 @@ def play(app: Celery, pairings: Sequence[tuple[str, str]], students: dict[str, P
 
 def host(broker: str, concurrency: int, sandbox_name: str, watch: Watch = PLAIN) -> int:
     """Play the pairings sent to ``broker`` in ``sandbox_name`` until stopped, beating
-    in the broker as a match host (see ``grader.service.hosts``)."""
+    in the broker as a match host (see ``grader.hosting.hosts``)."""
     SANDBOX[0] = sandbox_name
     watch.start_log()
     watch.expose(REGISTRY)

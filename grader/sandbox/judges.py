@@ -6,7 +6,7 @@ interpreter, pytest's and the suites' imports. A warm judge
 supervisor's (unprivileged, no network, the package and the exercises
 read-only, the folder of the runs' control groups read-only), whose one
 writable folder, its home, holds its runs' work folders; it forks a child
-per run (``grader.contracts.judging``). The child is put in the run's
+per run (``grader.contracts.judge_socket``). The child is put in the run's
 control group before it does anything, and starts the run's zygote in the
 workers' narrower view as a supervisor does: what the student's code can
 reach does not change.
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import games
-from grader.contracts import judging, places
+from grader.contracts import judge_socket, places
 from grader.contracts.events import RESULTS_CAP
 from grader.contracts.owntime import OwnClock
 from grader.exercises import Exercise, Limits
@@ -156,7 +156,7 @@ class Judge:
     def wait_ready(self) -> None:
         """Wait for the judge's imports; JudgeLost (what it said) where it failed."""
         if not self.ready:
-            self._receive(judging.READY, START_SECONDS)
+            self._receive(judge_socket.READY, START_SECONDS)
             self.ready = True
 
     def workspace(self) -> Path:
@@ -180,15 +180,15 @@ class Judge:
         results, log = bytearray(), bytearray()
         readers = [self._reader(results, RESULTS_CAP), self._reader(log, LOG_CAP)]
         fds = [reader[1] for reader in readers] + ([launcher[0]] if launcher else [])
-        self._send(judging.request(str(job_file), wrap, launcher[1] if launcher else ""), fds)
+        self._send(judge_socket.request(str(job_file), wrap, launcher[1] if launcher else ""), fds)
         clock = clock or clock_of(group)
         ended: dict[str, Any] = {}
         child = None
         try:
-            _, child = self._receive(judging.STARTED, START_SECONDS)
+            _, child = self._receive(judge_socket.STARTED, START_SECONDS)
             if group is not None and child is not None:
                 group.add(child)
-            self._send(judging.encode(judging.GO))
+            self._send(judge_socket.encode(judge_socket.GO))
             timed = wait(lambda: self._ended(ended), self._pause, limits.total_seconds, clock,
                          cancel)
         finally:
@@ -223,21 +223,21 @@ class Judge:
         if not select.select([self.sock], [], [], seconds)[0]:
             self.broken = True
             raise JudgeLost(f"the judge said no {kind} within {seconds:g} s: {self._output()}")
-        data, ancillary, _, _ = self.sock.recvmsg(judging.MESSAGE_CAP,
+        data, ancillary, _, _ = self.sock.recvmsg(judge_socket.MESSAGE_CAP,
                                                   socket.CMSG_SPACE(CREDENTIALS.size))
         if not data:
             self.broken = True
             raise JudgeLost(f"the judge has ended: {self._output()}")
         try:
-            return judging.decode(data, kind), _sender(ancillary)
-        except judging.BadMessage as exc:
+            return judge_socket.decode(data, kind), _sender(ancillary)
+        except judge_socket.BadMessage as exc:
             self.broken = True
             raise JudgeLost(str(exc)) from None
 
     def _ended(self, ended: dict[str, Any]) -> bool:
         """Whether the run's child has ended (its code then in ``ended``)."""
         if "code" not in ended and select.select([self.sock], [], [], 0)[0]:
-            ended["code"] = self._receive(judging.EXIT, 0)[0].get("code")
+            ended["code"] = self._receive(judge_socket.EXIT, 0)[0].get("code")
         return "code" in ended
 
     def _pause(self, seconds: float) -> None:

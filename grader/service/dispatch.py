@@ -18,7 +18,8 @@ import threading
 
 import redis
 
-from grader.service import hosts, tasks
+from grader.hosting import hosts
+from grader.service import tasks
 from grader.service.core import Service
 from grader.service.health import Check, failed
 from grader.service.pool import Pool

@@ -10,10 +10,11 @@ import logging
 
 from celery.signals import worker_shutting_down  # type: ignore[import-untyped]
 
-from grader.service import hosts, tasks
+from grader.hosting import hosts
+from grader.hosting.watch import PLAIN, Watch
+from grader.service import tasks
 from grader.service.core import Service
 from grader.service.gate import Gate
-from grader.service.operations import PLAIN, Watch
 from grader.service.options import Options
 
 log = logging.getLogger("grader.service")

@@ -157,8 +157,8 @@ class Jobs:
             submission = session.scalar(TO_GRADE, {"id": submission_id})
         assert submission is not None  # a job's submission is never deleted
         exercise = self.exercises[submission.exercise_id]
-        run = logs.Run(job_id, submission.student_id, exercise.id, attempts, queued_at,
-                       self.now())
+        run = logs.JobAttempt(job_id, submission.student_id, exercise.id, attempts, queued_at,
+                              self.now())
         files: dict[str, bytes] = {}
         if attempts > MAX_ATTEMPTS:  # the earlier ones never finished: their grader died
             log.error("job %d: its grader stopped %d times", job_id, MAX_ATTEMPTS)
@@ -193,7 +193,8 @@ class Jobs:
         self._keep(job_id, submission, made, run)
         return False
 
-    def _ended(self, run: logs.Run, outcome: str, made: grading.Report | None = None) -> None:
+    def _ended(self, run: logs.JobAttempt, outcome: str,
+               made: grading.Report | None = None) -> None:
         """Log and count a grading run that ended (see ``logs`` and ``metrics``)."""
         now = self.now()
         run.ended(outcome, now, made)
@@ -218,7 +219,7 @@ class Jobs:
         return grading.failed(exercise, files, why, backend, exercise.limits)
 
     def _keep(self, job_id: int, submission: Submission, made: grading.Report,
-              run: logs.Run) -> None:
+              run: logs.JobAttempt) -> None:
         state = "error" if made["status"] == "error" else "done"
         try:
             with self.sessions.begin() as session:

@@ -1,7 +1,7 @@
 """Log lines an operator can search: one per request and one per grading run.
 
-``setup`` sends every logger's lines to stderr, as text or, with ``--log-format
-json``, as one JSON object a line (python-json-logger). A line of ``line`` is
+Every logger's lines go to stderr, as text or, with ``--log-format json``, as
+one JSON object a line (``grader.hosting.watch``). A line of ``line`` is
 ``event key=value ...`` in both, its facts also fields of its own in JSON.
 
 Nothing secret is logged: a request is named by its route (``/s/{token}``), never
@@ -9,40 +9,17 @@ its path or query, which hold the students' links; a student by their id.
 """
 
 import logging
-import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pythonjsonlogger.json import JsonFormatter
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("grader.service")
-TEXT = "%(asctime)s %(levelname)s %(message)s"
 # A route's parameters that are credentials: never logged (the others name what it is).
 SECRET_PARAMS = {"token", "secret"}
-
-
-def formatter(fmt: str = "text") -> logging.Formatter:
-    """The lines' format: ``fmt`` is "text" or "json"."""
-    if fmt == "json":
-        return JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s",
-                             rename_fields={"asctime": "time", "levelname": "level",
-                                            "name": "logger"})
-    return logging.Formatter(TEXT)
-
-
-def setup(fmt: str = "text", level: int = logging.INFO) -> None:
-    """Every logger's lines to stderr, as ``fmt`` says."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(formatter(fmt))
-    root = logging.getLogger()
-    for old in root.handlers[:]:
-        root.removeHandler(old)
-    root.addHandler(handler)
-    root.setLevel(level)
 
 
 def line(event: str, **facts: Any) -> None:
@@ -62,8 +39,8 @@ def seconds(start: datetime, end: datetime) -> float:
 
 
 @dataclass
-class Run:
-    """One grading run of a job, logged as one line when it ends (``ended``)."""
+class JobAttempt:
+    """One attempt at grading a job, logged as one line when it ends (``ended``)."""
 
     job_id: int
     student_id: int

@@ -8,8 +8,7 @@ by state and exercise, the scores for the LMS, the hosts seen. So ``serve``
 alone shows it all, and with grading hosts each ``worker`` shows its gradings
 (Prometheus adds them up).
 
-``expose`` serves a registry on its own port, bound to loopback unless told
-otherwise: the metrics are not the reverse proxy's to show.
+A command's ``--metrics-port`` serves its registry (``grader.hosting.watch``).
 """
 
 from collections.abc import Iterable, Iterator
@@ -17,14 +16,14 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import redis
-from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from grader.service.hosts import Seen
-from grader.service.logs import Run, seconds
+from grader.hosting.hosts import Seen
+from grader.service.logs import JobAttempt, seconds
 from grader.service.models import JOB_STATES, SCORE_POST_STATES, Job, LtiScorePost, Submission
 
 # Feedback comes in seconds when the queue is short, in many minutes when a class
@@ -61,9 +60,9 @@ class Metrics:
             ["exercise"], registry=self.registry)
         self._state: State | None = None
 
-    def ran(self, run: Run, outcome: str, now: datetime,
+    def ran(self, run: JobAttempt, outcome: str, now: datetime,
             report: dict[str, Any] | None) -> None:
-        """Count a grading run that ended (see ``logs.Run.ended``)."""
+        """Count a grading run that ended (see ``logs.JobAttempt.ended``)."""
         if outcome == RETRIED_AFTER_LOAD:
             self.retried_after_load.labels(run.exercise).inc()
         if report is not None:
@@ -149,8 +148,3 @@ class State(Collector):
             slots.add_metric([kind], count)
         yield seen
         yield slots
-
-
-def expose(registry: CollectorRegistry, host: str, port: int) -> None:
-    """Serve ``registry`` at http://host:port/metrics, in a thread of its own."""
-    start_http_server(port, addr=host, registry=registry)

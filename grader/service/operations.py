@@ -1,8 +1,8 @@
 """The operator's side: ``minimax-grader db upgrade``, ``status``, ``backup`` and
-``restore``, and what
-``serve``, ``worker`` and ``match-host`` share: their log format, their metrics'
-port, and the database's and broker's URLs from the environment, so that a
-password is in no command line (``ps`` shows those to every user).
+``restore``, and the database's URL from the environment, so that a password is
+in no command line (``ps`` shows those to every user). What ``serve``, ``worker``
+and ``match-host`` share (their log format, their metrics' port, the broker's
+URL) is ``grader.hosting.watch``'s.
 
 Nothing here imports the service's packages until a command runs: every
 command of the grader builds these parsers.
@@ -10,71 +10,14 @@ command of the grader builds these parsers.
 
 import argparse
 import json
-import logging
-import os
 import sys
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from prometheus_client import CollectorRegistry
+from grader.hosting.watch import url_flag
 
 DATABASE = "MINIMAX_GRADER_DATABASE"  # the database's URL, where --database is not given
-BROKER = "MINIMAX_GRADER_BROKER"  # the broker's URL, where --broker is not given
-LOOPBACK = "127.0.0.1"
-
-
-def url_flag(command: argparse.ArgumentParser, flag: str, variable: str, text: str,
-             required: bool = False) -> None:
-    """``flag URL``, taken from ``$variable`` where not given."""
-    default = os.environ.get(variable) or None
-    command.add_argument(flag, metavar="URL", default=default,
-                         required=required and default is None,
-                         help=f"{text} (default: ${variable})")
-
-
-def watch_flags(command: argparse.ArgumentParser, port: int) -> None:
-    """The flags of a long-running command's log and metrics (see ``Watch``)."""
-    command.add_argument("--log-format", choices=("text", "json"), default="text",
-                         help="log lines as text or as one JSON object each")
-    command.add_argument("--metrics-port", type=int, metavar="PORT", help=(
-        f"serve Prometheus metrics on this port (the units use {port}; default: none)"))
-    command.add_argument("--metrics-host", default=LOOPBACK, metavar="ADDRESS", help=(
-        f"the address the metrics are served on (default: {LOOPBACK}, this machine only)"))
-
-
-@dataclass(frozen=True)
-class Watch:
-    """How a long-running command is watched: its log lines and its metrics."""
-
-    log_format: str = "text"
-    metrics_host: str = LOOPBACK
-    metrics_port: int | None = None
-
-    @classmethod
-    def of(cls, args: argparse.Namespace) -> "Watch":
-        return cls(args.log_format, args.metrics_host, args.metrics_port)
-
-    def start_log(self) -> None:
-        from grader.service import logs
-
-        logs.setup(self.log_format)
-
-    def expose(self, registry: "CollectorRegistry") -> None:
-        """Serve ``registry``'s metrics, where asked."""
-        from grader.service import metrics
-
-        if self.metrics_port is not None:
-            metrics.expose(registry, self.metrics_host, self.metrics_port)
-            shown = f"[{self.metrics_host}]" if ":" in self.metrics_host else self.metrics_host
-            logging.getLogger("grader.service").info(
-                "metrics at http://%s:%d/metrics", shown, self.metrics_port)
-
-
-PLAIN = Watch()  # text lines, no metrics served: the default of a command run in code
 
 
 def add_parsers(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

@@ -10,9 +10,9 @@ grading image is missing: see ``gate``), no job is taken: they wait.
 import logging
 import threading
 
+from grader.hosting.hosts import Seen
 from grader.service.core import Service
 from grader.service.health import Check
-from grader.service.hosts import Seen
 
 log = logging.getLogger("grader.service")
 POLL_SECONDS = 2.0

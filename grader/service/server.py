@@ -7,9 +7,9 @@ from pathlib import Path
 import uvicorn
 
 from grader.errors import UsageError
+from grader.hosting.watch import PLAIN, Watch
 from grader.service import app
 from grader.service.core import Service
-from grader.service.operations import PLAIN, Watch
 from grader.service.options import Options
 from grader.service.pool import Pool
 from grader.service.roster import parse as parse_roster

@@ -28,7 +28,7 @@ def processes():
 def files():
     package = os.path.dirname(sys.modules["grader"].__file__)
     found = [path for pattern in ("match/*.py", "harness/runtime/supervisor.py",
-                                  "harness/judging/*.py", "harness/lesson/*.py",
+                                  "harness/checking/*.py", "harness/lesson/*.py",
                                   "../exercises/*/suite/*.py", "../solutions/*/*/*.py")
              for path in glob.glob(f"{package}/{pattern}")]
     found += [path for path in glob.glob("/tmp/*/agent.py") if not path.startswith(HERE)]

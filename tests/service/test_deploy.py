@@ -36,6 +36,7 @@ import pytest
 from conftest import skip_loudly
 
 from grader import image
+from grader.hosting import watch
 from grader.service import operations, tasks
 from tests.service.certificates import Certificate, self_signed
 from tests.service.conftest import FULL_MARKS, NAME, ROOT
@@ -307,7 +308,7 @@ def test_the_units_and_the_proxy_as_written(tools, docker_client, postgres,  # n
         assert any(" db upgrade " in line for line in units[name]["Service"]["ExecStartPre"])
     written = (DEPLOY / "environment").read_text(encoding="utf-8")
     assert sorted(re.findall(r"^#?(MINIMAX_GRADER_\w+)=", written, re.M)) == sorted(
-        [operations.BROKER, operations.DATABASE])
+        [watch.BROKER, operations.DATABASE])
 
     certificate = self_signed(machine.folder)  # where the units' user may read it
     machine.read_only.append(str(certificate.cert))
@@ -318,8 +319,8 @@ def test_the_units_and_the_proxy_as_written(tools, docker_client, postgres,  # n
                                     stderr=subprocess.DEVNULL)
     machine.processes.append(redis_server)
     given = {operations.DATABASE: postgres.new_database(),
-             operations.BROKER: f"rediss://:{password}@127.0.0.1:{port}/0?ssl_cert_reqs="
-                                f"required&ssl_ca_certs={certificate.cert}"}
+             watch.BROKER: f"rediss://:{password}@127.0.0.1:{port}/0?ssl_cert_reqs="
+                           f"required&ssl_ca_certs={certificate.cert}"}
     started = {}
     for name in UNITS:
         service = units[name]["Service"]

@@ -10,7 +10,7 @@ import pytest
 import redis
 from conftest import skip_loudly
 
-from grader.service import hosts
+from grader.hosting import hosts
 from tests.service.certificates import self_signed
 from tests.service.conftest import FULL_MARKS
 from tests.service.held import held, letting_go, under_way

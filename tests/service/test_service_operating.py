@@ -15,8 +15,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
 from grader import report
+from grader.hosting import hosts, watch
 from grader.sandbox import Run
-from grader.service import app, core, db, health, hosts, logs, operations, tasks
+from grader.service import app, core, db, health, logs, operations, tasks
 from grader.service.dispatch import Dispatcher
 from grader.service.models import Job, LtiContext, LtiPlatform, LtiResource, LtiScorePost
 from grader.service.pool import Pool
@@ -268,7 +269,7 @@ def test_one_line_per_request_and_per_job_with_no_link_in_them(make, graded, cap
 
 
 def test_json_lines_hold_the_facts_as_fields(make, graded):
-    formatter = logs.formatter("json")  # as --log-format json sets it up
+    formatter = watch.formatter("json")  # as --log-format json sets it up
     clock = Clock()
     site = make(grade=grading(graded, clock, 1, [FLIPPED]), clock=clock)
     written = io.StringIO()
@@ -317,7 +318,7 @@ def test_metrics_are_served_on_loopback_only_unless_told_and_urls_come_from_the_
         monkeypatch):
     from grader import cli
 
-    monkeypatch.delenv(operations.BROKER, raising=False)
+    monkeypatch.delenv(watch.BROKER, raising=False)
     monkeypatch.delenv(operations.DATABASE, raising=False)
     for command in (["serve"], ["worker", "--broker", "redis://b", "--database", "sqlite://"],
                     ["match-host", "--broker", "redis://b"]):
@@ -326,7 +327,7 @@ def test_metrics_are_served_on_loopback_only_unless_told_and_urls_come_from_the_
             "127.0.0.1", None, "text")
     with pytest.raises(SystemExit):  # a worker needs a broker: a flag or the environment
         cli.parser().parse_args(["worker", "--database", "sqlite://"])
-    monkeypatch.setenv(operations.BROKER, "rediss://:pw@broker:6380/0")
+    monkeypatch.setenv(watch.BROKER, "rediss://:pw@broker:6380/0")
     monkeypatch.setenv(operations.DATABASE, "postgresql://grader:pw@db/grader")
     args = cli.parser().parse_args(["worker"])
     assert (args.broker, args.database) == ("rediss://:pw@broker:6380/0",

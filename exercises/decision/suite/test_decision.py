@@ -9,7 +9,7 @@ import pytest
 
 from grader.games import isolation
 from grader.games.isolation.suite_positions import LARGE_DECISION_PATHS, large, nonterminal
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson.decision_checks import check_moves
 
 POSITIONS = nonterminal(isolation.positions())

@@ -7,8 +7,8 @@ from outside; the module's own ``call_counter`` is never read.
 import pytest
 
 from grader.games import isolation, unfinished
-from grader.harness.judging import checks
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking import checks
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson.cutoff_checks import check_cutoff
 from grader.harness.lesson.decision_checks import check_counts, check_moves
 

@@ -10,7 +10,7 @@ rules tests only (see ``grader.harness.lesson.game_checks``).
 import pytest
 
 from grader.games.isolation.flawed_rules import FlawedGame
-from grader.harness.judging.probes import GameProbe
+from grader.harness.checking.probes import GameProbe
 from grader.harness.lesson import game_checks
 
 POSITIONS = game_checks.LESSON

@@ -5,7 +5,7 @@ on every reachable position of the lesson's board."""
 import pytest
 
 from grader.games import isolation
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson.helper_checks import check_terminal_test, check_value
 
 POSITIONS = isolation.positions()

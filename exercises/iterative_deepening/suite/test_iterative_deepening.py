@@ -9,11 +9,21 @@ test judges one side of the same runs.
 import pytest
 
 from grader.games import isolation
-from grader.games.isolation.suite_positions import LARGE_DEPTH_PATHS, large, nonterminal
-from grader.harness.judging.probes import SearchProbe
+from grader.games.isolation.suite_positions import (
+    LARGE_DECISION_PATHS,
+    LARGE_DEPTH_PATHS,
+    large,
+    nonterminal,
+)
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson import deepening_checks as deepening
 
-POSITIONS = nonterminal(isolation.positions()) + large(LARGE_DEPTH_PATHS)
+# The decision exercise's positions of the 4 x 3 board as well: a window set
+# to a child's value (beta = v) instead of narrowed to it (min(beta, v)) makes
+# too many terminal tests for a budget only there (after (2, 0), (3, 0) at
+# depth 5, say).
+POSITIONS = (nonterminal(isolation.positions()) + large(LARGE_DEPTH_PATHS)
+             + large(LARGE_DECISION_PATHS))
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ exercise's game (exercise.toml: ``game = "kayles"``)."""
 import pytest
 
 from grader.games import kayles, unfinished
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson.decision_checks import check_moves
 
 POSITIONS = unfinished(kayles)

@@ -6,8 +6,8 @@ probe plays the exercise's game (exercise.toml: ``game = "kayles"``)."""
 import pytest
 
 from grader.games import kayles, unfinished
-from grader.harness.judging import checks
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking import checks
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson.cutoff_checks import check_cutoff
 from grader.harness.lesson.decision_checks import check_counts, check_moves
 

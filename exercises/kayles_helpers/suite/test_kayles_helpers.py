@@ -5,7 +5,7 @@ The probe plays the exercise's game (exercise.toml: ``game = "kayles"``)."""
 import pytest
 
 from grader.games import kayles
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson.helper_checks import check_terminal_test, check_value
 
 POSITIONS = kayles.positions()

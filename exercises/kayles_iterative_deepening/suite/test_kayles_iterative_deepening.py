@@ -7,10 +7,16 @@ the exercise's game (exercise.toml: ``game = "kayles"``)."""
 import pytest
 
 from grader.games import kayles, unfinished
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson import deepening_checks as deepening
 
-POSITIONS = unfinished(kayles) + kayles.larger("depth")
+# One pin down on the row of nine: a window set to a child's value instead of
+# narrowed to it (beta = v in min_value, alpha = v in max_value) prunes less
+# only six (or, for max_value, five) levels deep, and makes too many terminal
+# tests for the budget that fits that depth.
+WIDENED = [(kayles.new_game(kayles.LARGE_ROW).replay(path), path)
+           for path in [((7, 7),), ((6, 7),)]]
+POSITIONS = unfinished(kayles) + kayles.larger("depth") + WIDENED
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ test judges the is_end calls of those same runs, made once per session.
 
 import pytest
 
-from grader.harness.judging.checks import each
+from grader.harness.checking.checks import each
 from grader.harness.tictactoe import checks
 from grader.harness.tictactoe.checks import CALL_MODELS, SEARCH_MODELS, LabProbe, Runs
 

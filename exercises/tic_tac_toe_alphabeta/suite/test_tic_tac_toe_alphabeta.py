@@ -9,7 +9,7 @@ min) in row-major order, exactly.
 
 import pytest
 
-from grader.harness.judging.checks import each
+from grader.harness.checking.checks import each
 from grader.harness.tictactoe import checks
 from grader.harness.tictactoe.checks import (
     CALL_MODELS,

@@ -14,10 +14,10 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, isolation, tree
-from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import Fact
-from grader.harness.judging.probes import Answer, SearchProbe
+from grader.harness.checking import checks, mistakes
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.facts import Fact
+from grader.harness.checking.probes import Answer, SearchProbe
 from grader.harness.lesson import alphabeta, trees
 from grader.harness.lesson.alphabeta import AlphaBeta
 from grader.harness.lesson.known import known

@@ -14,10 +14,10 @@ from typing import Any
 
 from grader.contracts.protocol import Tested, describe
 from grader.games import Game, Path, State, tree
-from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import Fact
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking import checks, mistakes
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.facts import Fact
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson import alphabeta, deepening, trees
 from grader.harness.lesson.alphabeta import AlphaBeta
 from grader.harness.lesson.deepening import Deepened, DeepFlaws, searched_as
@@ -197,9 +197,12 @@ def check_moves(probe: SearchProbe, positions: list[tuple[State, Path]]) -> None
         lambda s, b, d: (f"a best move at depth {d}: "
                          + ", ".join(f"({x}, {y})" for x, y in sorted(_best(game, s, d)))),
         fallback=False)
+    # A model is named for a move only where it searched as the student's did:
+    # a move alone fits a mistake that finishes other depths by chance (the
+    # fallback move, say, which a window set to the value returns as well).
     checks.verdict(f"The move of {FUNCTION}", observations,
-                   lambda found: _diagnose_moves(found, lambda run, o: run.move == o.answer[0],
-                                                 game),
+                   lambda found: _diagnose_moves(found, lambda run, o: run.move == o.answer[0]
+                                                 and _searched_alike(run, o, game), game),
                    shown=lambda answer: describe(answer[0]), cases=CASES,
                    detail=lambda first: on_a_tree(probe), draw=game.draw)
 
@@ -211,21 +214,25 @@ def check_depths(probe: SearchProbe, positions: list[tuple[State, Path]]) -> Non
         return deepening.searched_as(state, answer[1], list(range(1, depth + 1)), depth + 1,
                                      game)
 
-    def alike(run: Deepened, observation: Observation) -> bool:
-        return deepening.searched_as(observation.state, observation.answer[1], run.finished,
-                                     run.cut, game)
-
     observations = observe(
         probe, positions, agrees,
         lambda s, b, d: (f"the terminal tests of depths 1 to {d} in full, then part of depth "
                          f"{d + 1}" if d else "part of the terminal tests of depth 1"),
         searched=True)
     checks.verdict(f"The depths {FUNCTION} searched", observations,
-                   lambda found: _diagnose(found, alike, game),
+                   lambda found: _diagnose(found, lambda run, o: _searched_alike(run, o, game),
+                                           game),
                    shown=lambda answer: f"{answer[1]} terminal tests of other depths",
                    cases=CASES, draw=game.draw,
                    facts=lambda found: [fact for o in checks.wrong(found)[:1]
                                         if (fact := depths_fact(o, game))])
+
+
+def _searched_alike(run: Deepened, observation: Observation, game: Game) -> bool:
+    """Whether the student's terminal tests are those of the model's run: its
+    finished depths in full, then part of the one it was cut in."""
+    return deepening.searched_as(observation.state, observation.answer[1], run.finished,
+                                 run.cut, game)
 
 
 def _depths(first: int, last: int) -> str:

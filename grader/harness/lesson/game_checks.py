@@ -18,10 +18,10 @@ from grader.contracts.protocol import Foreign, describe
 from grader.games import Path, State, isolation
 from grader.games.isolation.flawed_rules import GameModel
 from grader.games.isolation.rules import GameState
-from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Diagnosis, Observation
-from grader.harness.judging.facts import Fact
-from grader.harness.judging.probes import Answer, GameProbe, GameSteps, Ref
+from grader.harness.checking import checks, mistakes
+from grader.harness.checking.checks import Diagnosis, Observation
+from grader.harness.checking.facts import Fact
+from grader.harness.checking.probes import Answer, GameProbe, GameSteps, Ref
 from grader.harness.lesson.game_facts import move_facts
 from grader.harness.runtime.faults import ImportFailed, Missing, NotAState, Raised, StudentFault
 

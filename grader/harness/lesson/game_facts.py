@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from grader.games import Path
 from grader.games.isolation.flawed_rules import DIRECTION_NAMES
 from grader.games.isolation.rules import GameState
-from grader.harness.judging.facts import Fact
+from grader.harness.checking.facts import Fact
 
 Move = tuple[int, int]
 

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import Fact
-from grader.harness.judging.probes import Answer, SearchProbe
+from grader.harness.checking import checks, mistakes
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.facts import Fact
+from grader.harness.checking.probes import Answer, SearchProbe
 from grader.harness.lesson.search import Search, Stuck, values
 from grader.harness.lesson.search_facts import smallest_facts, traced_fact
 

@@ -3,7 +3,7 @@
 The smallest failing case is asked once more with its counted calls kept in
 order (``SearchProbe.traced``); the reference searches the same case with
 each of its calls recorded (``record``), and the first place the two walks
-part (``grader.harness.judging.traces``) is said in the lesson's terms, with
+part (``grader.harness.checking.traces``) is said in the lesson's terms, with
 the hint that follows from it.
 """
 
@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from grader.games import Path, State
-from grader.harness.judging import facts, traces
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import CASES, Fact, first_hinted
-from grader.harness.judging.probes import SearchProbe
-from grader.harness.judging.traces import Divergence, Node
+from grader.harness.checking import facts, traces
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.facts import CASES, Fact, first_hinted
+from grader.harness.checking.probes import SearchProbe
+from grader.harness.checking.traces import Divergence, Node
 from grader.harness.lesson.known import Rules
 from grader.harness.lesson.search import Search
 from grader.harness.runtime.faults import OutOfTurn, Raised, StudentFault

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from grader.contracts.protocol import Tested, describe
 from grader.games import tree as game
 from grader.games.tree import Tree
-from grader.harness.judging.checks import is_move
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking.checks import is_move
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.runtime.faults import Raised, StudentFault
 
 if TYPE_CHECKING:  # hypothesis is imported where a tree is looked for: only once a test failed

@@ -12,10 +12,10 @@ from typing import Any
 
 from grader.contracts.protocol import describe
 from grader.games import nim
-from grader.harness.judging import boards, checks, mistakes
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.facts import CASES, Fact, first_hinted
-from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.checking import boards, checks, mistakes
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.facts import CASES, Fact, first_hinted
+from grader.harness.checking.probes import MOST_TRACED, Probe, Ref, Steps
 from grader.harness.nim.facts import negamax_fact
 from grader.harness.nim.search import NO_FLAWS, Calls, Negamax, NegamaxFlaws
 from grader.harness.runtime.faults import CallTimeout, TooManyCalls
@@ -172,17 +172,18 @@ def _found(search: Negamax, case: Case) -> tuple[Any, int, Calls]:
     return found
 
 
-def observe(probe: NegamaxProbe, positions: list[tuple[Case, tuple[str]]]) -> checks.Run:
+def observe(probe: NegamaxProbe, positions: list[tuple[Case, tuple[str]]]
+            ) -> checks.ObservedRun:
     def facts(found: list[Observation]) -> list[Fact]:
         """The fact of the first of the smallest wrong cases that shows one with a hint."""
         return first_hinted([o.state for o in found if not o.ok][:CASES],
                             lambda case: negamax_fact(case, probe.traced(case)))
 
-    return checks.Run(checks.collect(positions, probe.searches(positions),
-                                     lambda case, found: _a_rating(found[0])
-                                     and _answer(found[0]) == _reference(case),
-                                     lambda case: f"(move, rating) = {_reference(case)!r}"),
-                      facts)
+    return checks.ObservedRun(checks.collect(positions, probe.searches(positions),
+                                             lambda case, found: _a_rating(found[0])
+                                             and _answer(found[0]) == _reference(case),
+                                             lambda case: f"(move, rating) = {_reference(case)!r}"),
+                              facts)
 
 
 def _diagnose(reproduces: Callable[[NegamaxFlaws, Observation], float]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.games import nim
-from grader.harness.judging.facts import Fact
+from grader.harness.checking.facts import Fact
 from grader.harness.nim.search import NO_FLAWS, Negamax, NegamaxFlaws
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from grader.games import nim
 from grader.games.nim import LOSING_VALUE, WINNING_VALUE
-from grader.harness.judging.fingerprints import MASK, fingerprint, weight
+from grader.harness.checking.fingerprints import MASK, fingerprint, weight
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from grader.contracts import protocol
-from grader.harness.judging.boards import Board
+from grader.harness.checking.boards import Board
 from grader.harness.runtime.names import meant_text
 
 INTERFERED_AT_IMPORT = "your code interfered with the grader's channel while importing your files"

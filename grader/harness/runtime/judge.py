@@ -3,7 +3,7 @@
 ``python -I -B judge.py SOCKET_FD SUITE...``, as the first process the host
 starts in a bubblewrap view of its own (unprivileged, no network): it imports
 pytest, the plugin and what each SUITE folder's files import, says so, then
-serves the host's runs one at a time (see ``grader.contracts.judging``). Each
+serves the host's runs one at a time (see ``grader.contracts.judge_socket``). Each
 run is a fork: the child makes the two descriptors the host sent its standard
 output (the results channel) and error (the log), waits until the host has put
 it in the run's control group, and runs the job as ``supervisor.py JOB --wrap
@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__)))))]
 
-from grader.contracts import judging  # noqa: E402  (needs the path above)
+from grader.contracts import judge_socket  # noqa: E402  (needs the path above)
 from grader.harness.runtime import spawn, supervisor  # noqa: E402
 
 LAUNCHER_SECONDS = 120  # for the container's launcher to connect, its job received
@@ -35,20 +35,20 @@ LAUNCHER_SECONDS = 120  # for the container's launcher to connect, its job recei
 def serve(sock: socket.socket) -> None:
     """Answer the host's requests until it hangs up."""
     while True:
-        data, fds, _, _ = socket.recv_fds(sock, judging.MESSAGE_CAP, judging.LAUNCHER_FDS)
+        data, fds, _, _ = socket.recv_fds(sock, judge_socket.MESSAGE_CAP, judge_socket.LAUNCHER_FDS)
         if not data:
             return
         try:
-            request = judging.decode(data, judging.REQUEST)
-            pid = _fork(sock, request, fds) if len(fds) in (judging.FDS,
-                                                            judging.LAUNCHER_FDS) else None
+            request = judge_socket.decode(data, judge_socket.REQUEST)
+            pid = _fork(sock, request, fds) if len(fds) in (judge_socket.FDS,
+                                                            judge_socket.LAUNCHER_FDS) else None
         finally:
             # The run's, not this process's: a launcher's socket listens no more
             # once the child has taken its one connection.
             for fd in fds:
                 os.close(fd)
         code = 2 if pid is None else os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        sock.sendall(judging.encode(judging.EXIT, code=code))
+        sock.sendall(judge_socket.encode(judge_socket.EXIT, code=code))
 
 
 def _fork(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> int:
@@ -68,8 +68,8 @@ def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoRe
         results, log, *launcher = fds
         os.dup2(results, 1)
         os.dup2(log, 2)
-        sock.sendall(judging.encode(judging.STARTED))
-        judging.decode(sock.recv(judging.MESSAGE_CAP), judging.GO)
+        sock.sendall(judge_socket.encode(judge_socket.STARTED))
+        judge_socket.decode(sock.recv(judge_socket.MESSAGE_CAP), judge_socket.GO)
         sock.close()
         work = os.path.dirname(request["job"])
         os.chdir(work)
@@ -77,7 +77,7 @@ def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoRe
         signal.signal(signal.SIGINT, signal.default_int_handler)
         spawner = ([str(_launcher(launcher[0], str(request["token"])))] if launcher
                    else [supervisor.WRAP, json.dumps(request["wrap"])])
-        code = supervisor.judge(str(request["job"]), spawner)
+        code = supervisor.run_suite(str(request["job"]), spawner)
     except BaseException:  # the grader's own failure: said in the run's log
         traceback.print_exc()
     finally:
@@ -106,7 +106,7 @@ def main(argv: list[str]) -> None:
     sock = socket.socket(fileno=int(argv[0]))
     for suite in argv[1:]:
         supervisor.warm_up(suite)
-    sock.sendall(judging.encode(judging.READY))
+    sock.sendall(judge_socket.encode(judge_socket.READY))
     serve(sock)
 
 

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, NoReturn
 
 from grader.contracts import protocol
 from grader.contracts.owntime import Deadline, Overloaded, OwnClock
-from grader.harness.judging.boards import grid
+from grader.harness.checking.boards import grid
 from grader.harness.runtime import standins
 from grader.harness.runtime.faults import (
     INTERFERED_AT_IMPORT,
@@ -78,9 +78,11 @@ MAX_TESTED = 50_000  # positions one call may test (the 4 x 3 board has 16,269)
 # (a stand-in of the search is entered only where it then tests the end).
 MAX_TALLIES = 2 * MAX_TESTED
 MAX_TRACED = 20_000  # tally lines a traced step keeps in order (a failing case is small)
-# A line that is no tally (a reply, an alarm): neither "t <label>" nor "e <label>".
-OTHER_LINE = re.compile(b"^(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
-                        + b")[^\n]*", re.MULTILINE)
+# A line that is no tally (a reply, an alarm): neither "t <label>" nor "e <label>", found
+# with the newline before it (a search for a newline runs in C; one for a line's start,
+# "^", steps through every byte of the millions of tally lines a search may send).
+OTHER_LINE = re.compile(b"\n(?!" + re.escape(protocol.TESTED) + b"|" + re.escape(protocol.ENTERED)
+                        + b")[^\n]*")
 
 class Tallies(bytes):
     """A run of tally lines as the worker sent them, between two other lines."""
@@ -536,11 +538,12 @@ class Student:
     def _queue(self, text: bytes) -> None:
         """Queue whole lines in order, each run of tallies as one ``Tallies``
         (found by a regular expression: the other lines are few)."""
-        start = 0
+        text = b"\n" + text  # every line follows a newline, the first too
+        start = 1  # where the lines not yet queued begin
         for other in OTHER_LINE.finditer(text, 0, len(text) - 1):  # text ends with a newline
             if start < other.start():
-                self.lines.append(Tallies(text[start:other.start() - 1]))
-            self.lines.append(bytearray(other.group()))
+                self.lines.append(Tallies(text[start:other.start()]))
+            self.lines.append(bytearray(text[other.start() + 1:other.end()]))
             start = other.end() + 1
         if start < len(text):
             self.lines.append(Tallies(text[start:-1]))

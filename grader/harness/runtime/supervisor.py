@@ -92,10 +92,10 @@ def main(argv: list[str]) -> int:
     # This process's /proc entries (its pipes among them) are kept from the
     # student's processes, even where they run as the same user.
     spawn.set_dumpable(False)
-    return judge(*_job_path(argv))
+    return run_suite(*_job_path(argv))
 
 
-def judge(path: str, argv: list[str]) -> int:
+def run_suite(path: str, argv: list[str]) -> int:
     """Run the suite of the job at ``path`` (``argv``: who starts the workers),
     standard output the results channel and standard error the log."""
     job = jobs.read(path)
@@ -109,7 +109,7 @@ def judge(path: str, argv: list[str]) -> int:
     # package's entry points for it.
     code = pytest.main(pytest_args(job), plugins=[grading, pytest_timeout])
     grading.emit(events.end(int(code)))
-    if spawner is not None:  # nothing of the run outlives its judge
+    if spawner is not None:  # nothing of the run outlives its supervisor
         spawner.close()
     return 0
 

@@ -8,7 +8,7 @@ class Mismatch(AssertionError):
     (ids its exercise's hints know, ``grader.contracts.hints.worded``; the
     plugin takes no other: one would be a grader bug), and the position the
     message draws, as a grid, where it is one (``board``, see
-    ``grader.harness.judging.boards``), for pages to show as a table and a
+    ``grader.harness.checking.boards``), for pages to show as a table and a
     picture; the drawn game tree it shows, as data (``tree``, see
     ``grader.harness.lesson.trees.picture``), for pages to draw."""
 

@@ -17,12 +17,12 @@ from typing import Any
 from grader.contracts.protocol import describe
 from grader.games import Path, tictactoe
 from grader.games.tictactoe import EMPTY
-from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation, Run
-from grader.harness.judging.facts import CASES, Fact, first_hinted
-from grader.harness.judging.fingerprints import fingerprint
-from grader.harness.judging.probes import MOST_TRACED, Probe, Ref, Steps
-from grader.harness.judging.traces import Node
+from grader.harness.checking import checks, mistakes
+from grader.harness.checking.checks import Observation, ObservedRun
+from grader.harness.checking.facts import CASES, Fact, first_hinted
+from grader.harness.checking.fingerprints import fingerprint
+from grader.harness.checking.probes import MOST_TRACED, Probe, Ref, Steps
+from grader.harness.checking.traces import Node
 from grader.harness.runtime.faults import StudentFault
 from grader.harness.runtime.steps import call_step
 from grader.harness.tictactoe import search
@@ -270,12 +270,12 @@ def _facts(probe: LabProbe, name: str) -> Callable[[list[Observation]], list[Fac
     return facts
 
 
-def observe_search(probe: LabProbe, name: str) -> Run:
+def observe_search(probe: LabProbe, name: str) -> ObservedRun:
     """``name`` on every unfinished position of its player, judged for
     values, moves and the board put back (its is_end calls are kept)."""
     positions = unfinished(name)
-    return Run(checks.collect(positions, probe.searches(name, positions, window(name)), _right,
-                              _expected), _facts(probe, name))
+    return ObservedRun(checks.collect(positions, probe.searches(name, positions, window(name)),
+                                      _right, _expected), _facts(probe, name))
 
 
 def check_search(name: str, observations: list[Observation],
@@ -345,9 +345,9 @@ class Runs:
     student's search, paid once)."""
 
     def __init__(self) -> None:
-        self._made: dict[str, Run] = {}
+        self._made: dict[str, ObservedRun] = {}
 
-    def __call__(self, probe: LabProbe, name: str) -> Run:
+    def __call__(self, probe: LabProbe, name: str) -> ObservedRun:
         if name not in self._made:
             self._made[name] = observe_search(probe, name)
         return self._made[name]

@@ -4,7 +4,7 @@ The smallest wrong board is searched once more with the student's is_end
 calls kept in order (the grader's is_end counts them, and the grader's copy
 of the other function stands in, as in the tests); the reference searches the
 same board, each call recorded (``record``), and the first place the two
-walks part (``grader.harness.judging.traces``) is said in the lab's words.
+walks part (``grader.harness.checking.traces``) is said in the lab's words.
 """
 
 from collections.abc import Iterable, Sequence
@@ -12,9 +12,9 @@ from typing import Any
 
 from grader.games import tictactoe
 from grader.games.tictactoe import EMPTY
-from grader.harness.judging import traces
-from grader.harness.judging.facts import CRASH, Fact, crashed
-from grader.harness.judging.traces import Divergence, Node
+from grader.harness.checking import traces
+from grader.harness.checking.facts import CRASH, Fact, crashed
+from grader.harness.checking.traces import Divergence, Node
 from grader.harness.tictactoe.search import LabSearch
 
 Move = tuple[str, tuple[int, int]]  # the mark placed, and its cell

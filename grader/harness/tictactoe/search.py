@@ -14,7 +14,7 @@ from functools import cache
 
 from grader.games import tictactoe
 from grader.games.tictactoe import CELLS, EMPTY, VALUES, end
-from grader.harness.judging.fingerprints import MASK, weight
+from grader.harness.checking.fingerprints import MASK, weight
 
 FULL_WINDOW = (-2, 2)  # what the lab passes to the alpha-beta pair at the root
 

@@ -13,9 +13,9 @@ import pytest
 
 from grader.contracts.protocol import describe
 from grader.games import isolation, unfinished
-from grader.harness.judging import checks, mistakes
-from grader.harness.judging.checks import Observation
-from grader.harness.judging.probes import SearchProbe
+from grader.harness.checking import checks, mistakes
+from grader.harness.checking.checks import Observation
+from grader.harness.checking.probes import SearchProbe
 from grader.harness.lesson.search import Flaws, Search
 
 POSITIONS = {

@@ -11,9 +11,9 @@ from typing import Any, TypeGuard
 
 from grader.contracts.protocol import describe
 from grader.games import Path, State, isolation
-from grader.harness.judging.boards import grid
-from grader.harness.judging.facts import Finder, told
-from grader.harness.judging.observation import Observation as Observation  # re-exported
+from grader.harness.checking.boards import grid
+from grader.harness.checking.facts import Finder, told
+from grader.harness.checking.observation import Observation as Observation  # re-exported
 from grader.harness.runtime.faults import NotAState, Raised, StudentFault
 from grader.harness.runtime.verdict import Mismatch
 
@@ -69,7 +69,7 @@ def collect(positions: Iterable[tuple[State, Path]], ask: Callable[[State, Path]
     return observations
 
 
-class Run(list[Observation]):
+class ObservedRun(list[Observation]):
     """The observations of one run of the student's code, made once and judged
     by more than one test, with how to find the facts of a failing case
     (``facts``: it asks the case again, its calls traced)."""
@@ -81,8 +81,8 @@ class Run(list[Observation]):
 
 
 def facts_of(observations: Sequence[Observation]) -> Finder | None:
-    """The fact finder of a run's observations, if they are a ``Run``."""
-    return observations.facts if isinstance(observations, Run) else None
+    """The fact finder of a run's observations, if they are an ``ObservedRun``."""
+    return observations.facts if isinstance(observations, ObservedRun) else None
 
 
 def wrong(observations: Iterable[Observation]) -> list[Observation]:
@@ -130,7 +130,7 @@ def verdict(what: str, observations: list[Observation],
     ``diagnose(observations)`` names the mistakes whose models reproduce the
     answers: a list of ids, or (ids, a sentence saying what the code does).
     Where none does, ``facts(observations)`` says what the code was seen to
-    do, and names the hints that follow (``grader.harness.judging.facts``).
+    do, and names the hints that follow (``grader.harness.checking.facts``).
     ``shown`` turns an answer into text; ``detail(observation)`` adds lines
     about the smallest wrong one; ``draw`` draws its position, ``place`` says
     how it is reached (the game's own ways); ``cases`` names what was asked

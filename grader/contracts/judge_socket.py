@@ -1,4 +1,4 @@
-"""The host's messages with a warm judge (the local sandbox's), as plain data.
+"""The host's messages with a warm judge over its socket, as plain data.
 
 A warm judge is the supervisor started once, in a bubblewrap view of its own,
 with pytest and every suite's imports made; it forks one child per run. They

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from grader.harness.judging.observation import Observation
+from grader.harness.checking.observation import Observation
 from grader.harness.runtime.faults import OutOfTurn, Raised
 
 MOST = 4  # facts a report states for one test: the first ones found, the smallest first

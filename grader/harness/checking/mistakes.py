@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, replace
 from typing import TypeVar
 
-from grader.harness.judging.checks import Observation
+from grader.harness.checking.checks import Observation
 from grader.harness.lesson.alphabeta import AlphaFlaws
 from grader.harness.lesson.search import PASTED_MAX, Flaws
 
