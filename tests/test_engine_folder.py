@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from grader.contracts import places
-from grader.sandbox import containers, judge_sockets
+from grader.sandbox import containers, launcher_sockets
 
 
 def test_the_engines_folder_is_the_setting_else_the_temporary_folder(tmp_path, monkeypatch):
@@ -19,14 +19,14 @@ def test_the_engines_folder_is_the_setting_else_the_temporary_folder(tmp_path, m
     assert places.engine_folder() == tmp_path
 
 
-def test_judge_socket_folders_lie_in_the_engines_folder_and_a_dead_hosts_are_swept(
+def test_launcher_socket_folders_lie_in_the_engines_folder_and_a_dead_hosts_are_swept(
         tmp_path, monkeypatch):
     monkeypatch.setenv(places.ENGINE_DIR, str(tmp_path))
-    mine = judge_sockets.folder()
+    mine = launcher_sockets.folder()
     assert mine.parent == tmp_path
     dead = subprocess.Popen(["true"])
     dead.wait()
-    left = tmp_path / f"{judge_sockets.PREFIX}{dead.pid}-abc"
+    left = tmp_path / f"{launcher_sockets.PREFIX}{dead.pid}-abc"
     left.mkdir()
     # An engine with no container of the grader's: only the folders are swept.
     engine = SimpleNamespace(containers=SimpleNamespace(list=lambda **_: []))

@@ -124,7 +124,7 @@ def test_a_message_out_of_turn_is_refused(data, kinds):
         judge_socket.decode(data, *kinds)
 
 
-@pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-judge-socket-"])
+@pytest.mark.parametrize("prefix", [judges.HOME_PREFIX, "minimax-grader-launcher-socket-"])
 def test_a_dead_hosts_folders_are_swept_and_a_live_ones_kept(prefix, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = subprocess.Popen(["true"])
@@ -139,7 +139,7 @@ def test_a_dead_hosts_folders_are_swept_and_a_live_ones_kept(prefix, tmp_path, m
 
 
 # At its import, in a container: which processes it sees run the judge's code, and
-# what it can do with the judge's socket and its folder.
+# what it can do with the launcher socket and its folder.
 LOOKS_AROUND = """
 import os, socket
 def _attempt(action):
@@ -151,9 +151,9 @@ def _attempt(action):
 _judging = sorted(pid for pid in os.listdir("/proc") if pid.isdigit() and any(
     word in open(f"/proc/{pid}/cmdline", "rb").read()
     for word in (b"pytest", b"supervisor", b"judge.py")))
-_folder = "/run/minimax-grader-judge-socket"
+_folder = "/run/minimax-grader-launcher-socket"
 _connect = lambda: socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET).connect(
-    _folder + "/judge.sock")
+    _folder + "/launcher.sock")
 print("LOOKED", _judging, _attempt(lambda: os.listdir(_folder)), _attempt(_connect),
       _attempt(lambda: open(_folder + "/planted", "w")))
 """

@@ -11,7 +11,7 @@ from typing import NotRequired, TypedDict
 
 FILE = "job.json"
 # The launcher's argument in place of a suite: its judge runs outside the sandbox
-# (the Docker sandbox's, on the host), reached at the job's ``judge_socket``.
+# (the Docker sandbox's, on the host), reached at the job's ``launcher_socket``.
 JUDGE_OUTSIDE = "--judge-outside"
 
 
@@ -48,9 +48,9 @@ class Job(TypedDict):
     # provided folders as the worker sees them, where they differ from the
     # judge's own copies above.
     worker_folders: NotRequired[list[str]]
-    # The container's launcher: the judge's socket it connects to (its path
-    # inside), and the token that tells the judge it is this run's.
-    judge_socket: NotRequired[str]
+    # The container's launcher: the socket it connects to, the judge's (its
+    # path inside), and the token that tells the judge it is this run's.
+    launcher_socket: NotRequired[str]
     token: NotRequired[str]
     # The launcher's: the uid the student's workers run as, a slot the host
     # holds for the run's life (``grader.sandbox.slots``).

@@ -31,7 +31,7 @@ PROVIDED = DATA / "provided"  # the course's modules that are not a game's rules
 
 IMAGE_HOME = "/opt/minimax-grader"  # the image's copy of the top level, laid as a checkout
 # The folder under which a host makes what the Docker engine binds into its
-# containers (a judge's socket, an agent's files). The engine sees the machine's
+# containers (a launcher socket's folder, an agent's files). The engine sees the machine's
 # folders only, never a service's private /tmp: docs/deploy/'s units set it to
 # their RuntimeDirectory. Unset, the temporary folder.
 ENGINE_DIR = "MINIMAX_GRADER_ENGINE_DIR"

@@ -1,7 +1,7 @@
 """A grading container's life: made, started, attached, stopped, removed, swept.
 
 One record (``Running``) per container holds what is its own: the container,
-its judge socket's folder, its control group and, once a run takes it, the
+its launcher socket's folder, its control group and, once a run takes it, the
 run's slot; ``discard`` lets all of them go at once. Every container carries
 the label ``LABEL`` and its owner (this host and process), by which the
 leftovers of a host that has ended are swept.
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from grader.contracts import job as jobs
 from grader.exercises import Exercise, Limits
-from grader.sandbox import cgroups, engine_groups, judge_sockets, slots
+from grader.sandbox import cgroups, engine_groups, launcher_sockets, slots
 from grader.sandbox.common import LOG_CAP, keep
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
@@ -86,8 +86,8 @@ def labels(kind: str = "1") -> dict[str, str]:
 
 def sweep(client: "DockerClient") -> int:
     """Remove the grader's containers that no live grading run owns (and the
-    folders of their judge sockets)."""
-    judge_sockets.sweep()
+    folders of their launcher sockets)."""
+    launcher_sockets.sweep()
     removed = 0
     # Another grader on this engine may remove a container while it is listed.
     for container in client.containers.list(all=True, filters={"label": LABEL},
@@ -124,7 +124,7 @@ class Running:
     """A grading container this process started, and what is its own."""
 
     container: "Container"
-    judge_socket: Path  # the folder of its judge socket (``judge_sockets``)
+    launcher_socket: Path  # the folder of its launcher socket (``launcher_sockets``)
     group: cgroups.Group | None = None  # as ``EngineGroups.of`` found or made it
     slot: slots.Slot | None = None  # its run's uid, held until the container is removed
 
@@ -139,12 +139,12 @@ def start(client: "DockerClient", image: str, exercise: Exercise, limits: Limits
     image's code volumes): its launcher imports the game's worker modules and
     waits for its job on stdin. One the engine made but could not start is
     removed."""
-    folder = judge_sockets.folder()
+    folder = launcher_sockets.folder()
     try:
         container = client.containers.create(
             image, command=[str(WORK), jobs.JUDGE_OUTSIDE, exercise.game],
             labels={**labels(), f"{LABEL}.exercise": exercise.id},
-            mounts=[*mounts, judge_sockets.mount(folder)], **host_config(limits))
+            mounts=[*mounts, launcher_sockets.mount(folder)], **host_config(limits))
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -171,7 +171,7 @@ def discard(running: Running) -> None:
         running.slot.release()
     if made is not None:
         engine_groups.drop(made)
-    shutil.rmtree(running.judge_socket, ignore_errors=True)
+    shutil.rmtree(running.launcher_socket, ignore_errors=True)
 
 
 def remove(container: "Container") -> bool:

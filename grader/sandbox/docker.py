@@ -4,7 +4,7 @@ The container holds the launcher and the student's workers only. The job (the
 launcher's settings and the student's files) goes in as a tar archive on its
 stdin; a warm judge on the host (``judges``: forked per run, in a bubblewrap
 view of its own) runs the suite and asks the launcher for the workers over
-the container's judge socket (``judge_sockets``). The judge's output is the
+the container's launcher socket (``launcher_sockets``). The judge's output is the
 results channel; the container's, the launcher's log. A machine where
 bubblewrap can't make the judge's view is refused, in words that say what to
 do. The wall-clock limit is the host's own deadline, enforced with a kill.
@@ -24,7 +24,7 @@ from grader.contracts import job as jobs
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
-from grader.sandbox import bubblewrap, containers, docker_code, judge_sockets, judges, slots
+from grader.sandbox import bubblewrap, containers, docker_code, judges, launcher_sockets, slots
 from grader.sandbox.common import (
     Run,
     SandboxUnavailable,
@@ -151,13 +151,13 @@ class DockerSandbox:
         # The launcher's job: no suite (the judge runs it), no address-space cap (the
         # container's memory limit caps the workers).
         inside = job(exercise, limits, "", containers.WORK, address_space=False)
-        inside["judge_socket"], inside["token"] = judge_sockets.ADDRESS, token
+        inside["launcher_socket"], inside["token"] = launcher_sockets.ADDRESS, token
         inside["uid"] = running.slot.uid
         # The judge's fork works on what the container sends in a group of its own,
         # whose CPU counts against the run's limits: a hand-in spends no more of
         # the host than they allow.
         with judges.POOL.lent(judges.kind_of(exercise)) as judge, \
-                judge_sockets.listening(running.judge_socket) as listener, \
+                launcher_sockets.listening(running.launcher_socket) as listener, \
                 run_group(say=False) as judging:
             work = judge.workspace()
             try:

@@ -99,7 +99,7 @@ def compile_harness() -> None:
 def sweep(prefix: str = HOME_PREFIX, where: Path | None = None) -> int:
     """Remove the folders named ``prefix`` + a host's pid that hosts no longer
     running left in ``where``, the temporary folder unless given (a host killed
-    outright): judges' homes, or containers' judge sockets' folders. How many."""
+    outright): judges' homes, or containers' launcher sockets' folders. How many."""
     removed = 0
     for folder in (where or Path(tempfile.gettempdir())).glob(f"{prefix}*-*"):
         owner = folder.name[len(prefix):].split("-", 1)[0]

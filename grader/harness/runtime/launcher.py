@@ -12,7 +12,7 @@ process is killed.
 ``launcher.py WORK --judge-outside GAME``: the Docker sandbox's container, whose
 judge runs on the host (``grader.sandbox.judges``). It imports GAME's kit
 while the job is on its way, receives it (in the container's tmpfs),
-connects to the judge's socket the job names, says the run's token, and
+connects to the launcher socket the job names, says the run's token, and
 answers the judge until it hangs up.
 
 ``launcher.py WORK SUITE``: the launcher sandbox (``grader.sandbox.machine``,
@@ -147,14 +147,14 @@ def _spawner(job: jobs.Job) -> StudentSpawner:
 
 def for_judge(work: Path, game: str) -> None:
     """A judge outside the container: import the worker's modules and ``game``'s
-    kit while the job is on its way, receive it, connect to the judge's socket
-    (``job["judge_socket"]``), say the run's token, and answer the judge's requests
+    kit while the job is on its way, receive it, connect to the launcher socket
+    (``job["launcher_socket"]``), say the run's token, and answer the judge's requests
     until it hangs up; then kill every student process and end."""
     preload(game)
     _, job = receive(work)
     spawner = _spawner(job)
     with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as judge:
-        judge.connect(job["judge_socket"])
+        judge.connect(job["launcher_socket"])
         judge.sendall(job["token"].encode())
         try:
             serve(judge, spawner)

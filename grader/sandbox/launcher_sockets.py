@@ -1,4 +1,4 @@
-"""The judge socket: where a grading container's launcher reaches its run's judge.
+"""The launcher socket: where a grading container's launcher reaches its run's judge.
 
 Each grading container has a folder of its own, made in the engine's folder
 (``places.engine_folder``) and bound read-only into the container at
@@ -22,10 +22,10 @@ from grader.sandbox import judges
 if TYPE_CHECKING:
     from docker.types import Mount
 
-IN_CONTAINER = "/run/minimax-grader-judge-socket"  # the folder, as the container sees it
-NAME = "judge.sock"
+IN_CONTAINER = "/run/minimax-grader-launcher-socket"  # the folder, as the container sees it
+NAME = "launcher.sock"
 ADDRESS = f"{IN_CONTAINER}/{NAME}"  # the socket, as the launcher connects to it
-PREFIX = "minimax-grader-judge-socket-"  # then the host's pid: a dead host's are swept
+PREFIX = "minimax-grader-launcher-socket-"  # then the host's pid: a dead host's are swept
 # Who may reach the socket: the container's launcher is its root, with no
 # capability to override a file's mode; as root the host owns it alike.
 # Otherwise anyone may look the socket up (no listing) and connect, but the
@@ -34,7 +34,7 @@ MODES = (0o700, 0o600) if os.geteuid() == 0 else (0o711, 0o666)
 
 
 def folder() -> Path:
-    """A new folder for a container's judge socket."""
+    """A new folder for a container's launcher socket."""
     made = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=places.engine_folder()))
     made.chmod(MODES[0])
     return made
