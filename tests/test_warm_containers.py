@@ -36,11 +36,12 @@ def test_prepare_warms_a_pair_ahead_of_its_job_and_never_more_than_asked(warm):
     for _ in range(3):  # three hand-ins queued at once: their warm-ups overlap
         warm.prepare(helpers, helpers.limits)
     assert settled(warm) == {"helpers": 2}
-    waiting = {running.id for _, running in warm.pool.ready}
+    waiting = {running.container.id for _, running in warm.pool.ready}
     report = grading.grade(helpers, solution("helpers"), warm, helpers.limits)
     assert report["score"] == report["max_score"]
     assert settled(warm) == {"helpers": 2}
-    assert len(waiting - {running.id for _, running in warm.pool.ready}) == 1  # one was used
+    used = waiting - {running.container.id for _, running in warm.pool.ready}
+    assert len(used) == 1  # one was used
 
 
 def test_two_exercises_keep_their_own_warm_containers(warm):

@@ -128,10 +128,6 @@ class Running:
     group: cgroups.Group | None = None  # as ``EngineGroups.of`` found or made it
     slot: slots.Slot | None = None  # its run's uid, held until the container is removed
 
-    @property
-    def id(self) -> str:
-        return str(self.container.id)
-
 
 def start(client: "DockerClient", image: str, exercise: Exercise, limits: Limits,
           mounts: list["Mount"], groups: engine_groups.EngineGroups) -> Running:

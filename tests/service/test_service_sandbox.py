@@ -288,7 +288,7 @@ def test_a_docker_gate_keeps_a_container_ready_per_grading_slot_and_leaves_none(
         assert service.jobs.drain() == 1 and service.queue.counts()["done"] == 1
         chosen = service.jobs.gate.current
         until(lambda: len(chosen.pool.ready) == 2, 120, "a container ready for each slot")
-        ready = [running.id for _, running in chosen.pool.ready]
+        ready = [running.container.id for _, running in chosen.pool.ready]
     # Others' containers on this engine may go while they are listed.
     left = {container.id for container in docker_client.containers.list(
         all=True, ignore_removed=True)}
