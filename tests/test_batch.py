@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 
@@ -205,12 +206,28 @@ def big_class(folder, size):
             f"import time\ntime.sleep({pause})  # student {number}\n".encode() + RIGHT)
 
 
-def interrupt(process, times):
-    for _ in range(times):
-        process.send_signal(signal.SIGINT)
-        time.sleep(0.3)
-    output, _ = process.communicate(timeout=120)
-    return output
+def interrupt_twice(process):
+    """Ctrl-C, and once the batch has said it is stopping, Ctrl-C again. Waiting for
+    its words matters: two signals that come before Python runs the handler of the
+    first are one (as happens on a busy machine), and the batch would never hear
+    the second. The whole output, once the batch has ended."""
+    said: list[str] = []
+    heard = threading.Event()
+
+    def read() -> None:
+        for line in process.stdout:
+            said.append(line)
+            if line.startswith("stopping:"):
+                heard.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    process.send_signal(signal.SIGINT)
+    assert heard.wait(120), "".join(said)
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=120)
+    reader.join(timeout=30)
+    return "".join(said)
 
 
 @pytest.mark.parametrize("sandbox", ["local", "docker"])
@@ -222,7 +239,7 @@ def test_ctrl_c_keeps_finished_reports_and_says_how_to_resume(tmp_path, request,
     process = start_cli("batch", "--exercise", "helpers", classroom, "-o", out,
                         "--sandbox", sandbox, "--jobs", "2")
     wait_for_reports(out, 2, process)
-    output = interrupt(process, times=2)  # twice: the running sandboxes are killed
+    output = interrupt_twice(process)  # twice: the running sandboxes are killed
     assert process.returncode == batch.EXIT_INTERRUPTED, output
     assert "killing the running sandboxes" in output
     made = json.loads((out / "summary.json").read_text())
