@@ -21,7 +21,7 @@ from grader.handout import handout, self_check
 from grader.hosting import watch
 from grader.match import commands as match_commands
 from grader.match import config as match_config
-from grader.sandbox import Sandbox, local_is_boundary
+from grader.sandbox import Sandbox, layout_of
 from grader.service import operations
 from grader.service.lti import commands as lti_commands
 
@@ -124,10 +124,11 @@ def _warn(text: str) -> None:
 
 def _isolated(name: str, jobs: int) -> Sandbox:
     """The batch's sandbox: Docker unless local is asked for by name."""
-    if name == "local" and not local_is_boundary():
+    chosen = grading.isolated(name, warm=jobs)
+    if not layout_of(chosen).isolated:
         _warn("warning: grading in the local sandbox, which is not a security boundary: "
               "the students' code runs as you, on this machine")
-    return grading.isolated(name, warm=jobs)
+    return chosen
 
 
 def _batch_output(args: argparse.Namespace) -> None:

@@ -24,13 +24,13 @@ from grader import intake, report, sandbox
 from grader.errors import UsageError
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
+from grader.layouts import CHOICES, NONE
 from grader.report import Report  # valid against grader/schema/report.schema.json
 from grader.sandbox import Cancelled, Sandbox, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 SANDBOX_LOG_TAIL = 2000  # characters of a failed run's own log kept in the host's log
 
-CHOICES = ("auto", "docker", "local", "launcher")
 # A run the machine starved is run again, this often in all, after a pause that
 # grows by this much each time (the load may have fallen meanwhile).
 LOAD_TRIES = 3
@@ -51,33 +51,27 @@ class _Clock:
 
 def open_sandbox(choice: str, *, warm: int = 0,
                  warn: Callable[[str], None] | None = None) -> Sandbox:
-    """The sandbox for ``choice`` (one of CHOICES).
+    """The sandbox of the layout that ``choice`` (one of CHOICES) picks here
+    (``grader.layouts``).
 
-    ``docker`` where no engine or image is to be had grades every submission
-    as a grader error that says why; ``auto`` takes Docker where it can and
-    else the local sandbox, after ``warn``-ing which it is (a boundary only with
-    bubblewrap).
+    Where none can grade (``docker`` with no engine, image or bubblewrap; the
+    local sandbox as root without bubblewrap), every submission is graded as
+    a grader error that says why (``sandbox.Refused``). ``auto`` takes Docker
+    where it can and else the local sandbox, after ``warn``-ing why and which
+    it is (a boundary only with bubblewrap).
     ``warm``: containers the Docker sandbox starts ahead of need (batches).
     """
-    if choice != "auto":
-        return sandbox.backend(choice, warm=warm)
-    chosen = sandbox.backend("docker", warm=warm)
-    if isinstance(chosen, sandbox.Unavailable):
-        if warn:
-            warn(f"warning: {chosen.why}; grading in the local sandbox, "
-                 + ("a bubblewrap boundary" if sandbox.local_is_boundary() else
-                    "which is not a security boundary here (bubblewrap is missing)"))
-        return sandbox.backend("local")
-    return chosen
+    return sandbox.backend(choice, warm=warm, warn=warn)
 
 
 def isolated(choice: str, *, warm: int = 0) -> Sandbox:
     """The sandbox for grading untrusted code in bulk: Docker, or local only
-    when asked for by name; a UsageError where Docker is asked for and absent."""
+    when asked for by name; a UsageError where the table refuses the choice."""
     chosen = open_sandbox(choice, warm=warm)
     if isinstance(chosen, sandbox.Unavailable):
-        raise UsageError(f"{chosen.why}. batch grades untrusted code only in Docker; give "
-                         "--sandbox local to grade without isolation")
+        raise UsageError(chosen.why + (". batch grades untrusted code only in Docker; give "
+                                       "--sandbox local to grade in the local sandbox"
+                                       if choice == "docker" else ""))
     return chosen
 
 
@@ -145,6 +139,7 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
     exercise with a match and no suite (the agent) is graded by play instead.
     """
     clock = _Clock()
+    layout = sandbox.layout_of(chosen)
     # The host only waits while the sandbox runs: the reports' validator is made then.
     report.ready()
     try:
@@ -152,7 +147,7 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
             # imported here: a suite's grading (the Gradescope package) carries no match
             from grader.match import handin
 
-            played = handin.grade(exercise, submissions[0].files, chosen.name, quick=quick,
+            played = handin.grade(exercise, submissions[0].files, layout, quick=quick,
                                   ignored=submissions[0].ignored)
             return [copy.deepcopy(played) for _ in submissions]
         run = chosen.run(exercise, submissions[0], limits, cancel=cancel)
@@ -164,7 +159,8 @@ def grade_alike(exercise: Exercise, submissions: Sequence[Submission], chosen: S
         log.exception("%s: the grader failed", exercise.id)
         return _failed(exercise, submissions, f"the grader failed: {exc!r}", chosen, limits,
                        clock)
-    made = [report.build(exercise, submission, run, clock.ms()) for submission in submissions]
+    made = [report.build(exercise, submission, run, clock.ms(), layout)
+            for submission in submissions]
     if made[0]["status"] == "error" and not run.overloaded:
         # The grader's own failure: its sandbox's log (never shown to the student) says why.
         log.error("%s: the sandbox's run failed (exit code %s): %s", exercise.id, run.exit_code,
@@ -180,17 +176,19 @@ def grade_taken(exercise: Exercise, files: dict[str, bytes], chosen: Sandbox,
     return grade_alike(exercise, [Submission(files)], chosen, limits, cancel)[0]
 
 
-def failed(exercise: Exercise, files: dict[str, bytes], why: str, backend: str,
+def failed(exercise: Exercise, files: dict[str, bytes], why: str, chosen: Sandbox | None,
            limits: Limits) -> Report:
     """The grader-error report of files taken earlier that could not be graded
-    (``why``; ``backend``: the sandbox's name): no score is charged."""
-    return report.grader_error(exercise, Submission(files), why, backend, limits.facts())
+    (``why``; ``chosen``: the sandbox they were to be graded in, if any): no
+    score is charged."""
+    layout = sandbox.layout_of(chosen) if chosen is not None else NONE
+    return report.grader_error(exercise, Submission(files), why, layout, limits.facts())
 
 
 def _failed(exercise: Exercise, submissions: Sequence[Submission], why: str, chosen: Sandbox,
             limits: Limits, clock: _Clock) -> list[Report]:
-    return [report.grader_error(exercise, submission, why, chosen.name, limits.facts(),
-                                clock.ms()) for submission in submissions]
+    return [report.grader_error(exercise, submission, why, sandbox.layout_of(chosen),
+                                limits.facts(), clock.ms()) for submission in submissions]
 
 
 def reject(exercise: Exercise, why: str, limits: Limits) -> Report:

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from grader import layouts
 from grader.report import Report
 
 MARKS = {"passed": "ok", "failed": "FAILED", "error": "ERROR", "timeout": "TIMEOUT"}
@@ -102,12 +103,15 @@ def _fenced(output: dict[str, Any], width: int) -> str:
 
 
 def to_text(report: Report, width: int = 100) -> str:
-    """The verdict and feedback, the student's output fenced after them, and
-    last a line that repeats the verdict."""
+    """The verdict, how it was graded (the layout) and the feedback, the
+    student's output fenced after them, and last a line that repeats the verdict."""
     buffer = io.StringIO()
     console = _console(buffer, width)
     console.print(_table(report))
     console.print(Text(report["message"]))
+    graded_in = layouts.said(report["sandbox"])
+    if graded_in:
+        console.print(Text(graded_in))
     details = _details(report)
     if details:
         console.print()

@@ -13,12 +13,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from grader import __version__
+from grader import __version__, layouts
 from grader.contracts import events
 from grader.contracts.events import Event
 from grader.contracts.run import Run
 from grader.exercises import Exercise, TestSpec
 from grader.intake import Submission
+from grader.layouts import Layout
 
 Report = dict[str, Any]  # valid against grader/schema/report.schema.json
 
@@ -229,7 +230,7 @@ def _test_entry(spec: TestSpec, event: Event | None, run: Run, hints: Mapping[st
     return entry, internal
 
 
-def _base(exercise: Exercise, submission: Submission | None, backend: str,
+def _base(exercise: Exercise, submission: Submission | None, layout: Layout,
           limits: dict[str, float], duration_ms: float) -> Report:
     return {
         "schema_version": 1,
@@ -247,7 +248,7 @@ def _base(exercise: Exercise, submission: Submission | None, backend: str,
             "files": submission.manifest() if submission else [],
             "ignored": [clean(n, 300) for n in submission.ignored] if submission else [],
         },
-        "sandbox": {"backend": backend, "limits": limits},
+        "sandbox": {**layouts.facts(layout), "limits": limits},
         "duration_ms": int(duration_ms),
     }
 
@@ -275,8 +276,9 @@ def _summary(score: float, max_score: float, tests: list[dict[str, Any]],
     return " ".join(parts)
 
 
-def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: float) -> Report:
-    """The report of a run that the sandbox carried out."""
+def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: float,
+          layout: Layout) -> Report:
+    """The report of a run that the sandbox carried out, in ``layout``."""
     verdicts = events.verdicts(run.events)
     session = events.first(run.events, "session")
     tests: list[dict[str, Any]] = []
@@ -290,7 +292,7 @@ def build(exercise: Exercise, submission: Submission, run: Run, duration_ms: flo
         tests.append(entry)
         if broken:
             internal.append(spec.name)
-    report = _base(exercise, submission, run.backend, run.limits, duration_ms)
+    report = _base(exercise, submission, layout, run.limits, duration_ms)
     report["sandbox"].update(exit_code=run.exit_code, timed_out=run.timed_out,
                              out_of_memory=run.out_of_memory, overloaded=run.overloaded,
                              clock="kernel" if run.kernel_clock else "wall")
@@ -344,19 +346,20 @@ def _not_run(exercise: Exercise, message: str) -> list[dict[str, Any]]:
     ]
 
 
-def grader_error(exercise: Exercise, submission: Submission, why: str, backend: str,
+def grader_error(exercise: Exercise, submission: Submission, why: str, layout: Layout,
                  limits: dict[str, float], duration_ms: float = 0) -> Report:
-    """The report when the grader itself could not grade (no sandbox, a bug)."""
-    report = _base(exercise, submission, backend, limits, duration_ms)
+    """The report when the grader itself could not grade (no sandbox, a bug) in
+    ``layout`` (none, where no sandbox could be had)."""
+    report = _base(exercise, submission, layout, limits, duration_ms)
     report["tests"] = _not_run(exercise, "not run")
     return validate(_as_error(report, why))
 
 
-def starved(exercise: Exercise, submission: Submission, why: str, backend: str,
+def starved(exercise: Exercise, submission: Submission, why: str, layout: Layout,
             limits: dict[str, float], duration_ms: float = 0) -> Report:
     """The report of a grading the machine starved (``why``): no verdict, an error
     charged nothing, to be graded again (``overloaded``)."""
-    made = grader_error(exercise, submission, f"{OVERLOADED}: {why}", backend, limits,
+    made = grader_error(exercise, submission, f"{OVERLOADED}: {why}", layout, limits,
                         duration_ms)
     made["sandbox"]["overloaded"] = True
     return validate(made)
@@ -365,7 +368,7 @@ def starved(exercise: Exercise, submission: Submission, why: str, backend: str,
 def rejected(exercise: Exercise, why: str, limits: dict[str, float],
              duration_ms: float = 0) -> Report:
     """The report of a submission whose files could not be taken in: zero points."""
-    report = _base(exercise, None, "none", limits, duration_ms)
+    report = _base(exercise, None, layouts.NONE, limits, duration_ms)
     report["submission"]["rejected"] = clean(why)
     report["tests"] = _not_run(exercise, f"not run: the submission was rejected: {clean(why)}")
     report.update(status="graded", score=0,

@@ -116,7 +116,7 @@ def test_an_agent_with_an_opening_book_and_a_helper_package_plays_and_lists_what
     (tmp_path / "hand-in" / "isolation").mkdir()
     (tmp_path / "hand-in" / "isolation" / "isolation.py").write_text("class Board: pass\n")
     taken = intake.take_modules(tmp_path / "hand-in", "agent.py")
-    made = handin.grade(handin.exercise(), taken.files, "local", quick=True,
+    made = handin.grade(handin.exercise(), taken.files, local.LocalSandbox().layout, quick=True,
                         ignored=taken.ignored)
     assert made["submission"]["ignored"] == [
         "isolation/isolation.py: the course's own board: the grader's is used"]
@@ -127,7 +127,7 @@ def test_an_agent_with_an_opening_book_and_a_helper_package_plays_and_lists_what
 def test_an_import_of_a_module_the_sandbox_lacks_says_so_by_name(tmp_path):
     (tmp_path / "agent.py").write_text("import sklearn_not_here.tree\nclass Agent:\n    pass\n")
     made = handin.grade(handin.exercise(), {"agent.py": (tmp_path / "agent.py").read_bytes()},
-                        "local")
+                        local.LocalSandbox().layout)
     assert made["score"] == 0
     assert "'sklearn_not_here' is neither among the files handed in nor in the agent's " \
         "sandbox" in made["message"], made["message"]
@@ -143,7 +143,7 @@ def test_the_older_signature_and_a_working_folder_of_its_own_each_game(tmp_path,
 def test_an_agent_that_cannot_start_is_one_error_not_a_fault_a_game(tmp_path):
     (tmp_path / "agent.py").write_text("class Agent:\n    def get_move(self, game)\n")
     files = {"agent.py": (tmp_path / "agent.py").read_bytes()}
-    made = handin.grade(handin.exercise(), files, "local")
+    made = handin.grade(handin.exercise(), files, local.LocalSandbox().layout)
     assert made["status"] == "graded" and made["score"] == 0
     assert made["message"].startswith("Your agent could not start, so no game was played: "
                                       "SyntaxError") and "agent.py, line 2" in made["message"]

@@ -12,6 +12,7 @@ import pytest
 
 from grader import exercises, intake, render, report
 from grader.cli import main
+from grader.layouts import LAYOUTS
 
 FILES = ("gamestate.py",)
 CODE = b"class GameState:\n    pass\n"
@@ -243,7 +244,7 @@ def test_a_flood_of_files_is_listed_short_and_fast(tmp_path):
     assert time.monotonic() - started < 10  # one pass each: a quadratic listing takes hours
     assert taken.ignored == first + ["... and 99,950 more"]
     exercise = exercises.load("gamestate")
-    made = report.grader_error(exercise, taken, "not graded here", "none",
+    made = report.grader_error(exercise, taken, "not graded here", LAYOUTS["none"],
                                exercise.limits.facts())  # validated against the schema
     assert made["submission"]["ignored"] == taken.ignored
     assert len(render.to_text(made)) < 5000

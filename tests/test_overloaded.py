@@ -9,7 +9,10 @@ from conftest import solution
 from grader import exercises, grading, report
 from grader.contracts import events
 from grader.contracts.owntime import OwnClock
+from grader.layouts import LAYOUTS
 from grader.sandbox import Run, cgroups, common
+
+WRAPPED = LAYOUTS["bubblewrap"]  # the layout of the runs these reports stand for
 
 EXERCISE = exercises.load("helpers")
 
@@ -20,7 +23,7 @@ def starved_run(**facts):
 
 
 def test_a_starved_run_is_an_error_that_says_so_and_charges_nothing():
-    made = report.validate(report.build(EXERCISE, None, starved_run(), 1))
+    made = report.validate(report.build(EXERCISE, None, starved_run(), 1, WRAPPED))
     assert made["status"] == "error" and made["score"] is None
     assert made["sandbox"]["overloaded"] and report.overloaded(made)
     assert "too busy" in made["message"] and "No score was charged" in made["message"]
@@ -29,7 +32,7 @@ def test_a_starved_run_is_an_error_that_says_so_and_charges_nothing():
 
 def test_a_verdict_made_before_the_machine_starved_the_run_does_not_stand():
     passed = events.verdict(EXERCISE.tests[0].name, "passed", "", [], False, 5)
-    made = report.build(EXERCISE, None, starved_run(events=[passed]), 1)
+    made = report.build(EXERCISE, None, starved_run(events=[passed]), 1, WRAPPED)
     assert made["status"] == "error" and made["tests"][0]["status"] == "error"
 
 
@@ -41,13 +44,13 @@ def test_the_supervisor_s_word_that_a_step_starved_makes_the_run_starved():
 
 
 def graded(score):
-    made = report.grader_error(EXERCISE, None, "x", "local", EXERCISE.limits.facts())
+    made = report.grader_error(EXERCISE, None, "x", WRAPPED, EXERCISE.limits.facts())
     made.update(status="graded", score=score)
     return made
 
 
 def starved():
-    made = report.build(EXERCISE, None, starved_run(), 1)
+    made = report.build(EXERCISE, None, starved_run(), 1, WRAPPED)
     return copy.deepcopy(made)
 
 
@@ -67,7 +70,7 @@ def test_a_grading_starved_every_time_ends_in_its_error_report():
 def test_a_grading_is_not_made_again_for_any_other_error(tmp_path):
     made = []
     kept = grading.until_timed(lambda: made.append(1) or [report.grader_error(
-        EXERCISE, None, "no sandbox", "local", EXERCISE.limits.facts())], pause=pytest.fail)
+        EXERCISE, None, "no sandbox", WRAPPED, EXERCISE.limits.facts())], pause=pytest.fail)
     assert len(made) == 1 and kept[0]["status"] == "error" and not report.overloaded(kept[0])
 
 

@@ -20,6 +20,7 @@ from grader.contracts.run import Run
 from grader.games import isolation, kayles, tictactoe
 from grader.harness.checking.boards import grid
 from grader.harness.lesson import trees
+from grader.layouts import LAYOUTS
 
 SVG = "{http://www.w3.org/2000/svg}"
 SCRIPT = "<script>alert(1)</script>"
@@ -143,7 +144,7 @@ def built(message, tree=None, board=None):
               [sent, *passed, {"event": "session", "notes": [],
                                "output": {"text": SCRIPT, "bytes": len(SCRIPT)}}])
     made = report.validate(report.build(EXERCISE, intake.Submission({"alphabeta.py": b""}),
-                                        run, 1))
+                                        run, 1, LAYOUTS["bubblewrap"]))
     return made, next(t for t in made["tests"] if t["name"] == "test_call_counts")
 
 

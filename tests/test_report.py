@@ -13,6 +13,9 @@ from rich.cells import cell_len
 
 from grader import exercises, intake, render, report
 from grader.contracts.run import Run
+from grader.layouts import LAYOUTS
+
+WRAPPED = LAYOUTS["bubblewrap"]  # the layout of the runs these reports stand for
 
 HOSTILE = ROOT / "tests" / "hostile"
 
@@ -34,7 +37,7 @@ def all_passed():
 
 
 def test_all_passed_is_full_marks():
-    built = report.build(EXERCISE, SUBMISSION, run(*all_passed(), {"event": "end"}), 12)
+    built = report.build(EXERCISE, SUBMISSION, run(*all_passed(), {"event": "end"}), 12, WRAPPED)
     assert built["status"] == "graded"
     assert built["score"] == built["max_score"] == 10
     assert built["message"].startswith("10/10 points: 4 of 4 tests passed")
@@ -43,7 +46,7 @@ def test_all_passed_is_full_marks():
 def test_hints_come_from_mistake_ids_not_from_the_sandbox():
     event = {"event": "test", "name": "test_min_value", "status": "failed", "message": "wrong",
              "mistakes": ["flipped_utilities", "made_up"], "hint": "forged hint"}
-    built = report.build(EXERCISE, SUBMISSION, run(event), 1)
+    built = report.build(EXERCISE, SUBMISSION, run(event), 1, WRAPPED)
     test = next(t for t in built["tests"] if t["name"] == "test_min_value")
     assert test["mistakes"] == ["flipped_utilities"]
     assert test["hint"].startswith("Your terminal values are the wrong way round")
@@ -56,7 +59,7 @@ def test_garbage_and_forged_events_are_ignored():
         {"event": "test", "name": 7, "status": "passed"},
         {"event": "session", "output": "not a dict", "notes": "not a list"},
     ]
-    built = report.build(EXERCISE, SUBMISSION, run(*forged), 1)
+    built = report.build(EXERCISE, SUBMISSION, run(*forged), 1, WRAPPED)
     assert built["status"] == "error" and built["score"] is None
     assert [t["name"] for t in built["tests"]] == [t.name for t in EXERCISE.tests]
 
@@ -64,12 +67,14 @@ def test_garbage_and_forged_events_are_ignored():
 def test_first_event_for_a_test_wins():
     failed = {"event": "test", "name": "test_max_value", "status": "failed", "message": "no"}
     events = [e for e in all_passed() if e["name"] != "test_max_value"]
-    built = report.build(EXERCISE, SUBMISSION, run(failed, *events, passed("test_max_value")), 1)
+    built = report.build(EXERCISE, SUBMISSION, run(failed, *events, passed("test_max_value")), 1,
+                         WRAPPED)
     assert built["score"] == 7
 
 
 def test_a_run_stopped_at_its_time_limit_charges_the_unfinished_tests():
-    built = report.build(EXERCISE, SUBMISSION, run(passed("test_terminal_test"), timed_out=True), 1)
+    built = report.build(EXERCISE, SUBMISSION, run(passed("test_terminal_test"), timed_out=True), 1,
+                         WRAPPED)
     assert built["status"] == "graded" and built["score"] == 3
     assert [t["status"] for t in built["tests"]] == ["passed", "timeout", "timeout", "timeout"]
     assert "stopped at its time limit" in built["message"]
@@ -80,7 +85,7 @@ def test_a_grader_failure_in_one_check_is_that_tests_alone():
                 "message": "could not be checked: internal grader error: KeyError",
                 "internal": True}
     others = [e for e in all_passed() if e["name"] != "test_min_value"]
-    built = report.build(EXERCISE, SUBMISSION, run(*others, internal), 1)
+    built = report.build(EXERCISE, SUBMISSION, run(*others, internal), 1, WRAPPED)
     assert built["status"] == "graded" and built["unchecked"] == ["test_min_value"]
     points = {t.name: t.points for t in EXERCISE.tests}
     assert built["score"] == EXERCISE.max_score - points["test_min_value"]
@@ -88,7 +93,7 @@ def test_a_grader_failure_in_one_check_is_that_tests_alone():
 
 
 def test_a_grader_that_checked_nothing_is_an_error_with_no_score():
-    crashed = report.build(EXERCISE, SUBMISSION, run(exit_code=-9), 1)
+    crashed = report.build(EXERCISE, SUBMISSION, run(exit_code=-9), 1, WRAPPED)
     assert crashed["status"] == "error" and crashed["score"] is None
     assert "No score was charged" in crashed["message"]
 
@@ -96,7 +101,7 @@ def test_a_grader_that_checked_nothing_is_an_error_with_no_score():
 def test_the_student_output_is_escaped_and_capped():
     session = {"event": "session", "output": {
         "text": "\x1b[31mred\x00 \ud800 done\n" + "x" * 70000, "bytes": 70030, "truncated": True}}
-    built = report.build(EXERCISE, SUBMISSION, run(*all_passed(), session), 1)
+    built = report.build(EXERCISE, SUBMISSION, run(*all_passed(), session), 1, WRAPPED)
     text = built["output"]["text"]
     assert text.startswith("\\x1b[31mred\\x00 \\ud800 done\n")
     assert "characters cut" in text and len(text) < 66000
@@ -104,7 +109,7 @@ def test_the_student_output_is_escaped_and_capped():
 
 
 def test_the_schema_rejects_a_zero_for_an_error_and_unknown_fields():
-    built = report.grader_error(EXERCISE, SUBMISSION, "no engine", "docker", LIMITS)
+    built = report.grader_error(EXERCISE, SUBMISSION, "no engine", LAYOUTS["docker"], LIMITS)
     assert built["status"] == "error" and built["score"] is None
     for bad in ({**built, "score": 0}, {**built, "extra": 1},
                 {**built, "tests": [{**built["tests"][0], "status": "skipped"}]}):
@@ -113,7 +118,7 @@ def test_the_schema_rejects_a_zero_for_an_error_and_unknown_fields():
 
 
 def test_a_bad_report_raises_what_jsonschema_validate_says_of_it():
-    built = report.grader_error(EXERCISE, SUBMISSION, "no engine", "docker", LIMITS)
+    built = report.grader_error(EXERCISE, SUBMISSION, "no engine", LAYOUTS["docker"], LIMITS)
     for bad in ({**built, "score": 0, "extra": 1}, {**built, "tests": "none"},
                 {**built, "sandbox": {**built["sandbox"], "backend": 3}}):
         with pytest.raises(jsonschema.ValidationError) as ours:
@@ -142,7 +147,7 @@ def mixed_printing(text, truncated=False):
               {"event": "session", "output": {"text": text, "bytes": len(text.encode()),
                                               "truncated": truncated},
                "notes": ["a note"]}]
-    return report.build(EXERCISE, SUBMISSION, run(*events), 1500)
+    return report.build(EXERCISE, SUBMISSION, run(*events), 1500, WRAPPED)
 
 
 @pytest.fixture
@@ -187,7 +192,8 @@ def test_noncharacters_and_bidi_marks_are_escaped_so_xml_and_terminals_stay_sane
     text = report.clean("a\ufffeb\uffffc \u202etxt.exe \u200bz")
     assert text == "a\\ufffeb\\uffffc \\u202etxt.exe \\u200bz"
     built = report.build(EXERCISE, SUBMISSION, run(*all_passed(), {
-        "event": "session", "output": {"text": "\ufffe\u202e", "bytes": 6, "truncated": False}}), 1)
+        "event": "session", "output": {"text": "\ufffe\u202e", "bytes": 6, "truncated": False}}), 1,
+        WRAPPED)
     ET.fromstring(render.to_junit(built).split("?>", 1)[1])  # well-formed XML
 
 
@@ -256,7 +262,7 @@ def test_text_with_no_output_has_no_fence_and_still_ends_with_the_verdict():
     lines = render.to_text(mixed_printing("")).splitlines()
     assert not any(line.startswith(("===", "|")) for line in lines)
     assert lines[-2:] == REAL_END
-    failed = report.grader_error(EXERCISE, SUBMISSION, "no engine", "docker", LIMITS)
+    failed = report.grader_error(EXERCISE, SUBMISSION, "no engine", LAYOUTS["docker"], LIMITS)
     assert render.to_text(failed).splitlines()[-1] == (
         "End of report: not graded (the grader failed), no score charged (helpers)")
 

@@ -11,6 +11,7 @@ from grader.games import isolation, kayles, tictactoe
 from grader.harness.checking import checks
 from grader.harness.checking.boards import grid
 from grader.harness.runtime.verdict import Mismatch
+from grader.layouts import LAYOUTS
 
 EXERCISE = exercises.load("helpers")
 SUBMISSION = intake.Submission({"minimax_helpers.py": b"x = 1\n"})
@@ -66,7 +67,7 @@ def built(*sent):
     passed = [{"event": "test", "name": t.name, "status": "passed", "message": "",
                "mistakes": []} for t in EXERCISE.tests if t.name != "test_min_value"]
     run = Run("local", EXERCISE.limits.facts(), [*sent, *passed])
-    made = report.build(EXERCISE, SUBMISSION, run, 1)
+    made = report.build(EXERCISE, SUBMISSION, run, 1, LAYOUTS["bubblewrap"])
     return next(t for t in made["tests"] if t["name"] == "test_min_value")
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from grader import exercises, intake, report
 from grader.batch import summary
+from grader.layouts import LAYOUTS
 from grader.sandbox import Run
 
 EXERCISE = exercises.load("helpers")  # tests worth 3, 1, 3 and 3 points
@@ -21,11 +22,11 @@ def graded(*failing, mistakes=()):
                "mistakes": list(mistakes) if t.name in failing else []}
               for t in EXERCISE.tests]
     run = Run(backend="local", limits=EXERCISE.limits.facts(), events=events)
-    return report.build(EXERCISE, SUBMISSION, run, 10)
+    return report.build(EXERCISE, SUBMISSION, run, 10, LAYOUTS["bubblewrap"])
 
 
 def error():
-    return report.grader_error(EXERCISE, SUBMISSION, "the engine went away", "local",
+    return report.grader_error(EXERCISE, SUBMISSION, "the engine went away", LAYOUTS["bubblewrap"],
                                EXERCISE.limits.facts())
 
 

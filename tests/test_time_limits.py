@@ -19,10 +19,13 @@ from conftest import solution
 
 from grader import exercises, grading, report
 from grader.contracts import owntime
+from grader.layouts import LAYOUTS
 from grader.sandbox import Run
 from grader.sandbox.containers import LABEL
 from grader.sandbox.docker import DockerSandbox
 from grader.sandbox.local import LocalSandbox
+
+WRAPPED = LAYOUTS["bubblewrap"]  # the layout of the runs these reports stand for
 
 TOTAL = 8
 SLACK = 10
@@ -144,7 +147,7 @@ def test_a_slow_engine_does_not_hold_up_the_report(docker_client, tmp_path, monk
 
 def timed_out(*events):
     return report.build(EXERCISE, None, Run(backend="local", limits=EXERCISE.limits.facts(),
-                                            events=list(events), timed_out=True), 1)
+                                            events=list(events), timed_out=True), 1, WRAPPED)
 
 
 def passed(name):

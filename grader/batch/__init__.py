@@ -31,7 +31,7 @@ from grader.batch.summary import Summary
 from grader.files import write_atomic
 from grader.intake import Submission
 from grader.report import Report
-from grader.sandbox import Sandbox
+from grader.sandbox import Sandbox, layout_of
 
 if TYPE_CHECKING:  # rich's progress is imported where a batch runs: grade needs none
     from rich.console import Console
@@ -149,7 +149,7 @@ class Batch:
     def _reusable(self, old: Report | None, manifest: list[dict[str, Any]]) -> TypeGuard[Report]:
         return (old is not None and old["exercise"] == self.exercise.id
                 and old["grader_version"] == __version__
-                and old["sandbox"]["backend"] == self.sandbox.name
+                and old["sandbox"]["layout"] == layout_of(self.sandbox).name
                 and old["sandbox"]["limits"] == self.limits.facts()
                 and old["submission"]["files"] == manifest
                 and not (self.options.retry_errors and old["status"] == "error"))

@@ -1,12 +1,14 @@
 """The host's messages with a warm judge over its socket, as plain data.
 
-A warm judge is the supervisor started once, in a bubblewrap view of its own,
-with pytest and every suite's imports made; it forks one child per run. They
-talk over a SOCK_SEQPACKET socket, one JSON object a message:
+A warm judge is the supervisor started once, in a bubblewrap view of its own
+(or unwrapped, for the local sandbox without bubblewrap), with pytest and
+every suite's imports made; it forks one child per run. They talk over a
+SOCK_SEQPACKET socket, one JSON object a message:
 
 * the judge says ``ready`` once its imports are made;
 * the host sends a run's ``request`` (the job file's path, and the bubblewrap
-  prefix of the run's zygote or the token of a container's launcher) with two
+  prefix of the run's zygote, the token of a container's launcher, or
+  neither: an unwrapped judge's child starts the workers itself) with two
   file descriptors, the run's results channel and its log, and, for a
   container, a third: a listening socket the container's launcher connects to,
   saying the token first;

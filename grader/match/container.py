@@ -25,10 +25,8 @@ from grader.exercises import Limits as SandboxLimits
 from grader.harness.runtime import closure
 from grader.match import clock
 from grader.match.player import START_SECONDS, ProcessAgent
-from grader.sandbox import backend, cgroups, docker_code
-from grader.sandbox.common import SandboxUnavailable, Unavailable
+from grader.sandbox import cgroups, docker_client, docker_code
 from grader.sandbox.containers import host_config, labels
-from grader.sandbox.docker import DockerSandbox
 
 if TYPE_CHECKING:
     from docker import DockerClient
@@ -36,16 +34,6 @@ if TYPE_CHECKING:
 
 NOBODY = "65534:65534"
 CODE, AGENT = "/opt/agent", "/agent"  # where the closure and the agent's folder are bound
-
-
-def connect() -> "DockerClient":
-    """The engine, with a current grading image (as the Docker sandbox has it);
-    else SandboxUnavailable."""
-    chosen = backend("docker")
-    if isinstance(chosen, Unavailable):
-        raise SandboxUnavailable(chosen.why)
-    assert isinstance(chosen, DockerSandbox)
-    return chosen.client
 
 
 def copy_closure(root: str) -> str:
@@ -129,6 +117,6 @@ class ContainerAgent(ProcessAgent):
 
 def student(name: str, folder: str, class_name: str, memory_mb: int) -> ContainerAgent:
     """A student's agent, in ``folder`` (its agent.py), in containers of its own."""
-    client = connect()
+    client = docker_client()  # with a current grading image, else SandboxUnavailable
     code = copy_closure("grader.harness.agent.runner")
     return ContainerAgent(name, client, folder, code, class_name, memory_mb)

@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from grader import __version__, exercises, report
+from grader import __version__, exercises, layouts, report
 from grader.exercises import Exercise
 from grader.intake import Submission
+from grader.layouts import Layout
 
 # CONFIG: the agent exercise's, the league's
 from grader.match import CONFIG, clock, launch, points, tournament
@@ -64,7 +65,7 @@ def _test(standing: points.Standing, name: str) -> dict[str, Any]:
 
 
 def _report(exercise: Exercise, handed: Submission, chosen: Config,
-            table: Sequence[points.Standing], backend: str, started: float) -> report.Report:
+            table: Sequence[points.Standing], layout: Layout, started: float) -> report.Report:
     name = "agent"
     tests = [_test(standing, name) for standing in table]
     score = round(sum(t["score"] for t in tests), 2)
@@ -80,12 +81,12 @@ def _report(exercise: Exercise, handed: Submission, chosen: Config,
         "output": {"text": report.clean(text, 1 << 16), "bytes": len(text.encode()),
                    "truncated": len(text) > 1 << 16},
         "submission": {"files": handed.manifest(), "ignored": handed.ignored},
-        "sandbox": {"backend": backend, "limits": _limits(chosen)},
+        "sandbox": {**layouts.facts(layout), "limits": _limits(chosen)},
         "duration_ms": int((time.monotonic() - started) * 1000)})
 
 
 def _unstarted(exercise: Exercise, handed: Submission, chosen: Config, why: str,
-               backend: str, started: float) -> report.Report:
+               layout: Layout, started: float) -> report.Report:
     """The report of an agent that could not start: one error, no game played."""
     message = report.clean(f"Your agent could not start, so no game was played: {why}")
     tests: list[dict[str, Any]] = [
@@ -99,7 +100,7 @@ def _unstarted(exercise: Exercise, handed: Submission, chosen: Config, why: str,
         "max_score": exercise.max_score, "message": message, "tests": tests, "notes": [],
         "output": {"text": message, "bytes": len(message.encode()), "truncated": False},
         "submission": {"files": handed.manifest(), "ignored": handed.ignored},
-        "sandbox": {"backend": backend, "limits": _limits(chosen)},
+        "sandbox": {**layouts.facts(layout), "limits": _limits(chosen)},
         "duration_ms": int((time.monotonic() - started) * 1000)})
 
 
@@ -133,10 +134,10 @@ def _limits(chosen: Config) -> dict[str, float]:
     return {"cpu_seconds": limits.cpu_seconds, "wall_seconds": limits.wall_seconds}
 
 
-def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
+def grade(exercise: Exercise, files: dict[str, bytes], layout: Layout,
           jobs: int = os.cpu_count() or 1, quick: bool = False,
           ignored: Sequence[str] = ()) -> report.Report:
-    """The report of a handed-in agent (``files``), played in ``sandbox_name``;
+    """The report of a handed-in agent (``files``), played in ``layout``'s sandbox;
     ``quick``: a self-check of fewer games (``QUICK``), not the exercise's grade;
     ``ignored``: what the hand-in held that was left out, each with its reason."""
     started = time.monotonic()
@@ -147,11 +148,11 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
         source = Path(temp, "agent")
         source.mkdir()
         try:
-            table = points.grade(unpack(files, source), chosen, sandbox_name,
+            table = points.grade(unpack(files, source), chosen, layout.backend,
                                   Path(temp) / "games.jsonl", jobs)
         except points.NoStart as why:
             return _unstarted(exercise, Submission(files, list(ignored)), chosen, str(why),
-                              sandbox_name, started)
+                              layout, started)
     void = [game for standing in table for game in standing.void]
     if void:  # the machine's doing, not the agent's: graded again, charged nothing
         return report.starved(
@@ -159,6 +160,5 @@ def grade(exercise: Exercise, files: dict[str, bytes], sandbox_name: str,
             f"{len(void)} of the agent's games could not be played to their end, each tried "
             f"{1 + tournament.RETRIES} times (a move ended by the backstop within the agent's "
             f"own limits: the machine gave it no CPU); {void[0].id}: {void[0].reason}",
-            sandbox_name, _limits(chosen), (time.monotonic() - started) * 1000)
-    return _report(exercise, Submission(files, list(ignored)), chosen, table, sandbox_name,
-                   started)
+            layout, _limits(chosen), (time.monotonic() - started) * 1000)
+    return _report(exercise, Submission(files, list(ignored)), chosen, table, layout, started)

@@ -21,6 +21,7 @@ from typing import Any
 from grader import intake
 from grader.contracts import agent as contract
 from grader.contracts import places
+from grader.layouts import AS_ROOT
 from grader.match import baselines
 from grader.match.player import ProcessAgent
 from grader.sandbox import bubblewrap, local, slots
@@ -129,7 +130,7 @@ def student(name: str, source: Path, class_name: str, sandbox: str = "local") ->
                                            libraries())
         return SlottedAgent(name, command, _env("/tmp"), folder, remove=folder, slot=slot)
     if os.geteuid() == 0:
-        raise SandboxUnavailable(local.AS_ROOT)
+        raise SandboxUnavailable(AS_ROOT)
     # No boundary: the agent's processes are found by their TMPDIR, as the
     # local sandbox finds a worker's, and killed with the agent's.
     return ProcessAgent(name, argv, _env(folder), folder, remove=folder,

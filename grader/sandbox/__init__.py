@@ -1,36 +1,47 @@
-"""Sandboxes: where a submission's suite runs, apart from the grader's host side.
+"""Sandboxes: the boxes a submission's code runs in, beside the judge.
 
-A backend takes an exercise, a submission and limits, runs the harness's
-supervisor in a fresh, limited environment and hands back a :class:`Run`:
-the result events the supervisor wrote (untrusted data, checked by
-``grader.report``) and facts about how the run ended. What the backends
-share is in ``common``; ``backend`` picks one (``grader.grading`` is how
-front ends get one).
+A box takes an exercise, a submission and limits, has the judge run the
+suite with the student's code in the box, and hands back a :class:`Run`: the
+result events the judge wrote (untrusted data, checked by ``grader.report``)
+and facts about how the run ended. Which judge and which box grade a
+submission is a layout (``grader.layouts``): ``backend`` builds the box of
+the layout the table picks for a ``--sandbox`` choice on this host
+(``grader.grading`` is how front ends get one). What the boxes share is in
+``common``.
 """
 
+import functools
+import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from grader import layouts
+from grader.layouts import Layout
 from grader.sandbox.common import Cancelled, Run, Sandbox, SandboxUnavailable, Unavailable, tar
 
 if TYPE_CHECKING:
+    from docker import DockerClient
+
     from grader.exercises import Exercise, Limits
 
-__all__ = ["Cancelled", "Run", "Sandbox", "SandboxUnavailable", "Unavailable", "backend",
-           "close", "local_is_boundary", "prepare", "tar"]
+__all__ = ["Cancelled", "Refused", "Run", "Sandbox", "SandboxUnavailable", "Unavailable",
+           "backend", "close", "docker_client", "layout_of", "local_is_boundary", "prepare",
+           "tar"]
 
 
 def local_is_boundary() -> bool:
     """Whether the local sandbox is a security boundary here (bubblewrap works):
     where it is not, untrusted work belongs in Docker."""
-    from grader.sandbox.local import is_boundary
+    from grader.sandbox import bubblewrap
 
-    return is_boundary()
+    return bubblewrap.command() is not None
 
 
-def _docker(warm: int) -> Sandbox:
+def docker_client() -> "DockerClient":
+    """The engine, with a current grading image, the grader's leftover containers
+    swept; else SandboxUnavailable saying why."""
     from grader import image
     from grader.sandbox.containers import sweep
-    from grader.sandbox.docker import DockerSandbox
 
     try:
         client = image.connect()
@@ -40,29 +51,77 @@ def _docker(warm: int) -> Sandbox:
     if why:
         raise SandboxUnavailable(why)
     sweep(client)
-    return DockerSandbox(client, warm=warm)
+    return client
 
 
-def backend(name: str, warm: int = 0) -> Sandbox:
-    """The sandbox called ``name`` ("local", "docker" or "launcher"), or an
-    :class:`Unavailable`.
+class HostFacts:
+    """This host's facts (``layouts.Host``), each probed once, when first asked."""
 
-    ``warm``: containers the Docker sandbox starts ahead of need (for batches).
-    """
-    if name == "local":
-        from grader.sandbox.local import LocalSandbox
+    @functools.cached_property
+    def _engine(self) -> "DockerClient | str":
+        try:
+            return docker_client()
+        except SandboxUnavailable as exc:
+            return str(exc)
 
-        return LocalSandbox()
-    if name == "launcher":
+    @property
+    def docker(self) -> str | None:
+        return self._engine if isinstance(self._engine, str) else None
+
+    @property
+    def client(self) -> "DockerClient":
+        assert not isinstance(self._engine, str), "only where Docker is usable"
+        return self._engine
+
+    @property
+    def bubblewrap(self) -> bool:
+        return local_is_boundary()
+
+    @property
+    def root(self) -> bool:
+        return os.geteuid() == 0
+
+
+class Refused(Unavailable):
+    """The table's refusal: no layout grades here, and why; every run is a grader error."""
+
+    layout = layouts.NONE
+
+
+def layout_of(chosen: Sandbox) -> Layout:
+    """The layout a sandbox grades in (a refused one's: none)."""
+    return getattr(chosen, "layout", layouts.NONE)
+
+
+def backend(choice: str, warm: int = 0, warn: Callable[[str], None] | None = None,
+            host: layouts.Host | None = None) -> Sandbox:
+    """The box of the layout that ``--sandbox choice`` picks here, or a
+    :class:`Refused` (its ``why`` the table's words). ``warn`` is told the
+    pick's warning (auto's fallback); ``warm``: containers the Docker
+    sandbox starts ahead of need (batches)."""
+    facts = host or HostFacts()
+    picked = layouts.pick(choice, facts)
+    if picked.warning and warn:
+        warn(picked.warning)
+    if picked.layout is None:
+        return Refused(choice if choice in ("docker", "local", "launcher") else "none",
+                       picked.why)
+    return _box(picked.layout, facts, warm)
+
+
+def _box(layout: Layout, host: layouts.Host, warm: int) -> Sandbox:
+    if layout.name == "docker":
+        from grader.sandbox.docker import DockerSandbox
+
+        assert isinstance(host, HostFacts)
+        return DockerSandbox(host.client, warm=warm)
+    if layout.name == "launcher":
         from grader.sandbox.machine import LauncherSandbox
 
         return LauncherSandbox()
-    if name != "docker":
-        raise ValueError(f"unknown sandbox {name!r}")
-    try:
-        return _docker(warm)
-    except SandboxUnavailable as exc:
-        return Unavailable(name, str(exc))
+    from grader.sandbox.local import LocalSandbox
+
+    return LocalSandbox(bubblewrap=layout.name == "bubblewrap")
 
 
 def prepare(chosen: Sandbox, exercise: "Exercise", limits: "Limits") -> None:

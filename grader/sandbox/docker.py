@@ -6,25 +6,26 @@ stdin; a warm judge on the host (``judges``: forked per run, in a bubblewrap
 view of its own) runs the suite and asks the launcher for the workers over
 the container's launcher socket (``launcher_sockets``). The judge's output is the
 results channel; the container's, the launcher's log. A machine where
-bubblewrap can't make the judge's view is refused, in words that say what to
-do. The wall-clock limit is the host's own deadline, enforced with a kill.
+bubblewrap can't make the judge's view is refused up front, in words that say
+what to do (``grader.layouts``: the layout ``docker``). The wall-clock limit is
+the host's own deadline, enforced with a kill.
 
 A container's life is ``containers``'s, its control group ``engine_groups``'s,
 and the containers started ahead of need ``warm_pool``'s.
 """
 
 import dataclasses
-import functools
 import secrets
 import shutil
 import threading
 from typing import TYPE_CHECKING
 
+from grader import layouts
 from grader.contracts import job as jobs
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
-from grader.sandbox import bubblewrap, containers, docker_code, judges, launcher_sockets, slots
+from grader.sandbox import containers, docker_code, judges, launcher_sockets, slots
 from grader.sandbox.common import (
     Run,
     SandboxUnavailable,
@@ -44,12 +45,6 @@ if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
     from docker.types import Mount
 
 REMOVE_GRACE = 4  # seconds the report waits for the container's removal (it goes on after)
-NO_BUBBLEWRAP = (
-    "the Docker sandbox grades with its judge on this machine, in a bubblewrap view of its "
-    "own, and bubblewrap is not installed here or can't make its namespaces: install it "
-    "(apt-get install bubblewrap) where user namespaces are allowed, or grade on Gradescope's "
-    "machine (minimax-grader gradescope-package), or in the local sandbox as an unprivileged "
-    "user (--sandbox local), which is no boundary without bubblewrap")
 
 
 class DockerSandbox:
@@ -57,6 +52,7 @@ class DockerSandbox:
     of each exercise and limits in use are started ahead of need (``warm_pool``)."""
 
     name = "docker"
+    layout = layouts.LAYOUTS["docker"]
 
     def __init__(self, client: "DockerClient", image: str | None = None, warm: int = 0,
                  code_volumes: bool = True) -> None:
@@ -69,18 +65,11 @@ class DockerSandbox:
         self.live: set[Running] = set()  # started, not yet wholly removed
         self.lock = threading.Lock()
 
-    @functools.cached_property
-    def judge_view(self) -> bool:
-        """Whether bubblewrap can make the view of the judges on this machine (asked once)."""
-        return bubblewrap.command() is not None
-
     def run(self, exercise: Exercise, submission: Submission, limits: Limits,
             cancel: threading.Event | None = None) -> Run:
         from docker.errors import DockerException
         from requests.exceptions import RequestException
 
-        if not self.judge_view:
-            raise SandboxUnavailable(NO_BUBBLEWRAP)
         # The student's uid: held until the container is removed, nothing of it left.
         slot = slots.take()
         try:
@@ -102,7 +91,7 @@ class DockerSandbox:
         """Make ready what a queued job of this exercise and limits will need: a
         judge on the host, where none is idle, and warm containers (with ``warm``):
         its wait then covers their start-up."""
-        if self.judge_view and not self.pool.closed:
+        if not self.pool.closed:
             judges.POOL.prepare(judges.kind_of(exercise))
         self.pool.warm(exercise, limits)
 

@@ -1,19 +1,21 @@
-"""Warm judges: the local sandbox's supervisors, started once and forked per run.
+"""Warm judges: the one judge of every box on a host, started once and forked per run.
 
 A run's own supervisor cost most of a small grading: a bubblewrap view, an
 interpreter, pytest's and the suites' imports. A warm judge
-(``harness/runtime/judge.py``) makes them once, in a view like the
-supervisor's (unprivileged, no network, the package and the exercises
-read-only, the folder of the runs' control groups read-only), whose one
-writable folder, its home, holds its runs' work folders; it forks a child
-per run (``grader.contracts.judge_socket``). The child is put in the run's
-control group before it does anything, and starts the run's zygote in the
-workers' narrower view as a supervisor does: what the student's code can
-reach does not change.
+(``harness/runtime/judge.py``) makes them once, and forks a child per run
+(``grader.contracts.judge_socket``). The child is put in the run's control
+group before it does anything, and has the run's workers started in their
+box: a zygote of its own in the workers' narrower bubblewrap view (the local
+sandbox), a container's launcher (Docker), or, unwrapped, its own children
+(the local sandbox without bubblewrap, never as root).
 
-A judge serves one run at a time, so that two runs at once never share one;
-as root, it runs as the uid of a slot it holds for its life (``slots``), so
-two runs at once never share a uid either. Idle judges are kept by the view they need (an
+A wrapped judge runs in a view like the supervisor's (unprivileged, no
+network, the package and the exercises read-only, the folder of the runs'
+control groups read-only), whose one writable folder, its home, holds its
+runs' work folders; an unwrapped one has the same home, and no view. A judge
+serves one run at a time, so that two runs at once never share one; as root,
+it runs as the uid of a slot it holds for its life (``slots``), so two runs at
+once never share a uid either. Idle judges are kept by the view they need (an
 instructor's exercise or game adds folders to it), up to one per core, and
 one is started ahead whenever a run takes the last idle one.
 """
@@ -67,17 +69,19 @@ HOME_PREFIX = "minimax-grader-judge-"  # then the host's pid: a dead host's are 
 @dataclass(frozen=True)
 class Kind:
     """What a judge's view holds beyond the package and the exercises: an
-    instructor's exercise folder (``--exercises DIR``) and game folder."""
+    instructor's exercise folder (``--exercises DIR``) and game folder; and
+    whether it has a view at all (``wrapped``: in bubblewrap)."""
 
     exercise: Path | None = None
     game: Path | None = None
+    wrapped: bool = True
 
 
-def kind_of(exercise: Exercise) -> Kind:
+def kind_of(exercise: Exercise, wrapped: bool = True) -> Kind:
     """The judge's view an exercise needs: an instructor's exercise and game add theirs."""
     folder = Path(exercise.suite).parent
     return Kind(exercise=None if folder.is_relative_to(places.EXERCISES) else folder,
-                game=games.added().get(exercise.game))
+                game=games.added().get(exercise.game), wrapped=wrapped)
 
 
 class JudgeLost(SandboxUnavailable):
@@ -128,7 +132,7 @@ class Judge:
         compile_harness()  # its view is read-only: it would compile every module at its start
         self.kind = kind
         self.owner = os.getpid()  # a forked host (Celery's pool) starts its own
-        self.slot = bubblewrap.outside_slot()
+        self.slot = bubblewrap.outside_slot() if kind.wrapped else None
         self.uid = self.slot.uid if self.slot else None
         self.home = Path(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{self.owner}-"))
         if self.uid is not None:
@@ -138,8 +142,9 @@ class Judge:
         self.said = tempfile.TemporaryFile()  # its own output: why it failed to start
         argv = [os.path.abspath(sys.executable), "-I", "-B", str(JUDGE), str(theirs.fileno()),
                 *_suites(kind)]
-        command = bubblewrap.supervisor_command(self.home, self.uid, argv, exercise=kind.exercise,
-                                                game=kind.game, clock=_groups_folder())
+        command = bubblewrap.supervisor_command(
+            self.home, self.uid, argv, exercise=kind.exercise, game=kind.game,
+            clock=_groups_folder()) if kind.wrapped else argv
         with theirs:
             try:
                 self.process = subprocess.Popen(
@@ -173,9 +178,10 @@ class Judge:
         the run's limit on ``clock`` (by default ``group``'s): its Run.
 
         Its workers are forked by a zygote of its own in the bubblewrap view
-        ``wrap`` (the local sandbox: the child is then put in the run's control
-        group ``group``), or by a container's launcher (``launcher``: a listening
-        socket, the judge's after, and the token the launcher says first).
+        ``wrap``, or by the child itself (an unwrapped judge's: no ``wrap``; in
+        both the child is put in the run's control group ``group``), or by a
+        container's launcher (``launcher``: a listening socket, the judge's
+        after, and the token the launcher says first).
         """
         results, log = bytearray(), bytearray()
         readers = [self._reader(results, RESULTS_CAP), self._reader(log, LOG_CAP)]

@@ -1,6 +1,6 @@
 """The machine as the sandbox: the grading image's launcher, run here as root.
 
-Its backend is called ``launcher`` (reports say so). For a machine that is
+Its layout is called ``launcher`` (reports say so). For a machine that is
 itself a throwaway container made for grading, such as Gradescope's (see
 ``grader.gradescope.package``), where the harness was installed by
 ``grader/data/image/install-harness``: the launcher takes the same job archive
@@ -9,7 +9,9 @@ user and the student's workers as the uid of a slot it holds for the run
 (``slots``), who can't read the suites. The wall-clock limit is this
 process's deadline and kill; the other limits are the harness's rlimits,
 with an address-space cap in place of a container's memory limit. Network,
-disk and kernel isolation are the machine's: this backend adds none.
+disk and kernel isolation are the machine's: this backend adds none. With no
+warm judge here, the supervisor started per grading (``supervised``) is this
+machine's one box.
 """
 
 import os
@@ -19,6 +21,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from grader import layouts
 from grader.contracts import places
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
@@ -31,7 +34,7 @@ from grader.sandbox.common import (
     readable_clock,
     run_group,
 )
-from grader.sandbox.local import supervise
+from grader.sandbox.supervised import supervise
 
 LAUNCHER = places.PACKAGE / "harness" / "runtime" / "launcher.py"
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
@@ -45,12 +48,12 @@ def _kill_students(uid: int) -> None:
 
 class LauncherSandbox:
     name = "launcher"
+    layout = layouts.LAYOUTS["launcher"]
 
     def run(self, exercise: Exercise, submission: Submission, limits: Limits,
             cancel: threading.Event | None = None) -> Run:
         if os.geteuid() != 0:
-            raise SandboxUnavailable("the launcher sandbox runs only as root: it starts the "
-                                     "supervisor and the student's code as two other users")
+            raise SandboxUnavailable(layouts.NOT_ROOT)
         with tempfile.TemporaryDirectory(prefix="minimax-grader-") as work, \
                 run_group() as group, slots.take() as slot:
             os.chmod(work, 0o755)  # the student's worker reads its files in there

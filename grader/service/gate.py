@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 from grader import grading, image
-from grader.sandbox import Sandbox, Unavailable, local_is_boundary
+from grader.sandbox import Sandbox, Unavailable, layout_of
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
     from docker import DockerClient
@@ -37,12 +37,15 @@ image build), to grade untrusted submissions.
 def local() -> Sandbox:
     """The local sandbox, asked for by name; where it is no boundary (no bubblewrap
     here), warned about on stderr and in the log."""
-    if local_is_boundary():
+    chosen = grading.open_sandbox("local")
+    if isinstance(chosen, Unavailable):
+        log.error("the local sandbox can't grade here: %s", chosen.why)
+    elif layout_of(chosen).isolated:
         log.info("grading in the local sandbox, in bubblewrap")
     else:
         print(LOCAL_WARNING, file=sys.stderr, flush=True)
         log.warning("grading in a sandbox that is not a security boundary")
-    return grading.open_sandbox("local")
+    return chosen
 
 
 class Gate:

@@ -215,8 +215,7 @@ class Jobs:
 
     def _error_report(self, exercise: Exercise, files: dict[str, bytes],
                       why: str) -> grading.Report:
-        backend = self.sandbox.name if self.sandbox else "none"
-        return grading.failed(exercise, files, why, backend, exercise.limits)
+        return grading.failed(exercise, files, why, self.sandbox, exercise.limits)
 
     def _keep(self, job_id: int, submission: Submission, made: grading.Report,
               run: logs.JobAttempt) -> None:

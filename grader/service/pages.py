@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 from markupsafe import Markup
 from sqlalchemy import bindparam, select
 
-from grader import report_parts
+from grader import layouts, report_parts
 from grader.exercises import Exercise
 from grader.service import overrides, rubrics, scores
 from grader.service.core import Service
@@ -105,7 +105,9 @@ def attempt(submission: Submission, setting: ExerciseSetting, with_report: bool,
 
 def with_parts(report: dict[str, Any]) -> dict[str, Any]:
     """The report with each test's message as the page shows it (``shown``): text,
-    its board as a table, its named values (``grader.report_parts``; escaped there)."""
+    its board as a table, its named values (``grader.report_parts``; escaped there);
+    and how it was graded (``graded_in``: the layout's line, "" for an older report)."""
+    report["graded_in"] = layouts.said(report["sandbox"])
     for number, test in enumerate(report["tests"], 1):
         test["shown"] = Markup(report_parts.to_html(report_parts.parts(test), number))
     return report

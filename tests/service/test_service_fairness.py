@@ -19,6 +19,7 @@ from sqlalchemy import select, text
 
 from grader import intake, report
 from grader.exercises import Exercise
+from grader.layouts import LAYOUTS
 from grader.service import app, db
 from grader.service.core import Service
 from grader.service.models import ExerciseSetting, Job
@@ -39,7 +40,7 @@ def graded(score: float = 10.0) -> dict:
 
     def made(exercise: Exercise, files: dict[str, bytes]) -> dict:
         body = report.grader_error(exercise, intake.Submission(files), "a test's grading",
-                                   "none", exercise.limits.facts())
+                                   LAYOUTS["none"], exercise.limits.facts())
         body.update(status="graded", score=score)
         return body
 

@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from grader import report
 from grader.hosting import hosts, watch
+from grader.layouts import LAYOUTS
 from grader.sandbox import Run
 from grader.service import app, core, db, health, logs, operations, tasks
 from grader.service.dispatch import Dispatcher
@@ -25,6 +26,8 @@ from grader.service.queue import MAX_ATTEMPTS
 from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, Clock
 from tests.service.redis_server import RedisServer
 from tests.service.test_service_celery import redis_server  # noqa: F401  (its fixture)
+
+WRAPPED = LAYOUTS["bubblewrap"]  # the layout of the runs these reports stand for
 
 
 def parsed(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -51,7 +54,7 @@ def grading(graded: dict, clock, seconds: float, outcomes: list):
             raise outcome
         if outcome == STARVED:
             return report.build(exercise, None, Run(backend="local", overloaded=True,
-                                                    limits=exercise.limits.facts()), 1)
+                                                    limits=exercise.limits.facts()), 1, WRAPPED)
         return copy.deepcopy(graded[outcome])
 
     return grade

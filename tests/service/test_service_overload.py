@@ -5,6 +5,7 @@ error report stays, for the instructor to see."""
 from sqlalchemy import select
 
 from grader import report
+from grader.layouts import LAYOUTS
 from grader.sandbox import Run
 from grader.service.models import Job
 from grader.service.models import Report as Kept
@@ -14,7 +15,7 @@ from tests.service.conftest import FULL_MARKS, NAME
 
 def starved(exercise, files):
     return report.build(exercise, None, Run(backend="local", limits=exercise.limits.facts(),
-                                            overloaded=True), 1)
+                                            overloaded=True), 1, LAYOUTS["bubblewrap"])
 
 
 def test_a_starved_grading_is_queued_again_and_then_graded(make, graded):

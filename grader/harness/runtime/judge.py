@@ -1,18 +1,19 @@
-"""A warm judge: the local sandbox's supervisor, started once and forked per run.
+"""A warm judge: the supervisor of every box on a host, started once and forked per run.
 
 ``python -I -B judge.py SOCKET_FD SUITE...``, as the first process the host
-starts in a bubblewrap view of its own (unprivileged, no network): it imports
-pytest, the plugin and what each SUITE folder's files import, says so, then
-serves the host's runs one at a time (see ``grader.contracts.judge_socket``). Each
-run is a fork: the child makes the two descriptors the host sent its standard
-output (the results channel) and error (the log), waits until the host has put
-it in the run's control group, and runs the job as ``supervisor.py JOB --wrap
-PREFIX`` would, its own zygote and workers started in their own narrower view
-as ever; or, for a run in a container, the workers started by the container's
+starts, in a bubblewrap view of its own (unprivileged, no network) or, for
+the local sandbox without bubblewrap, unwrapped: it imports pytest, the
+plugin and what each SUITE folder's files import, says so, then serves the
+host's runs one at a time (see ``grader.contracts.judge_socket``). Each run is
+a fork: the child makes the two descriptors the host sent its standard output
+(the results channel) and error (the log), waits until the host has put it in
+the run's control group, and runs the job as ``supervisor.py JOB --wrap
+PREFIX`` would, its own zygote and workers started in their own narrower
+view; for a run in a container, the workers started by the container's
 launcher, which connects to the socket the host passed (``supervisor.py JOB
-FD`` as inside the container). This process never runs a job itself, so no
-run leaves anything in it for the next; the student's code never runs in
-either.
+FD`` as inside the container); unwrapped, as ``supervisor.py JOB``, the
+workers its own children. This process never runs a job itself, so no run
+leaves anything in it for the next; the student's code never runs in either.
 """
 
 import json
@@ -75,15 +76,22 @@ def _child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> NoRe
         os.chdir(work)
         os.environ.update(HOME=work, TMPDIR=work)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        spawner = ([str(_launcher(launcher[0], str(request["token"])))] if launcher
-                   else [supervisor.WRAP, json.dumps(request["wrap"])])
-        code = supervisor.run_suite(str(request["job"]), spawner)
+        code = supervisor.run_suite(str(request["job"]), _spawner(request, launcher))
     except BaseException:  # the grader's own failure: said in the run's log
         traceback.print_exc()
     finally:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         os._exit(code)
+
+
+def _spawner(request: dict[str, Any], launcher: list[int]) -> list[str]:
+    """The supervisor's arguments that say who starts the run's workers: the
+    container's launcher, a zygote in the bubblewrap view ``wrap``, or (an
+    unwrapped judge's run) the supervisor itself."""
+    if launcher:
+        return [str(_launcher(launcher[0], str(request["token"])))]
+    return [supervisor.WRAP, json.dumps(request["wrap"])] if request["wrap"] else []
 
 
 def _launcher(listening: int, token: str) -> int:
