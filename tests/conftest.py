@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from grader import exercises, grading, report, solutions
+from grader.layouts import AS_ROOT
 from grader.sandbox import judges
 from grader.sandbox.containers import LABEL, live_owner
-from grader.sandbox.local import AS_ROOT, LocalSandbox, is_boundary
+from grader.sandbox.local import LocalSandbox, is_boundary
 
 ROOT = Path(__file__).resolve().parent.parent
 

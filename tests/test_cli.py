@@ -449,8 +449,8 @@ def test_grade_grades_the_agent_by_play(capsys, monkeypatch, tmp_path):
     """`grade --exercise agent` plays the match (stood in for here: it takes minutes)."""
     played = []
 
-    def match(exercise, files, sandbox_name, jobs=1, quick=False, ignored=()):
-        played.append((exercise.id, sorted(files), sandbox_name, quick))
+    def match(exercise, files, layout, jobs=1, quick=False, ignored=()):
+        played.append((exercise.id, sorted(files), layout.backend, quick))
         raise RuntimeError("the match stood in for")
 
     monkeypatch.setattr(handin, "grade", match)

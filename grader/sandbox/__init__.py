@@ -83,7 +83,8 @@ class HostFacts:
 
 
 class Refused(Unavailable):
-    """The table's refusal: no layout grades here, and why; every run is a grader error."""
+    """The table's refusal: no layout grades here, and why; every run is a grader
+    error, in no layout (no code of the student's runs)."""
 
     layout = layouts.NONE
 
@@ -104,8 +105,7 @@ def backend(choice: str, warm: int = 0, warn: Callable[[str], None] | None = Non
     if picked.warning and warn:
         warn(picked.warning)
     if picked.layout is None:
-        return Refused(choice if choice in ("docker", "local", "launcher") else "none",
-                       picked.why)
+        return Refused(layouts.NONE.backend, picked.why)
     return _box(picked.layout, facts, warm)
 
 
