@@ -1,9 +1,12 @@
 """A student's side: links, hand-ins, reports, scores, the rules and the guards."""
 
 import copy
+import json
 
+from markupsafe import escape
 from sqlalchemy import update
 
+from grader.layouts import LAYOUTS
 from grader.service.models import ExerciseSetting, Report
 from tests.service.conftest import FLIPPED, FULL_MARKS, NAME, replaying, zipped
 
@@ -170,6 +173,24 @@ def test_a_zip_that_leaves_its_folder_is_refused(make):
     bad_names = site.hand_in(token, ("notes.txt", b"hello"))
     assert bad_names.status_code == 400
     assert site.count("submissions") == 0 and site.service.store.count() == 0
+
+
+def test_a_report_page_says_how_it_was_graded_and_an_older_report_says_nothing(make, graded):
+    made = graded[FULL_MARKS]
+    site = make(grade=replaying(graded, FULL_MARKS))
+    [token] = site.enrol(ADA)
+    site.hand_in(token, (NAME, FULL_MARKS.read_bytes()))
+    site.service.jobs.drain()
+    [attempt_id] = [s.id for s in site.service.students.attempts(1)]
+    said = str(escape(LAYOUTS[made["sandbox"]["layout"]].said))
+    page = site.client.get(f"/s/{token}/attempts/{attempt_id}").text
+    assert f'<p class="layout">{said}</p>' in page
+    older = copy.deepcopy(made)  # written before reports said their layout
+    del older["sandbox"]["layout"], older["sandbox"]["isolated"]
+    with site.service.sessions.begin() as session:
+        session.execute(update(Report).values(body=json.dumps(older)))
+    page = site.client.get(f"/s/{token}/attempts/{attempt_id}").text
+    assert "10/10 points" in page and 'class="layout"' not in page
 
 
 def test_a_grader_error_is_shown_as_not_counting(make, graded):
