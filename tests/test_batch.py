@@ -18,6 +18,7 @@ from conftest import ROOT, corpus, left_behind, solution
 from grader import batch, exercises, grading, report, sandbox
 from grader.batch import roster
 from grader.cli import _resume_command, main, parser
+from grader.layouts import LAYOUTS
 from grader.sandbox import SandboxUnavailable
 from grader.sandbox.local import LocalSandbox
 
@@ -98,6 +99,7 @@ class Counting:
 
     def __init__(self, failing=0):
         self.inner = LocalSandbox()
+        self.layout = self.inner.layout
         self.runs = 0
         self.failing = failing
 
@@ -135,6 +137,20 @@ def test_identical_files_are_graded_once_and_resume_grades_only_what_changed(tmp
     outcome = run_batch(classroom, out, changed, resume=True)
     assert changed.runs == 1 and outcome.reports["fay"]["score"] == 10
     assert outcome.summary["identical"] == [["ann", "fay"], ["bob", "cy"]]
+
+
+def test_resume_grades_again_what_was_graded_in_another_layout(tmp_path):
+    classroom = tmp_path / "class"
+    make_class(classroom)
+    out = tmp_path / "out"
+    run_batch(classroom, out, Counting())
+    elsewhere = Counting()
+    elsewhere.layout = next(layout for layout in LAYOUTS.values()
+                            if layout.name not in ("none", elsewhere.inner.layout.name))
+    outcome = run_batch(classroom, out, elsewhere, resume=True)
+    assert elsewhere.runs == 3 and outcome.kept == 0
+    assert {r["sandbox"]["layout"] for r in outcome.reports.values() if r["score"]} \
+        == {elsewhere.layout.name}
 
 
 def test_grader_errors_are_listed_and_retried(tmp_path, capsys):

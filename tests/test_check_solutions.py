@@ -13,7 +13,7 @@ class Watched:
 
     def __init__(self):
         self.inner = LocalSandbox()
-        self.name = self.inner.name
+        self.name, self.layout = self.inner.name, self.inner.layout
         self.lock = threading.Lock()
         self.running = self.most = 0
         self.started = []

@@ -247,10 +247,10 @@ class Batch:
         except KeyboardInterrupt:
             pool.shutdown(wait=False, cancel_futures=True)
         running = [f for f in futures if not f.done()]
-        self.progress.console.print(
-            f"stopping: no new submissions; letting the {len(running)} running one(s) finish "
-            "(Ctrl-C again kills them)")
-        try:
+        try:  # the second Ctrl-C may come while the line is being written
+            self.progress.console.print(
+                f"stopping: no new submissions; letting the {len(running)} running one(s) "
+                "finish (Ctrl-C again kills them)")
             _wait_all(running)
         except KeyboardInterrupt:
             self.cancel.set()
