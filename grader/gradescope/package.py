@@ -35,11 +35,12 @@ from grader.exercises import Exercise
 SCRIPTS = places.GRADESCOPE_SCRIPTS
 # The host side's modules that grader.gradescope.autograder imports (tests check the list).
 HOST = ("grader/__init__.py", "grader/files.py", "grader/exercises.py", "grader/grading.py",
-        "grader/intake.py", "grader/report.py", "grader/render.py", "grader/errors.py",
+        "grader/intake.py", "grader/layouts.py", "grader/report.py", "grader/render.py",
+        "grader/errors.py",
         "grader/gradescope/__init__.py", "grader/gradescope/autograder.py",
         "grader/sandbox/__init__.py", "grader/sandbox/common.py", "grader/sandbox/local.py",
         "grader/sandbox/bubblewrap.py", "grader/sandbox/machine.py", "grader/sandbox/cgroups.py",
-        "grader/sandbox/judges.py", "grader/sandbox/slots.py",
+        "grader/sandbox/judges.py", "grader/sandbox/slots.py", "grader/sandbox/supervised.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")
 HOST_ONLY = {"docker"}  # the Docker sandbox's client: the package starts no container
 EXECUTABLE, PLAIN = 0o755, 0o644
