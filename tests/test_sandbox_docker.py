@@ -365,7 +365,31 @@ def test_a_machine_without_bubblewrap_is_told_what_to_do(docker_client, monkeypa
     assert "bubblewrap is not installed here or can't make its namespaces" in result["message"]
     for way_out in ("apt-get install bubblewrap", "gradescope-package", "--sandbox local"):
         assert way_out in result["message"]
+    assert result["sandbox"]["layout"] == "none" and result["sandbox"]["isolated"] is False
     assert "Traceback" not in err and left_behind(docker_client) == []
+
+
+def test_auto_never_picks_docker_where_bubblewrap_is_missing(docker_client, monkeypatch, capsys):
+    """The engine and the image are there, bubblewrap is not: ``auto`` says so up
+    front and falls back to the bare local sandbox (an ordinary user), or, as
+    root, grades nothing and says why; never a container per run that fails."""
+    from grader import cli
+    from grader.sandbox import bubblewrap
+
+    monkeypatch.setattr(bubblewrap, "command", lambda: None)
+    assert cli.main(["grade", "--exercise", "helpers", "--format", "json",
+                     str(solution("helpers"))]) == 0
+    out, err = capsys.readouterr()
+    result = report.validate(json.loads(out))
+    assert "bubblewrap is not installed here" in (result["message"] if os.geteuid() == 0 else err)
+    if os.geteuid() == 0:
+        assert result["status"] == "error" and result["sandbox"]["layout"] == "none"
+        assert "will not run students' code as root without bubblewrap" in result["message"]
+        assert err == ""
+    else:
+        assert result["score"] == result["max_score"] and result["sandbox"]["layout"] == "bare"
+        assert err.count("\n") == 1 and "not a security boundary" in err
+    assert left_behind(docker_client) == []
 
 
 def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_client, capsys):
