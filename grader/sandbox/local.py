@@ -44,7 +44,7 @@ class LocalSandbox:
         Killing the run's group ends every process of the run; without bubblewrap
         the workers, which start sessions of their own, are also found and killed
         (``kill_leftovers``)."""
-        wrapped = self.layout.isolated
+        wrapped = self.wrapped
         with judges.POOL.lent(self._kind(exercise)) as judge, run_group() as group:
             work = judge.workspace()
             try:
@@ -62,11 +62,16 @@ class LocalSandbox:
         with contextlib.suppress(SandboxUnavailable):  # the run itself says why
             judges.POOL.prepare(self._kind(exercise))
 
+    @property
+    def wrapped(self) -> bool:
+        """Whether the judge and the workers run in bubblewrap's views."""
+        return self.layout.name == "bubblewrap"
+
     def _kind(self, exercise: Exercise) -> judges.Kind:
         """The judge the run needs; never an unwrapped one as root."""
-        if not self.layout.isolated and os.geteuid() == 0:
+        if not self.wrapped and os.geteuid() == 0:
             raise SandboxUnavailable(AS_ROOT)
-        return judges.kind_of(exercise, wrapped=self.layout.isolated)
+        return judges.kind_of(exercise, wrapped=self.wrapped)
 
 
 def kill_leftovers(work: Path, passes: int = 10) -> int:
@@ -75,8 +80,8 @@ def kill_leftovers(work: Path, passes: int = 10) -> int:
     The student's workers start sessions of their own, so killing the judge's
     child misses them: a worker that sleeps or loops would outlive its run.
     They are found by the environment they inherited from it, whose TMPDIR is
-    this run's own work folder. Several passes,
-    for processes that fork while they are being killed.
+    this run's own work folder. Several passes, for processes that fork while
+    they are being killed.
     """
     marker = f"TMPDIR={work}".encode()
     killed = 0
