@@ -132,8 +132,8 @@ def run_group(say: bool = True) -> Iterator[cgroups.Group | None]:
 
 
 def readable_clock(run: cgroups.Group | None) -> str:
-    """The folder of ``run`` whose files the supervisor's clock reads (v2's), or ""."""
-    return str(run.folder) if run is not None and run.where.version == 2 else ""
+    """The folder of ``run`` whose files the supervisor's clock reads, or ""."""
+    return str(run.folder) if run is not None else ""
 
 
 @functools.cache
@@ -143,16 +143,14 @@ def _wall_clock_only(why: str) -> None:
 
 
 def clock_of(run: cgroups.Group | None, judge: cgroups.Group | None = None) -> OwnClock:
-    """The host's clock of a run's group: CPU and wait (v2), CPU alone (v1), or the
-    wall clock where there is none. ``judge``: the group of the judge's fork that
-    serves the run from outside it (Docker's), whose CPU the run is charged too."""
+    """The host's clock of a run's group (its CPU and its wait), or the wall clock
+    where there is none. ``judge``: the group of the judge's fork that serves the
+    run from outside it (Docker's), whose CPU the run is charged too."""
     if run is None:
         return OwnClock()
-    if run.where.version == 2:
-        if judge is not None and judge.where.version == 2:
-            return OwnClock(charged(v2_folder(run.folder), v2_folder(judge.folder)))
-        return OwnClock(v2_folder(run.folder))
-    return OwnClock(lambda: (0.0, run.cpu_seconds()))
+    if judge is not None:
+        return OwnClock(charged(v2_folder(run.folder), v2_folder(judge.folder)))
+    return OwnClock(v2_folder(run.folder))
 
 
 @dataclass

@@ -36,7 +36,7 @@ from grader.sandbox.common import (
     stage,
 )
 from grader.sandbox.containers import Running
-from grader.sandbox.engine_groups import EngineGroups, drop
+from grader.sandbox.engine_groups import drop
 from grader.sandbox.warm_pool import WarmPool
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
@@ -64,7 +64,6 @@ class DockerSandbox:
         self.image = image or default_tag()
         self.code_volumes = code_volumes  # False: the image's layers only (to compare)
         self.code: list[Mount] = []  # the image's code volumes, once they are whole
-        self.groups = EngineGroups(client)
         self.pool = WarmPool(warm, self._started, self._discard)
         self.live: set[Running] = set()  # started, not yet wholly removed
         self.lock = threading.Lock()
@@ -123,8 +122,7 @@ class DockerSandbox:
         return running
 
     def _started(self, exercise: Exercise, limits: Limits) -> Running:
-        running = containers.start(self.client, self.image, exercise, limits, self._code(),
-                                   self.groups)
+        running = containers.start(self.client, self.image, exercise, limits, self._code())
         with self.lock:
             self.live.add(running)
         return running
