@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from grader.contracts import job as jobs
 from grader.exercises import Exercise, Limits
 from grader.sandbox import cgroups, engine_groups, launcher_sockets, slots
-from grader.sandbox.common import LOG_CAP, keep
+from grader.sandbox.pipes import LOG_CAP, keep
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
     from docker import DockerClient

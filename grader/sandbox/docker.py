@@ -21,22 +21,16 @@ import threading
 from typing import TYPE_CHECKING
 
 from grader.contracts import job as jobs
+from grader.contracts.run import Run
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
 from grader.sandbox import bubblewrap, containers, docker_code, judges, launcher_sockets, slots
-from grader.sandbox.common import (
-    Run,
-    SandboxUnavailable,
-    clock_of,
-    job,
-    job_archive,
-    readable_clock,
-    run_group,
-    stage,
-)
 from grader.sandbox.containers import Running
 from grader.sandbox.engine_groups import drop
+from grader.sandbox.outcome import SandboxUnavailable
+from grader.sandbox.staging import job, job_archive, stage
+from grader.sandbox.timing import clock_of, readable_clock, run_group
 from grader.sandbox.warm_pool import WarmPool
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
