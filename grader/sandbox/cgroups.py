@@ -50,7 +50,7 @@ def v2_mount(mounts: Path = MOUNTS) -> Path | None:
     return None
 
 
-def own(pid: int | str = "self", membership: str = MEMBERSHIP) -> str:
+def _own(pid: int | str = "self", membership: str = MEMBERSHIP) -> str:
     """The v2 group of process ``pid`` (this one by default), relative to the mount."""
     for line in Path(membership.format(pid=pid)).read_text().splitlines():
         number, _, path = line.split(":", 2)
@@ -78,7 +78,7 @@ def hierarchy(mounts: Path = MOUNTS, membership: str = MEMBERSHIP) -> Path:
     if point is None:
         raise NoGroups("no cgroup v2 hierarchy is mounted here (cgroup v1 alone is not used: "
                        "boot with systemd.unified_cgroup_hierarchy=1, or mount cgroup2)")
-    base = point / own(membership=membership)
+    base = point / _own(membership=membership)
     if not _writable(base):
         raise NoGroups(f"no control group can be made in {base}: grade as root, or in a "
                        "delegated group (a systemd unit's Delegate=yes)")
@@ -211,7 +211,7 @@ def of_container(pid: int, container_id: str) -> Group:
     groups too where v2 is mounted beside), else one made here with the
     container's processes moved into it (engines name their groups by the
     container: that is for those that do not)."""
-    path = own(pid)
+    path = _own(pid)
     point = v2_mount()
     if container_id in path and point is not None:
         return Group.adopt(point / path)
