@@ -7,7 +7,7 @@ import sys
 import time
 
 import pytest
-from conftest import skip_loudly
+from conftest import frozen_once_busy, skip_loudly
 
 from grader.sandbox import cgroups
 
@@ -57,13 +57,7 @@ def test_the_cpu_of_auto_reaped_children_is_counted(group):
 def test_a_frozen_group_uses_no_cpu_until_thawed(group):
     busy = start_in(group, BUSY)
     try:
-        deadline = time.monotonic() + 60
-        while group.cpu_seconds() < 0.05 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        group.freeze()
-        frozen_at = group.cpu_seconds()
-        time.sleep(0.5)
-        assert group.cpu_seconds() == frozen_at
+        frozen_at = frozen_once_busy(group, 0.5)
         group.thaw()
         deadline = time.monotonic() + 60
         while group.cpu_seconds() == frozen_at and time.monotonic() < deadline:

@@ -15,7 +15,7 @@ import threading
 import time
 
 import pytest
-from conftest import ROOT, left_behind, skip_loudly, solution
+from conftest import ROOT, frozen_once_busy, left_behind, skip_loudly, solution
 
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.contracts.run import SLOT_UIDS
@@ -261,13 +261,7 @@ def test_a_containers_group_is_a_v2_one_the_host_reads_and_freezes(docker_client
         container.reload()
         group = engine_groups.of(container)
         assert group is not None and group.folder.is_relative_to(cgroups.v2_mount())
-        deadline = time.monotonic() + 60
-        while group.cpu_seconds() < 0.05 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        group.freeze()
-        frozen_at = group.cpu_seconds()
-        time.sleep(0.3)
-        assert group.cpu_seconds() == frozen_at > 0
+        frozen_once_busy(group)
         assert group.waited_seconds() is not None  # its pressure: the wait for a CPU
         group.thaw()
     finally:
