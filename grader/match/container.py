@@ -26,9 +26,10 @@ from grader.harness.runtime import closure
 from grader.match import clock
 from grader.match.player import START_SECONDS, ProcessAgent
 from grader.sandbox import backend, cgroups, docker_code
-from grader.sandbox.common import SandboxUnavailable, Unavailable
 from grader.sandbox.containers import host_config, labels
 from grader.sandbox.docker import DockerSandbox
+from grader.sandbox.interface import Unavailable
+from grader.sandbox.outcome import SandboxUnavailable
 
 if TYPE_CHECKING:
     from docker import DockerClient

@@ -4,13 +4,17 @@ A backend takes an exercise, a submission and limits, runs the harness's
 supervisor in a fresh, limited environment and hands back a :class:`Run`:
 the result events the supervisor wrote (untrusted data, checked by
 ``grader.report``) and facts about how the run ended. What the backends
-share is in ``common``; ``backend`` picks one (``grader.grading`` is how
+share lies in modules named for it (``interface``, ``outcome``, ``staging``,
+``timing``, ``pipes``); ``backend`` picks one (``grader.grading`` is how
 front ends get one).
 """
 
 from typing import TYPE_CHECKING
 
-from grader.sandbox.common import Cancelled, Run, Sandbox, SandboxUnavailable, Unavailable, tar
+from grader.contracts.run import Run
+from grader.sandbox.interface import Sandbox, Unavailable
+from grader.sandbox.outcome import Cancelled, SandboxUnavailable
+from grader.sandbox.staging import tar
 
 if TYPE_CHECKING:
     from grader.exercises import Exercise, Limits

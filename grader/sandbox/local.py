@@ -21,23 +21,14 @@ from grader import games
 from grader.contracts import job as jobs
 from grader.contracts import places
 from grader.contracts.events import RESULTS_CAP
+from grader.contracts.run import Run
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
 from grader.sandbox import bubblewrap, cgroups, judges
-from grader.sandbox.common import (
-    LOG_CAP,
-    Run,
-    SandboxUnavailable,
-    clock_of,
-    finished,
-    join_readers,
-    read_capped,
-    readable_clock,
-    run_group,
-    scrubbed_env,
-    stage,
-    wait,
-)
+from grader.sandbox.outcome import SandboxUnavailable, finished
+from grader.sandbox.pipes import LOG_CAP, join_readers, read_capped
+from grader.sandbox.staging import scrubbed_env, stage
+from grader.sandbox.timing import clock_of, readable_clock, run_group, wait
 
 SUPERVISOR = places.PACKAGE / "harness" / "runtime" / "supervisor.py"
 AS_ROOT = ("the local sandbox will not run students' code as root without bubblewrap: "
@@ -155,7 +146,7 @@ def supervise(backend: str, command: Sequence[str], limits: Limits,
     """Run a supervisor's ``command`` until it ends or passes the run's limit: its Run.
 
     It runs in the run's control group ``group`` (when there is one), which
-    times it (``common.wait``). ``stdin`` is fed to it; its stdout is the
+    times it (``timing.wait``). ``stdin`` is fed to it; its stdout is the
     results channel and its stderr its log, both read with caps. Its whole
     session is killed whatever happens (and the group: every process of the
     run), and then ``cleanup()`` (when given) is called.
