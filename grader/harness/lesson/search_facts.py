@@ -305,7 +305,8 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
         entered = {label for kind, label in trace if kind == "e"}
         gives = levels == 1 or all(child.label in entered for child in wrong[0].children)
         fact = value_fact(*wrong, search.game.terminal(wrong[0].state), origin, gives)
-        if fact.hint == "aggregation_swapped" and not _takes_other_extreme(tree, *wrong, student):
+        if fact.hint == "aggregation_swapped" and student is not None and \
+                not _takes_other_extreme(tree, *wrong, student):
             return Fact(None, fact.says)
         return fact
     if divergence.kind == "tested_twice":
