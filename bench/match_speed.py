@@ -20,7 +20,7 @@ from pathlib import Path
 from grader.match import baselines, container, launch, tournament
 from grader.match.player import InProcessAgent, Limits
 from grader.sandbox import local
-from grader.sandbox.common import SandboxUnavailable
+from grader.sandbox.outcome import SandboxUnavailable
 
 SOURCE = Path(baselines.__file__)
 

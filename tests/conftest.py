@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -82,6 +83,19 @@ def skip_loudly(what, why):
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI must test {what}: {why}")
     pytest.skip(f"{what.upper()} NOT TESTED: {why}")
+
+
+def frozen_once_busy(group, seconds=0.3):
+    """Freeze ``group`` once its busy tasks have used some CPU, and its count then,
+    which must not move while it stays frozen ``seconds``."""
+    deadline = time.monotonic() + 60
+    while group.cpu_seconds() < 0.05 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    group.freeze()
+    frozen_at = group.cpu_seconds()
+    time.sleep(seconds)
+    assert group.cpu_seconds() == frozen_at > 0
+    return frozen_at
 
 
 def pytest_runtest_logreport(report):

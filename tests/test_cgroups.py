@@ -7,7 +7,7 @@ import sys
 import time
 
 import pytest
-from conftest import skip_loudly
+from conftest import frozen_once_busy, skip_loudly
 
 from grader.sandbox import cgroups
 
@@ -57,13 +57,7 @@ def test_the_cpu_of_auto_reaped_children_is_counted(group):
 def test_a_frozen_group_uses_no_cpu_until_thawed(group):
     busy = start_in(group, BUSY)
     try:
-        deadline = time.monotonic() + 60
-        while group.cpu_seconds() < 0.05 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        group.freeze()
-        frozen_at = group.cpu_seconds()
-        time.sleep(0.5)
-        assert group.cpu_seconds() == frozen_at
+        frozen_at = frozen_once_busy(group, 0.5)
         group.thaw()
         deadline = time.monotonic() + 60
         while group.cpu_seconds() == frozen_at and time.monotonic() < deadline:
@@ -91,7 +85,7 @@ def test_a_frozen_group_is_killed_whole(group):
 
 def test_the_wait_for_a_cpu_is_told_apart_from_work_and_sleep(group):
     if group.waited_seconds() is None:
-        skip_loudly("cgroup v2 pressure", "this machine's groups are v1: no pressure to read")
+        skip_loudly("cgroup v2 pressure", "this kernel keeps no pressure (psi=0)")
     # A sleeper waits for no CPU while it sleeps (its interpreter's start, on a busy
     # machine, may have waited: that is left out).
     sleeper = start_in(group, "import time; print(flush=True); time.sleep(1)",
@@ -115,12 +109,11 @@ def test_the_wait_for_a_cpu_is_told_apart_from_work_and_sleep(group):
 
 def test_a_group_of_an_ended_process_is_swept(group):
     # As if made by a process that has ended: its pid is no process.
-    gone = [folder.with_name(f"{cgroups.PREFIX}999999999-0") for folder in group.folders]
-    for folder in gone:
-        folder.mkdir()
+    gone = group.folder.with_name(f"{cgroups.PREFIX}999999999-0")
+    gone.mkdir()
     assert cgroups.sweep() >= 1
-    assert not any(folder.exists() for folder in gone)
-    assert all(folder.exists() for folder in group.folders)  # a live process's stays
+    assert not gone.exists()
+    assert group.folder.exists()  # a live process's stays
 
 
 def test_a_containers_own_group_is_taken_as_it_is(group):
@@ -132,10 +125,10 @@ def test_a_containers_own_group_is_taken_as_it_is(group):
         while not group.pids() and time.monotonic() < deadline:
             time.sleep(0.01)
         found = cgroups.of_container(sleeper.pid, group.name)
-        assert found.folders == group.folders and not found.owned
-        found.remove()  # kills, and leaves the folders to their maker
+        assert found.folder == group.folder and not found.owned
+        found.remove()  # kills, and leaves the folder to its maker
         sleeper.wait(timeout=60)
-        assert all(folder.exists() for folder in group.folders)
+        assert group.folder.exists()
     finally:
         group.kill()
 
@@ -152,7 +145,7 @@ def test_a_containers_processes_are_moved_into_a_group_where_none_names_it(group
         found = cgroups.of_container(parent.pid, "an id no group of theirs names")
         assert found.owned and sorted(found.pids()) == sorted(cgroups.tree(parent.pid))
         found.remove()
-        assert parent.wait(timeout=60) == -9 and not any(f.exists() for f in found.folders)
+        assert parent.wait(timeout=60) == -9 and not found.folder.exists()
     finally:
         parent.kill()
         parent.wait()

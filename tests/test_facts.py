@@ -639,11 +639,15 @@ def test_a_decision_s_move_is_said_beside_what_each_move_is_worth(shape):
             wrong.append(Observation(state, path, (move, None), False))
     assert wrong
     scores = reference.scores(wrong[0].state, None)
-    fact = _chosen_fact(MINIMAX, wrong[0], ABOVE)
+    fact = _chosen_fact(MINIMAX, wrong[0], ABOVE, own_min_value=False)
     assert fact is not None and fact.hint is None
     assert f"returns {wrong[0].answer[0]}, worth " in fact.says
     assert f"a correct decision returns one worth {max(scores.values()):+g}" in fact.says
     assert all(f"{m} " in fact.says for m in scores)  # every move, with its worth
+    assert "the provided min_value" in fact.says and "of its own" not in fact.says
+    own = _chosen_fact(MINIMAX, wrong[0], ABOVE, own_min_value=True)
+    assert own is not None and own.hint is None
+    assert own.says.startswith(fact.says) and "defines a min_value of its own" in own.says
 
 
 # -- iterative deepening: the depths whose terminal tests a run made ---------------

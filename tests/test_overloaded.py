@@ -10,7 +10,7 @@ from grader import exercises, grading, report
 from grader.contracts import events
 from grader.contracts.owntime import OwnClock
 from grader.layouts import LAYOUTS
-from grader.sandbox import Run, cgroups, common
+from grader.sandbox import Run, cgroups, outcome
 
 WRAPPED = LAYOUTS["bubblewrap"]  # the layout of the runs these reports stand for
 
@@ -38,8 +38,8 @@ def test_a_verdict_made_before_the_machine_starved_the_run_does_not_stand():
 
 def test_the_supervisor_s_word_that_a_step_starved_makes_the_run_starved():
     results = events.line(events.overloaded("the machine was too busy")).encode()
-    timed = common.Timed(ended=True, overloaded=False, used={})
-    run = common.finished("local", EXERCISE.limits, results, b"", timed, OwnClock())
+    timed = outcome.Timed(ended=True, overloaded=False, used={})
+    run = outcome.finished("local", EXERCISE.limits, results, b"", timed, OwnClock())
     assert run.overloaded and not run.timed_out
 
 

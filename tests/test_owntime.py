@@ -16,7 +16,7 @@ from grader.harness.runtime.faults import CallTimeout
 from grader.harness.runtime.spawn import BrokerSpawner, LocalSpawner, serve
 from grader.harness.runtime.student import Student
 from grader.harness.runtime.zygote import ForkSpawner
-from grader.sandbox import common
+from grader.sandbox import outcome, timing
 
 
 class Machine:
@@ -210,7 +210,7 @@ def test_the_host_s_wait_ends_on_time_on_the_run_s_own_clock(machine):
         machine.starve(seconds / 2)
         machine.work(seconds / 2)
 
-    timed = common.wait(lambda: False, pause, limits.total_seconds, clock)
+    timed = timing.wait(lambda: False, pause, limits.total_seconds, clock)
     assert not timed.ended and not timed.overloaded
     assert timed.used["cpu_seconds"] >= 10 and timed.used["wall_seconds"] >= 20
     assert timed.used["own_seconds"] == pytest.approx(timed.used["cpu_seconds"])
@@ -218,22 +218,22 @@ def test_the_host_s_wait_ends_on_time_on_the_run_s_own_clock(machine):
 
 def test_the_host_s_wait_of_a_starved_run_is_overloaded(machine):
     clock = OwnClock(machine.source)
-    timed = common.wait(lambda: False, machine.starve, 10, clock)
+    timed = timing.wait(lambda: False, machine.starve, 10, clock)
     assert timed.overloaded and not timed.ended
     assert timed.used["wall_seconds"] >= owntime.backstop(10)
 
 
 def test_the_host_s_wait_of_a_run_that_ends_in_time(machine):
     ticks = iter(range(5))
-    timed = common.wait(lambda: next(ticks) == 4, machine.work, 10, OwnClock(machine.source))
+    timed = timing.wait(lambda: next(ticks) == 4, machine.work, 10, OwnClock(machine.source))
     assert timed.ended and not timed.overloaded
 
 
 def test_the_host_s_wait_can_be_cancelled(machine):
     cancel = threading.Event()
     cancel.set()
-    with pytest.raises(common.Cancelled):
-        common.wait(lambda: False, machine.work, 10, OwnClock(machine.source), cancel)
+    with pytest.raises(outcome.Cancelled):
+        timing.wait(lambda: False, machine.work, 10, OwnClock(machine.source), cancel)
 
 
 # A worker's call that sleeps beside threads of its own that are always ready to

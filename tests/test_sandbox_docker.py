@@ -15,11 +15,12 @@ import threading
 import time
 
 import pytest
-from conftest import ROOT, left_behind, solution
+from conftest import ROOT, frozen_once_busy, left_behind, skip_loudly, solution
 
 from grader import exercises, grading, image, report, sandbox, solutions
 from grader.contracts.run import SLOT_UIDS
 from grader.image import default_tag
+from grader.sandbox import cgroups, engine_groups
 from grader.sandbox.containers import LABEL, host_config, sweep
 from grader.sandbox.docker import DockerSandbox
 
@@ -244,6 +245,29 @@ def test_the_container_is_hardened(docker_client):
     assert set(config["Tmpfs"]) == {"/work", "/tmp"}
     assert all("size=" in options for options in config["Tmpfs"].values())
     assert config["ShmSize"] <= 16 << 20  # tmpfs memory counts against the limit
+
+
+def test_a_containers_group_is_a_v2_one_the_host_reads_and_freezes(docker_client):
+    """Whatever the engine's version (this machine's is v1, with v2 beside it), a
+    container is timed and frozen by a cgroup v2 group: the engine's or one made."""
+    why = cgroups.available()
+    if why:
+        skip_loudly("a container's control group", why)
+    container = docker_client.containers.run(
+        default_tag(), entrypoint=["python3", "-c", "while True: pass"], detach=True,
+        labels={LABEL: "1"}, network_mode="none")
+    group = None
+    try:
+        container.reload()
+        group = engine_groups.of(container)
+        assert group is not None and group.folder.is_relative_to(cgroups.v2_mount())
+        frozen_once_busy(group)
+        assert group.waited_seconds() is not None  # its pressure: the wait for a CPU
+        group.thaw()
+    finally:
+        if group is not None and group.owned:
+            engine_groups.drop(group)
+        container.remove(force=True)
 
 
 def test_sweep_removes_leftovers_but_not_live_runs(docker_client):

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from grader import exercises, intake
 from grader.contracts import events
 from grader.harness.runtime.plugin import NOT_CHECKED
-from grader.sandbox import common, local
+from grader.sandbox import local, staging
 
 ODD_RETURNS = ROOT / "tests" / "odd_returns.py"
 # exercise -> {a graded function: the tests that judge what it returns}
@@ -150,13 +150,13 @@ def test_a_fault_in_one_check_costs_that_test_alone(tmp_path, monkeypatch):
     with open(suite / "test_helpers.py", "a", encoding="utf-8") as broken:
         broken.write(FAULT)  # in place of the real test_max_value
 
-    made = common.job
+    made = staging.job
 
     def job(exercise, limits, _suite, work, **options):
         # the suite goes into the run's own folder, which its judge can read
         return made(exercise, limits, shutil.copytree(suite, work / "suite"), work, **options)
 
-    monkeypatch.setattr(common, "job", job)
+    monkeypatch.setattr(staging, "job", job)
     submission = intake.take(solution("helpers"), exercise.files)
     verdicts = events.verdicts(local.LocalSandbox().run(exercise, submission,
                                                         exercise.limits).events)

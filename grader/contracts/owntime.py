@@ -2,7 +2,7 @@
 
 A run (the supervisor, its launcher and the student's workers) is a control
 group of its own: the host reads it from its folder, the supervisor from the
-folder the job names as the sandbox sees it (bound read-only; a v2
+folder the job names as the sandbox sees it (bound read-only; a
 container's own ``/sys/fs/cgroup``). From it the kernel tells
 two things no process in the run can change: the CPU time of every task that
 has been in the group (``cpu.stat``), and how long some task of it waited for
@@ -25,9 +25,10 @@ thread lowered its own priority or its wait can't be read: a sleeping or
 blocked call is charged its sleep whatever its siblings wait for. The group's
 wait is at least any one task's, so this can only be stricter.
 
-Where the job names no group, or its files can't be read, the clock is the
-wall clock (``kernel`` is False) and the run's notes say so; a v1 group tells
-the CPU but not the wait (``Source``).
+Groups are cgroup v2's: a host with no v2 hierarchy (v1 alone) makes none.
+Where the job names no group, or its files can't be read (a kernel that keeps
+no pressure), the clock is the wall clock (``kernel`` is False) and the run's
+notes say so.
 """
 
 import os

@@ -38,7 +38,9 @@ HOST = ("grader/__init__.py", "grader/files.py", "grader/exercises.py", "grader/
         "grader/intake.py", "grader/layouts.py", "grader/report.py", "grader/render.py",
         "grader/errors.py",
         "grader/gradescope/__init__.py", "grader/gradescope/autograder.py",
-        "grader/sandbox/__init__.py", "grader/sandbox/common.py", "grader/sandbox/local.py",
+        "grader/sandbox/__init__.py", "grader/sandbox/interface.py", "grader/sandbox/outcome.py",
+        "grader/sandbox/pipes.py", "grader/sandbox/staging.py", "grader/sandbox/timing.py",
+        "grader/sandbox/local.py",
         "grader/sandbox/bubblewrap.py", "grader/sandbox/machine.py", "grader/sandbox/cgroups.py",
         "grader/sandbox/judges.py", "grader/sandbox/slots.py", "grader/sandbox/supervised.py",
         "grader/schema/__init__.py", "grader/schema/report.schema.json")

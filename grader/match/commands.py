@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from grader.errors import UsageError
 from grader.hosting import watch
 from grader.match import CONFIG
-from grader.sandbox.common import SandboxUnavailable
+from grader.sandbox.outcome import SandboxUnavailable
 
 if TYPE_CHECKING:
     from grader.match.config import Config

@@ -25,7 +25,7 @@ from grader.layouts import AS_ROOT
 from grader.match import baselines
 from grader.match.player import ProcessAgent
 from grader.sandbox import bubblewrap, local, slots
-from grader.sandbox.common import SandboxUnavailable
+from grader.sandbox.outcome import SandboxUnavailable
 
 RUNNER = "grader.harness.agent.runner"
 RUNNER_FILE = places.PACKAGE / "harness" / "agent" / "runner.py"

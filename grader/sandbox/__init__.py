@@ -6,8 +6,9 @@ result events the judge wrote (untrusted data, checked by ``grader.report``)
 and facts about how the run ended. Which judge and which box grade a
 submission is a layout (``grader.layouts``): ``backend`` builds the box of
 the layout the table picks for a ``--sandbox`` choice on this host
-(``grader.grading`` is how front ends get one). What the boxes share is in
-``common``.
+(``grader.grading`` is how front ends get one). What the boxes share lies in
+modules named for it (``interface``, ``outcome``, ``staging``, ``timing``,
+``pipes``).
 """
 
 import functools
@@ -16,8 +17,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from grader import layouts
+from grader.contracts.run import Run
 from grader.layouts import Layout
-from grader.sandbox.common import Cancelled, Run, Sandbox, SandboxUnavailable, Unavailable, tar
+from grader.sandbox.interface import Sandbox, Unavailable
+from grader.sandbox.outcome import Cancelled, SandboxUnavailable
+from grader.sandbox.staging import tar
 
 if TYPE_CHECKING:
     from docker import DockerClient

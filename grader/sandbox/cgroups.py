@@ -1,20 +1,21 @@
-"""Control groups: the kernel's account of a run's whole process tree.
+"""Control groups (cgroup v2): the kernel's account of a run's whole process tree.
 
 A run (a sandbox's supervisor and the student's workers, or an agent's
 process) is put in a group of its own. The kernel then counts the CPU of
 every thread and child in it, the reaped ones too (a child reaped by a
 SIGCHLD set to ignored is not in any rusage, but it is in its group), and
 how long its tasks waited for a CPU the machine gave to others (pressure
-stall information, v2 only); it freezes and kills the group as one.
+stall information); it freezes and kills the group as one.
 
-Both versions are supported: v2 (``cgroup.freeze``, ``cpu.stat``,
-``cpu.pressure``, ``cgroup.kill``), mounted at /sys/fs/cgroup or beside v1
-at /sys/fs/cgroup/unified; and v1, where a group is a folder in each of the
-``cpuacct`` and ``freezer`` hierarchies (no pressure: a v1 group's waiting
-is unknown). v2 is taken wherever it can be written. Groups are made under
-this process's own group (a service unit with ``Delegate=yes`` owns its
-subtree), named ``minimax-grader-<pid>-<n>``: those of a process that has
-ended are removed by the next ``sweep``.
+Only cgroup v2 is used (``cpu.stat``, ``cpu.pressure``, ``cgroup.freeze``,
+``cgroup.kill``), mounted at /sys/fs/cgroup or beside v1 at
+/sys/fs/cgroup/unified, where a v1 container engine still runs. A host with
+no v2 hierarchy that can be written (v1 alone, or an unprivileged user without
+a delegated group) makes no group: its runs are timed by the wall clock, and
+``available`` says why. Groups are made under this process's own group (a
+service unit with ``Delegate=yes`` owns its subtree), named
+``minimax-grader-<pid>-<n>``: those of a process that has ended are removed by
+the next ``sweep``.
 """
 
 import functools
@@ -22,10 +23,10 @@ import itertools
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 MOUNTS = Path("/proc/self/mounts")
+MEMBERSHIP = "/proc/{pid}/cgroup"  # a process's groups, one line a hierarchy
 PREFIX = "minimax-grader-"
 _numbers = itertools.count()
 FREEZE_SECONDS = 5  # how long a freeze may take before the group is taken as stuck
@@ -39,39 +40,23 @@ class Stuck(Exception):
     """A group was not frozen (or thawed) within ``FREEZE_SECONDS``."""
 
 
-@dataclass(frozen=True)
-class Hierarchy:
-    """Where groups are made: a v2 folder, or the v1 cpuacct and freezer folders."""
-
-    version: int
-    base: Path  # v2: the parent folder; v1: the cpuacct hierarchy's parent folder
-    freezer: Path | None = None  # v1 only
-
-
-def _mounts() -> list[tuple[str, Path, str]]:
-    """(file system type, mount point, options) of the mounted cgroup hierarchies."""
-    found = []
-    for line in MOUNTS.read_text().splitlines():
+def v2_mount(mounts: Path = MOUNTS) -> Path | None:
+    """Where the cgroup v2 hierarchy is mounted (every run's group and every
+    container's lie below it), by the mount table ``mounts``; None where it is not."""
+    for line in mounts.read_text().splitlines():
         parts = line.split()
-        if len(parts) > 3 and parts[2] in ("cgroup", "cgroup2"):
-            found.append((parts[2], Path(parts[1].replace("\\040", " ")), parts[3]))
-    return found
+        if len(parts) > 2 and parts[2] == "cgroup2":
+            return Path(parts[1].replace("\\040", " "))
+    return None
 
 
-def v2_mount() -> Path | None:
-    """Where the cgroup v2 hierarchy is mounted (every run's group and every v2
-    container's lie below it), or None."""
-    return next((point for kind, point, _ in _mounts() if kind == "cgroup2"), None)
-
-
-def _own(controller: str, pid: int | str = "self") -> str:
-    """The group of process ``pid`` (this one by default) in the hierarchy of
-    ``controller`` ("" for v2)."""
-    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
-        number, controllers, path = line.split(":", 2)
-        if (controller == "" and number == "0") or controller in controllers.split(","):
+def _own(pid: int | str = "self", membership: str = MEMBERSHIP) -> str:
+    """The v2 group of process ``pid`` (this one by default), relative to the mount."""
+    for line in Path(membership.format(pid=pid)).read_text().splitlines():
+        number, _, path = line.split(":", 2)
+        if number == "0":
             return path.lstrip("/")
-    raise NoGroups(f"process {pid} is in no {controller or 'v2'} control group")
+    raise NoGroups(f"process {pid} is in no cgroup v2 group")
 
 
 def _writable(folder: Path) -> bool:
@@ -85,29 +70,25 @@ def _writable(folder: Path) -> bool:
 
 
 @functools.cache
-def hierarchy() -> Hierarchy:
-    """Where this process makes its groups; NoGroups (saying why) where it can't."""
-    mounts = _mounts()
-    for kind, point, _ in mounts:
-        if kind == "cgroup2":
-            base = point / _own("")
-            if _writable(base):
-                return Hierarchy(2, base)
-    v1 = {name: point for kind, point, options in mounts if kind == "cgroup"
-          for name in options.split(",") if name in ("cpuacct", "freezer")}
-    if {"cpuacct", "freezer"} <= v1.keys():
-        cpuacct, freezer = v1["cpuacct"] / _own("cpuacct"), v1["freezer"] / _own("freezer")
-        if _writable(cpuacct) and _writable(freezer):
-            return Hierarchy(1, cpuacct, freezer)
-    raise NoGroups("no control group can be made here (neither a writable cgroup v2 folder "
-                   "nor writable cpuacct and freezer v1 hierarchies): as root, or with a "
-                   "delegated group (a systemd unit's Delegate=yes)")
+def hierarchy(mounts: Path = MOUNTS, membership: str = MEMBERSHIP) -> Path:
+    """The folder this process makes its groups in (below its own v2 group), by
+    the mount table ``mounts`` and the membership file ``membership``; NoGroups,
+    saying why, where there is none."""
+    point = v2_mount(mounts)
+    if point is None:
+        raise NoGroups("no cgroup v2 hierarchy is mounted here (cgroup v1 alone is not used: "
+                       "boot with systemd.unified_cgroup_hierarchy=1, or mount cgroup2)")
+    base = point / _own(membership=membership)
+    if not _writable(base):
+        raise NoGroups(f"no control group can be made in {base}: grade as root, or in a "
+                       "delegated group (a systemd unit's Delegate=yes)")
+    return base
 
 
-def available() -> str | None:
+def available(mounts: Path = MOUNTS, membership: str = MEMBERSHIP) -> str | None:
     """None where groups can be made; else why not."""
     try:
-        hierarchy()
+        hierarchy(mounts, membership)
     except (NoGroups, OSError) as exc:
         return str(exc)
     return None
@@ -116,45 +97,31 @@ def available() -> str | None:
 class Group:
     """One run's control group: made empty, then the run's first process is put in it."""
 
-    def __init__(self, where: Hierarchy | None = None) -> None:
-        self.where = where or hierarchy()
-        self.name = f"{PREFIX}{os.getpid()}-{next(_numbers)}"
-        self.folders = [self.where.base / self.name]
-        if self.where.freezer is not None:
-            self.folders.append(self.where.freezer / self.name)
-        for folder in self.folders:
-            folder.mkdir()
+    def __init__(self, base: Path | None = None) -> None:
+        self.folder = (base or hierarchy()) / f"{PREFIX}{os.getpid()}-{next(_numbers)}"
+        self.folder.mkdir()
         self.owned = True  # made here: ``remove`` removes it
 
     @classmethod
-    def adopt(cls, where: Hierarchy, folders: list[Path], owned: bool = False) -> "Group":
+    def adopt(cls, folder: Path, owned: bool = False) -> "Group":
         """A group made by another (a container engine's): read, frozen and killed
         here, removed by its maker (or here, where ``owned``: one of ours left behind)."""
         group = cls.__new__(cls)
-        group.where, group.name, group.folders = where, folders[0].name, folders
-        group.owned = owned
+        group.folder, group.owned = folder, owned
         return group
 
     @property
-    def folder(self) -> Path:
-        """The folder whose files tell the CPU and the pressure (v2: the only one)."""
-        return self.folders[0]
-
-    @property
-    def procs(self) -> list[Path]:
-        """The files a process id is written to, to put it in the group."""
-        return [folder / "cgroup.procs" for folder in self.folders]
+    def name(self) -> str:
+        return self.folder.name
 
     def command(self, argv: list[str]) -> list[str]:
         """``argv``, run in the group: a shell puts itself in it, then becomes ``argv``
         (so that nothing of it runs outside the group, and no pid is raced)."""
-        join = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1"; shift; n=$((n-1)); done'
-        return ["sh", "-c", f'{join}; exec "$@"', "sh", str(len(self.procs)),
-                *map(str, self.procs), *argv]
+        return ["sh", "-c", 'echo $$ > "$1"; shift; exec "$@"', "sh",
+                str(self.folder / "cgroup.procs"), *argv]
 
     def add(self, pid: int) -> None:
-        for procs in self.procs:
-            procs.write_text(f"{pid}\n")
+        (self.folder / "cgroup.procs").write_text(f"{pid}\n")
 
     def take(self, pid: int) -> None:
         """Move ``pid`` and its descendants into the group, until no new child
@@ -176,15 +143,13 @@ class Group:
 
     def cpu_seconds(self) -> float:
         """The CPU time of every task that has been in the group, reaped ones too."""
-        if self.where.version == 2:
-            usage = _fields(self.folder / "cpu.stat")["usage_usec"]
-            return usage / 1e6
-        return int((self.folder / "cpuacct.usage").read_text()) / 1e9
+        return _fields(self.folder / "cpu.stat")["usage_usec"] / 1e6
 
     def waited_seconds(self) -> float | None:
         """How long, in all, some task of the group waited for a CPU that was busy
-        with others (v2's pressure stall, "some"); None where it is not known."""
-        return waited(self.folder / "cpu.pressure") if self.where.version == 2 else None
+        with others (pressure stall, "some"); None where the kernel keeps no
+        pressure (built without it, or booted with psi=0)."""
+        return waited(self.folder / "cpu.pressure")
 
     def freeze(self) -> None:
         """Stop every task of the group until ``thaw``; waits until they are stopped
@@ -196,8 +161,9 @@ class Group:
 
     def _freezing(self, frozen: bool) -> None:
         deadline = time.monotonic() + FREEZE_SECONDS
-        self._ask_freezer(frozen)
-        while not (self._frozen_is(frozen) and (not frozen or self._off_cpu())):
+        (self.folder / "cgroup.freeze").write_text("1" if frozen else "0")
+        while not (_fields(self.folder / "cgroup.events").get("frozen") == int(frozen)
+                   and (not frozen or self._off_cpu())):
             if time.monotonic() > deadline:
                 raise Stuck(f"its control group was not {'frozen' if frozen else 'thawed'} "
                             f"within {FREEZE_SECONDS} s")
@@ -209,21 +175,10 @@ class Group:
         counts that last stretch only then: on a busy machine, a while after."""
         return all(_left_cpu(task) for pid in self.pids() for task in _tasks(pid))
 
-    def _ask_freezer(self, frozen: bool) -> None:
-        if self.where.version == 2:
-            (self.folder / "cgroup.freeze").write_text("1" if frozen else "0")
-        else:
-            (self.folders[1] / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
-
-    def _frozen_is(self, frozen: bool) -> bool:
-        if self.where.version == 2:
-            return _fields(self.folder / "cgroup.events").get("frozen") == int(frozen)
-        state = (self.folders[1] / "freezer.state").read_text().strip()
-        return state == ("FROZEN" if frozen else "THAWED")
-
     def kill(self) -> None:
-        """SIGKILL every task of the group (thawed first: a frozen task can't die)."""
-        if self.where.version == 2 and (self.folder / "cgroup.kill").exists():
+        """SIGKILL every task of the group (thawed first: a frozen task can't die).
+        ``cgroup.kill`` came with Linux 5.14; before it, each task is killed."""
+        if (self.folder / "cgroup.kill").exists():
             (self.folder / "cgroup.kill").write_text("1")
         else:
             for pid in self.pids():
@@ -234,38 +189,33 @@ class Group:
         self.thaw()
 
     def remove(self) -> None:
-        """Kill what is left and remove the group's folders (once they are empty)."""
+        """Kill what is left and remove the group's folder (once it is empty)."""
         self.kill()
         if not self.owned:
             return
         deadline = time.monotonic() + FREEZE_SECONDS
-        for folder in self.folders:
-            while folder.exists():
-                try:
-                    folder.rmdir()
-                except FileNotFoundError:
-                    break
-                except OSError:  # tasks still dying
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.01)
+        while self.folder.exists():
+            try:
+                self.folder.rmdir()
+            except FileNotFoundError:
+                break
+            except OSError:  # tasks still dying
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
 
 def of_container(pid: int, container_id: str) -> Group:
-    """The group of a container whose first process is ``pid``: the engine's own
-    group of it (a v2 group, which on machines with v1 beside v2 the engine
-    makes too, or v1's cpuacct and freezer), else one made here with the
+    """The group of a container whose first process is ``pid``: the engine's own v2
+    group of it (a v2 engine's; a v1 engine's runtime makes one beside its v1
+    groups too where v2 is mounted beside), else one made here with the
     container's processes moved into it (engines name their groups by the
     container: that is for those that do not)."""
-    where = hierarchy()
-    controllers = [""] if where.version == 2 else ["cpuacct", "freezer"]
-    paths = [_own(controller, pid) for controller in controllers]
-    if all(container_id in path for path in paths):
-        points = {name: point for kind, point, options in _mounts()
-                  for name in ([""] if kind == "cgroup2" else options.split(","))}
-        return Group.adopt(where, [points[controller] / path
-                                   for controller, path in zip(controllers, paths, strict=True)])
-    group = Group(where)
+    path = _own(pid)
+    point = v2_mount()
+    if container_id in path and point is not None:
+        return Group.adopt(point / path)
+    group = Group()
     group.take(pid)
     return group
 
@@ -322,11 +272,10 @@ def waited(pressure: Path) -> float | None:
 def ours() -> Iterator[Path]:
     """The folders of groups this module made, in every process."""
     try:
-        where = hierarchy()
+        base = hierarchy()
     except (NoGroups, OSError):
         return
-    for parent in filter(None, (where.base, where.freezer)):
-        yield from parent.glob(f"{PREFIX}*")
+    yield from base.glob(f"{PREFIX}*")
 
 
 def sweep(owner: int | None = None) -> int:
@@ -334,17 +283,12 @@ def sweep(owner: int | None = None) -> int:
     or those of ``owner`` (ending: a zombie's folder is still in /proc), their tasks
     killed first, frozen ones too: how many were removed."""
     removed = 0
-    left = [folder for folder in ours()
-            if (pid := folder.name.removeprefix(PREFIX).split('-')[0]) == str(owner)
-            or (owner is None and not Path(f"/proc/{pid}").exists())]
-    by_name: dict[str, list[Path]] = {}
-    for folder in left:
-        by_name.setdefault(folder.name, []).append(folder)
-    where = hierarchy() if left else None
-    for folders in by_name.values():
-        assert where is not None
+    for folder in ours():
+        pid = folder.name.removeprefix(PREFIX).split("-")[0]
+        if pid != str(owner) and (owner is not None or Path(f"/proc/{pid}").exists()):
+            continue
         try:
-            Group.adopt(where, folders, owned=True).remove()
+            Group.adopt(folder, owned=True).remove()
             removed += 1
         except (OSError, Stuck):  # its tasks still dying, or gone meanwhile: the next sweep
             pass

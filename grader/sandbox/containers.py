@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from grader.contracts import job as jobs
 from grader.exercises import Exercise, Limits
 from grader.sandbox import cgroups, engine_groups, launcher_sockets, slots
-from grader.sandbox.common import LOG_CAP, keep
+from grader.sandbox.pipes import LOG_CAP, keep
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
     from docker import DockerClient
@@ -125,12 +125,12 @@ class Running:
 
     container: "Container"
     launcher_socket: Path  # the folder of its launcher socket (``launcher_sockets``)
-    group: cgroups.Group | None = None  # as ``EngineGroups.of`` found or made it
+    group: cgroups.Group | None = None  # as ``engine_groups.of`` found or made it
     slot: slots.Slot | None = None  # its run's uid, held until the container is removed
 
 
 def start(client: "DockerClient", image: str, exercise: Exercise, limits: Limits,
-          mounts: list["Mount"], groups: engine_groups.EngineGroups) -> Running:
+          mounts: list["Mount"]) -> Running:
     """A new grading container for ``exercise``, started, with ``mounts`` (the
     image's code volumes): its launcher imports the game's worker modules and
     waits for its job on stdin. One the engine made but could not start is
@@ -148,7 +148,7 @@ def start(client: "DockerClient", image: str, exercise: Exercise, limits: Limits
     try:
         container.start()
         container.reload()  # its pid
-        running.group = groups.of(container)
+        running.group = engine_groups.of(container)
     except BaseException:
         discard(running)
         raise

@@ -22,22 +22,16 @@ from typing import TYPE_CHECKING
 
 from grader import layouts
 from grader.contracts import job as jobs
+from grader.contracts.run import Run
 from grader.exercises import Exercise, Limits
 from grader.image import default_tag
 from grader.intake import Submission
 from grader.sandbox import containers, docker_code, judges, launcher_sockets, slots
-from grader.sandbox.common import (
-    Run,
-    SandboxUnavailable,
-    clock_of,
-    job,
-    job_archive,
-    readable_clock,
-    run_group,
-    stage,
-)
 from grader.sandbox.containers import Running
-from grader.sandbox.engine_groups import EngineGroups, drop
+from grader.sandbox.engine_groups import drop
+from grader.sandbox.outcome import SandboxUnavailable
+from grader.sandbox.staging import job, job_archive, stage
+from grader.sandbox.timing import clock_of, readable_clock, run_group
 from grader.sandbox.warm_pool import WarmPool
 
 if TYPE_CHECKING:  # docker is imported where it is used, as in grader.image
@@ -60,7 +54,6 @@ class DockerSandbox:
         self.image = image or default_tag()
         self.code_volumes = code_volumes  # False: the image's layers only (to compare)
         self.code: list[Mount] = []  # the image's code volumes, once they are whole
-        self.groups = EngineGroups(client)
         self.pool = WarmPool(warm, self._started, self._discard)
         self.live: set[Running] = set()  # started, not yet wholly removed
         self.lock = threading.Lock()
@@ -112,8 +105,7 @@ class DockerSandbox:
         return running
 
     def _started(self, exercise: Exercise, limits: Limits) -> Running:
-        running = containers.start(self.client, self.image, exercise, limits, self._code(),
-                                   self.groups)
+        running = containers.start(self.client, self.image, exercise, limits, self._code())
         with self.lock:
             self.live.add(running)
         return running

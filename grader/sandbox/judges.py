@@ -45,19 +45,13 @@ from grader import games
 from grader.contracts import judge_socket, places
 from grader.contracts.events import RESULTS_CAP
 from grader.contracts.owntime import OwnClock
+from grader.contracts.run import Run
 from grader.exercises import Exercise, Limits
 from grader.sandbox import bubblewrap, cgroups
-from grader.sandbox.common import (
-    LOG_CAP,
-    Run,
-    SandboxUnavailable,
-    clock_of,
-    finished,
-    join_readers,
-    read_capped,
-    scrubbed_env,
-    wait,
-)
+from grader.sandbox.outcome import SandboxUnavailable, finished
+from grader.sandbox.pipes import LOG_CAP, join_readers, read_capped
+from grader.sandbox.staging import scrubbed_env
+from grader.sandbox.timing import clock_of, wait
 
 JUDGE = places.PACKAGE / "harness" / "runtime" / "judge.py"
 START_SECONDS = 120  # a judge's imports and a run's fork, on a machine however busy

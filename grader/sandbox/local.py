@@ -17,11 +17,14 @@ import threading
 from pathlib import Path
 
 from grader.contracts import job as jobs
+from grader.contracts.run import Run
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
 from grader.layouts import AS_ROOT, LAYOUTS
 from grader.sandbox import bubblewrap, judges
-from grader.sandbox.common import Run, SandboxUnavailable, readable_clock, run_group, stage
+from grader.sandbox.outcome import SandboxUnavailable
+from grader.sandbox.staging import stage
+from grader.sandbox.timing import readable_clock, run_group
 
 
 def is_boundary() -> bool:

@@ -23,18 +23,14 @@ from pathlib import Path
 
 from grader import layouts
 from grader.contracts import places
+from grader.contracts.run import Run
 from grader.exercises import Exercise, Limits
 from grader.intake import Submission
 from grader.sandbox import slots
-from grader.sandbox.common import (
-    Run,
-    SandboxUnavailable,
-    job,
-    job_archive,
-    readable_clock,
-    run_group,
-)
+from grader.sandbox.outcome import SandboxUnavailable
+from grader.sandbox.staging import job, job_archive
 from grader.sandbox.supervised import supervise
+from grader.sandbox.timing import readable_clock, run_group
 
 LAUNCHER = places.PACKAGE / "harness" / "runtime" / "launcher.py"
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from grader.contracts.run import SLOT_UIDS
-from grader.sandbox.common import SandboxUnavailable
+from grader.sandbox.outcome import SandboxUnavailable
 
 ROOT_FOLDER = Path("/run/minimax-grader/slots")
 

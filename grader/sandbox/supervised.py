@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import IO
 
 from grader.contracts.events import RESULTS_CAP
+from grader.contracts.run import Run
 from grader.exercises import Limits
 from grader.sandbox import cgroups
-from grader.sandbox.common import LOG_CAP, Run, clock_of, finished, join_readers, read_capped, wait
+from grader.sandbox.outcome import finished
+from grader.sandbox.pipes import LOG_CAP, join_readers, read_capped
+from grader.sandbox.timing import clock_of, wait
 
 
 def supervise(backend: str, command: Sequence[str], limits: Limits,
@@ -28,7 +31,7 @@ def supervise(backend: str, command: Sequence[str], limits: Limits,
     Run (``backend``: the sandbox's name).
 
     It runs in the run's control group ``group`` (when there is one), which
-    times it (``common.wait``). ``stdin`` is fed to it; its stdout is the
+    times it (``timing.wait``). ``stdin`` is fed to it; its stdout is the
     results channel and its stderr its log, both read with caps. Its whole
     session is killed whatever happens (and the group: every process of the
     run), and then ``cleanup()`` (when given) is called.

@@ -58,7 +58,8 @@ class Divergence:
     "stopped_early" (the student's search left ``node`` with ``done`` of its
     moves searched, where the reference goes on), "searched_again" (a move of
     the node searched a second time), "elsewhere" (``went``, a position that
-    no move of the nodes walked leads to, tested after ``node``); ``move`` is
+    no move of the nodes walked leads to, tested after ``node``; for
+    "not_searched" too, where the student's search went instead); ``move`` is
     the move the student's search went on to, where it went on."""
 
     kind: str
@@ -318,7 +319,7 @@ def first_divergence(root: Node, tested: Sequence[str],
         return Divergence("past_depth", last, moves(last)[went])
     if last is not None and last.children and due is last.children[0] and \
             went not in moves(last):
-        return Divergence("not_searched", last)
+        return Divergence("not_searched", last, went=went)
     return _left(last or root, due, went, moves, root)
 
 

@@ -369,16 +369,20 @@ def _traced(decider: Decider, probe: SearchProbe, case: Observation, origin: str
     if isinstance(case.answer, NotAMove):
         return None
     if depth is None:
-        return _chosen_fact(decider, case, origin)
+        own = probe.student.student.lesson.names_in(probe.module, functions=True)
+        return _chosen_fact(decider, case, origin, "min_value" in own)
     return traced_fact(probe, decider.function, case.state, () if depth is None else (depth,),
                        lambda search: search.decision(case.state, depth),
                        decider.search(None, decider.game), origin=origin)
 
 
-def _chosen_fact(decider: Decider, case: Observation, origin: str) -> Fact | None:
+def _chosen_fact(decider: Decider, case: Observation, origin: str, own_min_value: bool
+                 ) -> Fact | None:
     """The move the student's decision chose on ``case``, beside what each
     move is worth, as min_value (the provided one) scores the position after
-    it: an observation, with no hint (the same choice comes of many codes)."""
+    it: an observation, with no hint (the same choice comes of many codes).
+    ``own_min_value``: the student's file defines a min_value of its own,
+    which may stand in its decision for the provided one."""
     if checks.raised(case) or not checks.is_move(case.answer[0]):
         return None
     move = case.answer[0]
@@ -386,13 +390,15 @@ def _chosen_fact(decider: Decider, case: Observation, origin: str) -> Fact | Non
     worth = "; ".join(f"{m} {_signed(v)}" for m, v in scores.items())
     best = max(scores.values())
     at = "On the position above" if origin == ABOVE else f"On {origin}"
+    scored = "the provided min_value, scoring the position after each"
+    own = " Your file defines a min_value of its own: where your decision calls that one " \
+        "rather than the provided one, its values are the ones to check." if own_min_value else ""
     if move not in scores:
         return Fact(None, f"{at}, your {decider.function} returns {move}, which is not one of "
-                          f"its legal moves: min_value of the position after each of them "
-                          f"gives {worth}")
+                          f"its legal moves: {scored} of them, gives {worth}.{own}")
     return Fact(None, f"{at}, your {decider.function} returns {move}, worth {_signed(scores[move])}"
-                      f" to the player to move; min_value of the position after each move "
-                      f"gives {worth}: a correct decision returns one worth {_signed(best)}")
+                      f" to the player to move; {scored} move, gives {worth}: a correct decision "
+                      f"returns one worth {_signed(best)}.{own}")
 
 
 def _signed(value: Any) -> str:

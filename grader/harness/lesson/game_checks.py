@@ -528,7 +528,9 @@ def check_parent_unchanged(game: GameProbe, notes: list[str]) -> None:
 
 def _parent_mistakes(game: GameProbe, positions: list[OwnPosition], kinds: set[str],
                      shared: list[str]) -> Diagnosis:
-    if any(t.same for p in positions for t in p.trials):
+    # Returning self counts where it comes first: a state that refuses a move
+    # (returning itself) once an earlier forecast changed it has another mistake.
+    if any((new_state_problem(p) or ("",))[0] == "same" for p in positions):
         return ["forecast_returns_self"]
     if not kinds & {"changed", "sibling"}:
         return ["forecast_not_a_state"] if "not_state" in kinds else []

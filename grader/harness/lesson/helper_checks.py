@@ -105,6 +105,24 @@ def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
         asked = {path for _, path in positions}
         return found + collect([(s, p) for s, p in game.positions() if p not in asked])
 
+    def fact(case: Observation, origin: str) -> Fact | None:
+        return traced_fact(probe, name, case.state, (),
+                           lambda search: getattr(search, name)(case.state), Search(game=game),
+                           trusted=[OTHER[name]], origin=origin)
+
+    def diagnose(found: list[Observation]) -> list[str]:
+        models = mistakes.models_for(name)
+        named = mistakes.diagnose(models, _reproducer(game, name, called), wider(found))
+        return _on_larger_board(probe, name, named, models)
+
+    checks.verdict(name, observations, diagnose, draw=game.draw,
+                   facts=lambda found: smallest_facts(found, fact))
+
+
+def _reproducer(game: Any, name: str, called: dict[Path, bool]
+                ) -> Callable[[Any, Observation], bool]:
+    """Whether a model of ``name`` gives an observed answer, calling the
+    other function where the student's did (``called``: path -> bool)."""
     def reproduces(flaws: Any, observation: Observation) -> bool:
         model = Search(flaws, game)
         predicted = model.outcome(name, observation.state)
@@ -115,11 +133,24 @@ def check_value(probe: SearchProbe, name: str, positions: Positions) -> None:
             _is_number(predicted) and _is_number(answer) and predicted == answer)
         return same and bool(model.entered) == called[observation.path]
 
-    def fact(case: Observation, origin: str) -> Fact | None:
-        return traced_fact(probe, name, case.state, (),
-                           lambda search: getattr(search, name)(case.state), Search(game=game),
-                           trusted=[OTHER[name]], origin=origin)
+    return reproduces
 
-    checks.verdict(name, observations, lambda found: mistakes.diagnose(
-        mistakes.models_for(name), reproduces, wider(found)), draw=game.draw,
-        facts=lambda found: smallest_facts(found, fact))
+
+def _on_larger_board(probe: SearchProbe, name: str, named: list[str],
+                     models: list[tuple[str, Any]]) -> list[str]:
+    """The names of ``named`` whose models give the student's answers on the
+    game's larger board too, where it has one. The lesson's board can't tell
+    some codes from a model: a max_value that returns its last child's value
+    takes the smallest on every position there, yet "yours keeps the smallest"
+    is not what it does."""
+    larger = getattr(probe.game, "larger", None)
+    if not named or larger is None:
+        return named
+    asked = larger("decision")
+    called: dict[Path, bool] = {}
+    seen = checks.collect(asked, _ask_alone(probe, name, asked, called),
+                          lambda s, answer: True, lambda s: "")
+    reproduces = _reproducer(probe.game, name, called)
+    return [mistake for mistake in named
+            if any(all(reproduces(flaws, o) for o in seen)
+                   for m, flaws in models if m == mistake)]

@@ -205,11 +205,15 @@ def value_fact(node: Node, got: Any, over: bool, origin: str = ABOVE, gives: boo
     values = [child.value for child in node.children]
     other = (max if node.minimising else min)(values)
     if node.window is None and got == _number(other) and other != node.value:
-        return Fact("aggregation_swapped", f"{_at(node, origin)}, your {call} returns {got}, the "
-                                           f"{'largest' if node.minimising else 'smallest'} of "
-                                           f"the values of its moves ({_values(values)}), where "
-                                           f"the {'smallest' if node.minimising else 'largest'}, "
-                                           f"{due}, is due")
+        # the value of an end move as well, where it is: one node does not tell
+        # them apart (``_takes_other_extreme``)
+        end = "last" if got == _number(values[-1]) else "first" if got == _number(values[0]) \
+            else ""
+        return Fact("aggregation_swapped",
+                    f"{_at(node, origin)}, your {call} returns {got}, the "
+                    f"{'largest' if node.minimising else 'smallest'} of the values of its moves "
+                    f"({_values(values)}){f' and the value of its {end} one' if end else ''}, "
+                    f"where the {'smallest' if node.minimising else 'largest'}, {due}, is due")
     first = " (the value of its first move)" if got == _number(values[0]) else ""
     scored = "and your code gives them those values" if gives else \
         f"yet your {_function(node)} does not score each of them with " \
@@ -300,7 +304,11 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
             return None
         entered = {label for kind, label in trace if kind == "e"}
         gives = levels == 1 or all(child.label in entered for child in wrong[0].children)
-        return value_fact(*wrong, search.game.terminal(wrong[0].state), origin, gives)
+        fact = value_fact(*wrong, search.game.terminal(wrong[0].state), origin, gives)
+        if fact.hint == "aggregation_swapped" and student is not None and \
+                not _takes_other_extreme(tree, *wrong, student):
+            return Fact(None, fact.says)
+        return fact
     if divergence.kind == "tested_twice":
         return said(*traces.told_apart(divergence, tree, tested,
                                        student.again if student else lambda node: None), origin)
@@ -316,6 +324,26 @@ def trace_fact(trace: Sequence[tuple[str, str]], state: State,
     if found.kind == "passed":
         return passed_fact(found.node, origin)
     return said(found, True, origin)
+
+
+def _takes_other_extreme(tree: Node, wrong: Node, got: Any, student: traces.Student) -> bool:
+    """Whether "yours keeps the other extreme" is what the student's function
+    does: where its answer on ``wrong`` is also the value of its first or last
+    move, a node of its own whose other extreme is neither is asked too (a
+    max_value that returns its last child's value takes the smallest wherever
+    that is the last one). False where no node of the tree tells them apart."""
+    values = [child.value for child in wrong.children]
+    if got not in (values[0], values[-1]):
+        return True
+    for node in traces.preorder(tree):
+        values = [child.value for child in node.children]
+        if node.minimising != wrong.minimising or len(values) < 3:
+            continue
+        other = (max if node.minimising else min)(values)
+        if other not in (values[0], values[-1], node.value):
+            found = student.value(node)
+            return type(found) in (int, float) and found == other
+    return False
 
 
 def crash_fact(crashed: Raised, node: Node | None, origin: str = ABOVE) -> Fact:

@@ -68,6 +68,18 @@ def moves(node: Node) -> dict[str, Move]:
             for row, col in tictactoe.moves(node.state)}
 
 
+def _other_mark(node: Node, went: str | None) -> Move | None:
+    """The move ``went`` makes from the node's board where it is one empty cell
+    taken by the mark of the player not to move there (else None)."""
+    if went is None or len(went) != len(node.state):
+        return None
+    cells = [i for i in range(9) if went[i] != node.state[i]]
+    other = _mark(node.minimising)
+    if len(cells) != 1 or node.state[cells[0]] != EMPTY or went[cells[0]] != other:
+        return None
+    return other, divmod(cells[0], 3)
+
+
 def _played(path: Iterable[Any]) -> str:
     return ", ".join(f"{mark} at {cell}" for mark, cell in path)
 
@@ -124,6 +136,12 @@ def said(divergence: Divergence, alpha_beta: bool, origin: str, checked: bool = 
                                            f"{_played([divergence.move])} a second time")
     done = node.children[:divergence.done]
     tried = _played(c.path[-1] for c in done)
+    wrong_mark = _other_mark(node, divergence.went) if kind == "not_searched" else None
+    if wrong_mark:
+        mark, cell = wrong_mark
+        return Fact("marks_swapped", f"{at}, your {_function(node)} puts {mark} at {cell}: "
+                                     "the other player's mark, so it searches boards a "
+                                     "correct search never reaches")
     if kind == "not_searched" and not alpha_beta:
         return Fact("search_cut_short", f"{at}, where the game is not over, your search tries "
                                         "none of the empty cells")
