@@ -467,6 +467,7 @@ def a_failed_report():
     from grader import report as reports
     from grader.contracts.run import Run
     from grader.games import isolation
+    from grader.layouts import LAYOUTS
 
     mismatch = failed(isolation.positions()[:6], 3)
     test = built(event_of(mismatch))
@@ -475,7 +476,8 @@ def a_failed_report():
     run = Run("local", EXERCISE.limits.facts(),
               [event_of(mismatch), *passed, {"event": "session", "notes": [],
                                              "output": {"text": SCRIPT, "bytes": 25}}])
-    return reports.build(EXERCISE, intake.Submission({"minimax_helpers.py": b""}), run, 1)
+    return reports.build(EXERCISE, intake.Submission({"minimax_helpers.py": b""}), run, 1,
+                         LAYOUTS["bubblewrap"])
 
 
 def test_a_students_report_page_reads_as_text_with_the_board_as_a_table(driver, tmp_path):

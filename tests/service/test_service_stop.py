@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import docker
 import httpx2
 import pytest
 from sqlalchemy import create_engine, select
@@ -73,11 +74,28 @@ def jobs(folder: Path) -> list[tuple[str, int]]:
         engine.dispose()
 
 
-def run_processes(server: int) -> list[int]:
-    """The processes in the control groups of ``server``'s runs (its sandboxes')."""
-    return [int(pid) for folder in cgroups.ours()
+def run_processes(server: int, engine=None) -> list[int]:
+    """The processes of ``server``'s runs: those in its sandboxes' control groups
+    and, given the Docker ``engine``, those in its containers (whose group is the
+    engine's own where the engine makes one of v2)."""
+    pids = [int(pid) for folder in cgroups.ours()
             if folder.name.startswith(f"{cgroups.PREFIX}{server}-")
             for pid in (folder / "cgroup.procs").read_text().split()]
+    if engine is not None:
+        for container in engine.containers.list(filters={"label": owned_by(server)},
+                                                ignore_removed=True):
+            try:
+                top = container.top()
+            except docker.errors.APIError:  # ended meanwhile
+                continue
+            column = top["Titles"].index("PID")
+            pids += [int(row[column]) for row in top["Processes"] or []]
+    return pids
+
+
+def owned_by(server: int) -> str:
+    """The label of the containers ``server`` starts."""
+    return f"{LABEL}.owner={socket.gethostname()}:{server}"
 
 
 def alive(pid: int) -> bool:
@@ -115,8 +133,10 @@ def test_sigterm_puts_the_job_back_and_leaves_nothing(tmp_path, sandbox, request
     try:
         hand_in(link, SLOW)
         until(lambda: jobs(tmp_path) == [("running", 1)], 120, "the job is taken")
-        until(lambda: len(run_processes(server.pid)) > 2, 120, "the student's code runs")
-        running = run_processes(server.pid)
+        engine_if_docker = engine if sandbox == "docker" else None
+        until(lambda: len(run_processes(server.pid, engine_if_docker)) > 2, 120,
+              "the student's code runs")
+        running = run_processes(server.pid, engine_if_docker)
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=STOP_SECONDS)
@@ -131,8 +151,7 @@ def test_sigterm_puts_the_job_back_and_leaves_nothing(tmp_path, sandbox, request
     # Killed, they may take a moment to be reaped.
     until(lambda: not [pid for pid in running if alive(pid)], 30, "the run's processes end")
     if sandbox == "docker":
-        mine = f"{LABEL}.owner={socket.gethostname()}:{server.pid}"
-        assert engine.containers.list(all=True, filters={"label": mine},
+        assert engine.containers.list(all=True, filters={"label": owned_by(server.pid)},
                                       ignore_removed=True) == []
     # Started again, the service grades the job once: the sleep is the student's own time.
     server, _ = start(tmp_path, port, "local")
